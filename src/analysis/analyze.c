@@ -1,0 +1,168 @@
+#include "analysis/analyze.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "basis/tensor.h"
+#include "core/error.h"
+
+static const char *const CONS_NAMES[HX_NVAR] = {"Density", "MomentumX", "MomentumY", "MomentumZ",
+                                                "EnergyStagnationDensity"};
+
+int analyze_define_params(Params *p) {
+  const char *s = "Analyze";
+  HX_CHECK(params_define(p, s, "CalcErrorNorms", PARAM_LOGICAL, 0, "T", false,
+                         "Compute L2/Linf errors against the exact function at each analysis."));
+  HX_CHECK(params_define(p, s, "NAnalyze", PARAM_INT, 0, "", false,
+                         "Polynomial degree of the Gauss points used for error norms "
+                         "(default 2N)."));
+  return HX_OK;
+}
+
+/* Geometry at the analysis points straight from the mesh nodes (exact for the given NGeo). */
+static void analysis_geometry(const Mesh *m, int e, int na, const double *xa, double *x,
+                              double *J) {
+  int ng = m->NGeo + 1, n3g = ng * ng * ng, n3 = na * na * na;
+  double *Vg = malloc(sizeof(double) * na * ng), *comp = malloc(sizeof(double) * n3g);
+  double *dX = malloc(sizeof(double) * 9 * n3), *dcomp = malloc(sizeof(double) * n3g);
+  double xeq[HX_NPMAX], wb[HX_NPMAX], Dg[HX_NPMAX * HX_NPMAX];
+  basis_equidistant_nodes(m->NGeo, xeq);
+  basis_barycentric_weights(m->NGeo, xeq, wb);
+  basis_diff_matrix(m->NGeo, xeq, wb, Dg);
+  basis_interp_matrix(m->NGeo, xeq, wb, na - 1, xa, Vg);
+  const double *xg = &m->node_coords[3L * n3g * e];
+  for (int c = 0; c < 3; c++) {
+    for (int n = 0; n < n3g; n++) comp[n] = xg[3 * n + c];
+    tensor_interp_3d(ng, na, Vg, comp, &x[c * n3]);
+    for (int b = 0; b < 3; b++) {
+      tensor_deriv_3d(ng, Dg, b, comp, dcomp);
+      tensor_interp_3d(ng, na, Vg, dcomp, &dX[(c * 3 + b) * n3]);
+    }
+  }
+  for (int q = 0; q < n3; q++) {
+#define DX(a, b) dX[((a) * 3 + (b)) * n3 + q]
+    J[q] = DX(0, 0) * (DX(1, 1) * DX(2, 2) - DX(1, 2) * DX(2, 1)) -
+           DX(0, 1) * (DX(1, 0) * DX(2, 2) - DX(1, 2) * DX(2, 0)) +
+           DX(0, 2) * (DX(1, 0) * DX(2, 1) - DX(1, 1) * DX(2, 0));
+#undef DX
+  }
+  free(Vg);
+  free(comp);
+  free(dX);
+  free(dcomp);
+}
+
+int analyze_init(const Params *p, const Solver *s, const char *project, Analyze *a) {
+  memset(a, 0, sizeof *a);
+  int NA = 2 * s->disc.N;
+  HX_CHECK(params_get_logical(p, "CalcErrorNorms", &a->calc_error_norms));
+  if (params_is_set(p, "NAnalyze")) HX_CHECK(params_get_int(p, "NAnalyze", &NA));
+  if (NA < 1 || NA > 2 * HX_NMAX + 1)
+    return HX_ERROR(HX_ERR_INPUT, "NAnalyze = %d is out of range 1..%d", NA, 2 * HX_NMAX + 1);
+  if (NA > HX_NMAX) NA = HX_NMAX; /* Gauss rule of degree 2*15+1 is ample for error norms */
+  a->n_ana = NA + 1;
+  double xa[HX_NPMAX];
+  HX_CHECK(basis_nodes_weights(NA, NODE_GAUSS, xa, a->w));
+  int na = a->n_ana, np = s->np;
+  long n3 = (long)na * na * na, ne = s->mesh->n_elems;
+  a->V = hx_malloc(sizeof(double) * na * np, "analysis interpolation");
+  a->x = hx_malloc(sizeof(double) * 3 * n3 * ne, "analysis coordinates");
+  a->J = hx_malloc(sizeof(double) * n3 * ne, "analysis Jacobians");
+  if (!a->V || !a->x || !a->J) return HX_ERR_MEM;
+  basis_interp_matrix(s->disc.N, s->disc.x, s->disc.wb, NA, xa, a->V);
+  for (long e = 0; e < ne; e++) analysis_geometry(s->mesh, (int)e, na, xa, &a->x[3 * n3 * e], &a->J[n3 * e]);
+  for (long e = 0; e < ne; e++)
+    for (int k = 0; k < na; k++)
+      for (int j = 0; j < na; j++)
+        for (int i = 0; i < na; i++)
+          a->volume += a->w[i] * a->w[j] * a->w[k] * a->J[n3 * e + (k * na + j) * na + i];
+  snprintf(a->csv_path, sizeof a->csv_path, "%s_ErrorNorms.csv", project);
+  return HX_OK;
+}
+
+void analyze_free(Analyze *a) {
+  free(a->V);
+  free(a->x);
+  free(a->J);
+  memset(a, 0, sizeof *a);
+}
+
+void analyze_error_norms(const Analyze *a, const Solver *s, double t, double *L2, double *Linf) {
+  int nv = s->n_var, np = s->np, na = a->n_ana, n3s = s->n_dof_elem;
+  long n3 = (long)na * na * na;
+  double l2[HX_NVAR] = {0}, linf[HX_NVAR] = {0};
+#pragma omp parallel
+  {
+    double *ua = malloc(sizeof(double) * nv * n3);
+    double l2t[HX_NVAR] = {0}, linft[HX_NVAR] = {0};
+#pragma omp for schedule(static)
+    for (int e = 0; e < s->mesh->n_elems; e++) {
+      for (int v = 0; v < nv; v++)
+        tensor_interp_3d(np, na, a->V, &s->U[((long)e * nv + v) * n3s], &ua[v * n3]);
+      for (int k = 0; k < na; k++)
+        for (int j = 0; j < na; j++)
+          for (int i = 0; i < na; i++) {
+            long q = (k * na + j) * na + i;
+            double xq[3] = {a->x[3 * n3 * e + q], a->x[3 * n3 * e + n3 + q],
+                            a->x[3 * n3 * e + 2 * n3 + q]};
+            double ue[HX_NVAR], wJ = a->w[i] * a->w[j] * a->w[k] * a->J[n3 * e + q];
+            exact_func(&s->exact, &s->phys, xq, t, ue);
+            for (int v = 0; v < nv; v++) {
+              double err = fabs(ua[v * n3 + q] - ue[v]);
+              l2t[v] += wJ * err * err;
+              if (err > linft[v]) linft[v] = err;
+            }
+          }
+    }
+#pragma omp critical
+    for (int v = 0; v < nv; v++) {
+      l2[v] += l2t[v];
+      if (linft[v] > linf[v]) linf[v] = linft[v];
+    }
+    free(ua);
+  }
+  for (int v = 0; v < nv; v++) {
+    L2[v] = sqrt(l2[v] / a->volume);
+    Linf[v] = linf[v];
+  }
+}
+
+void analyze_totals(const Solver *s, double *totals) {
+  int nv = s->n_var, np = s->np, n3 = s->n_dof_elem;
+  const double *w = s->disc.w;
+  for (int v = 0; v < nv; v++) totals[v] = 0.0;
+  for (int e = 0; e < s->mesh->n_elems; e++) /* serial: totals are compared to round-off */
+    for (int v = 0; v < nv; v++) {
+      const double *u = &s->U[((long)e * nv + v) * n3];
+      const double *sJ = &s->geo.sJ[(long)e * n3];
+      double acc = 0.0;
+      for (int k = 0; k < np; k++)
+        for (int j = 0; j < np; j++)
+          for (int i = 0; i < np; i++) {
+            int q = (k * np + j) * np + i;
+            acc += w[i] * w[j] * w[k] * u[q] / sJ[q];
+          }
+      totals[v] += acc;
+    }
+}
+
+int analyze_write_csv(const Analyze *a, double t, const double *L2, const double *Linf, bool fresh) {
+  FILE *f = fopen(a->csv_path, fresh ? "w" : "a");
+  if (!f)
+    return HX_ERROR(HX_ERR_IO, "cannot open %s for writing; check the directory permissions",
+                    a->csv_path);
+  if (fresh) {
+    fprintf(f, "time");
+    for (int v = 0; v < HX_NVAR; v++) fprintf(f, ",L2_%s", CONS_NAMES[v]);
+    for (int v = 0; v < HX_NVAR; v++) fprintf(f, ",Linf_%s", CONS_NAMES[v]);
+    fprintf(f, "\n");
+  }
+  fprintf(f, "%.17g", t);
+  for (int v = 0; v < HX_NVAR; v++) fprintf(f, ",%.10e", L2[v]);
+  for (int v = 0; v < HX_NVAR; v++) fprintf(f, ",%.10e", Linf[v]);
+  fprintf(f, "\n");
+  if (fclose(f) != 0) return HX_ERROR(HX_ERR_IO, "error writing %s (disk full?)", a->csv_path);
+  return HX_OK;
+}

@@ -1,0 +1,32 @@
+/* Analysis: L2/Linf errors against the exact function on NAnalyze Gauss points, conserved
+ * totals, and the <ProjectName>_ErrorNorms.csv series. */
+#ifndef HEXDG_ANALYZE_H
+#define HEXDG_ANALYZE_H
+
+#include <stdbool.h>
+
+#include "dg/solver.h"
+
+typedef struct {
+  bool calc_error_norms;
+  int n_ana;        /* number of analysis points per direction (NAnalyze + 1) */
+  double *V;        /* solution nodes -> analysis points, n_ana x np */
+  double w[HX_NPMAX * 2 + 2];
+  double *x, *J;    /* per element: [3][n_ana^3], [n_ana^3] */
+  double volume;
+  char csv_path[1100];
+} Analyze;
+
+int analyze_define_params(Params *p);
+int analyze_init(const Params *p, const Solver *s, const char *project, Analyze *a);
+void analyze_free(Analyze *a);
+
+/* Relative to the domain volume: L2 = sqrt(int (U - Uex)^2 dV / V). */
+void analyze_error_norms(const Analyze *a, const Solver *s, double t, double *L2, double *Linf);
+/* Integrals of the conserved variables with the solution quadrature (the discrete totals that
+ * the scheme conserves exactly). */
+void analyze_totals(const Solver *s, double *totals);
+/* Append a line to the ErrorNorms CSV (creating it with a header when `fresh`). */
+int analyze_write_csv(const Analyze *a, double t, const double *L2, const double *Linf, bool fresh);
+
+#endif

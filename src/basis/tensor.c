@@ -1,0 +1,63 @@
+#include "basis/tensor.h"
+
+#include <stdlib.h>
+
+void tensor_interp_3d(int nin, int nout, const double *V, const double *in, double *out) {
+  /* three sweeps, i then j then k, through two scratch buffers of at most max(nin,nout)^3 */
+  int nm = nin > nout ? nin : nout;
+  double *a = malloc(sizeof(double) * nm * nm * nm), *b = malloc(sizeof(double) * nm * nm * nm);
+  for (int k = 0; k < nin; k++)
+    for (int j = 0; j < nin; j++)
+      for (int o = 0; o < nout; o++) {
+        double s = 0.0;
+        for (int i = 0; i < nin; i++) s += V[o * nin + i] * in[(k * nin + j) * nin + i];
+        a[(k * nin + j) * nout + o] = s;
+      }
+  for (int k = 0; k < nin; k++)
+    for (int o = 0; o < nout; o++)
+      for (int i = 0; i < nout; i++) {
+        double s = 0.0;
+        for (int j = 0; j < nin; j++) s += V[o * nin + j] * a[(k * nin + j) * nout + i];
+        b[(k * nout + o) * nout + i] = s;
+      }
+  for (int o = 0; o < nout; o++)
+    for (int j = 0; j < nout; j++)
+      for (int i = 0; i < nout; i++) {
+        double s = 0.0;
+        for (int k = 0; k < nin; k++) s += V[o * nin + k] * b[(k * nout + j) * nout + i];
+        out[(o * nout + j) * nout + i] = s;
+      }
+  free(a);
+  free(b);
+}
+
+void tensor_interp_2d(int nin, int nout, const double *V, const double *in, double *out) {
+  double *a = malloc(sizeof(double) * nin * nout);
+  for (int j = 0; j < nin; j++)
+    for (int o = 0; o < nout; o++) {
+      double s = 0.0;
+      for (int i = 0; i < nin; i++) s += V[o * nin + i] * in[j * nin + i];
+      a[j * nout + o] = s;
+    }
+  for (int o = 0; o < nout; o++)
+    for (int i = 0; i < nout; i++) {
+      double s = 0.0;
+      for (int j = 0; j < nin; j++) s += V[o * nin + j] * a[j * nout + i];
+      out[o * nout + i] = s;
+    }
+  free(a);
+}
+
+void tensor_deriv_3d(int n, const double *D, int dir, const double *in, double *out) {
+  int stride = dir == 0 ? 1 : dir == 1 ? n : n * n;
+  for (int k = 0; k < n; k++)
+    for (int j = 0; j < n; j++)
+      for (int i = 0; i < n; i++) {
+        int idx[3] = {i, j, k};
+        int a = idx[dir];
+        int base = (k * n + j) * n + i - a * stride;
+        double s = 0.0;
+        for (int b = 0; b < n; b++) s += D[a * n + b] * in[base + b * stride];
+        out[(k * n + j) * n + i] = s;
+      }
+}

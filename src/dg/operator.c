@@ -1,0 +1,30 @@
+/* The CPU backend's DG operator: Ut = R(U, t), in the order of Table 1 of the GALAEXI paper
+ * (Kurz et al. 2025): ProlongToFace, FillFlux, VolInt, SurfInt, ApplyJac (+ source terms). */
+#include "dg/solver.h"
+
+void apply_jacobian_and_source(const Solver *s, double *Ut, double t) {
+  int n3 = s->n_dof_elem, nv = s->n_var;
+  int with_source = exact_has_source(s->exact.which);
+#pragma omp parallel for schedule(static)
+  for (int e = 0; e < s->mesh->n_elems; e++) {
+    const double *sJ = &s->geo.sJ[(long)n3 * e];
+    const double *x = &s->geo.elem_x[3L * n3 * e];
+    double *ut = &Ut[(long)nv * n3 * e];
+    for (int v = 0; v < nv; v++)
+      for (int q = 0; q < n3; q++) ut[v * n3 + q] *= -sJ[q];
+    if (!with_source) continue;
+    for (int q = 0; q < n3; q++) {
+      double xq[3] = {x[q], x[n3 + q], x[2 * n3 + q]}, S[HX_NVAR];
+      exact_source(&s->exact, &s->phys, xq, t, S);
+      for (int v = 0; v < nv; v++) ut[v * n3 + q] += S[v];
+    }
+  }
+}
+
+void dg_time_derivative(Solver *s, const double *U, double *Ut, double t) {
+  prolong_to_face(s, U);
+  fill_flux(s, t);
+  volume_integral(s, U, Ut);
+  surface_integral(s, Ut);
+  apply_jacobian_and_source(s, Ut, t);
+}

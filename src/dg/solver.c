@@ -1,0 +1,151 @@
+/* Solver set-up: discretization parameters, mesh, metrics, face maps and solution arrays. */
+#include "dg/solver.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/error.h"
+#include "mesh/facemap.h"
+
+static const char *const NODE_NAMES[] = {"GAUSS", "GAUSS-LOBATTO"};
+static const int NODE_IDS[] = {NODE_GAUSS, NODE_GAUSS_LOBATTO};
+static const char *const SPLIT_NAMES[] = {"none", "SD", "MO", "DU", "KG", "PI", "CH"};
+static const int SPLIT_IDS[] = {SPLIT_NONE, SPLIT_SD, SPLIT_MO, SPLIT_DU, SPLIT_KG, SPLIT_PI, SPLIT_CH};
+static const char *const RIEMANN_NAMES[] = {"LF",  "HLLC", "Roe",  "RoeL2",
+                                            "RoeEntropyFix", "HLL", "HLLE", "CH", "Same"};
+static const int RIEMANN_IDS[] = {RIEMANN_LF,  RIEMANN_HLLC, RIEMANN_ROE, RIEMANN_ROEL2,
+                                  RIEMANN_ROE_ENTROPYFIX, RIEMANN_HLL, RIEMANN_HLLE, RIEMANN_CH, -1};
+
+int solver_define_params(Params *p) {
+  const char *s = "Discretization";
+  HX_CHECK(params_define(p, s, "N", PARAM_INT, 0, NULL, false,
+                         "Polynomial degree of the solution (1..15)."));
+  HX_CHECK(params_define_choice(p, s, "NodeType", "GAUSS", 2, NODE_NAMES, NODE_IDS,
+                                "Interpolation/quadrature nodes. GAUSS: weak-form DG. "
+                                "GAUSS-LOBATTO: split-form DG (SplitDG) or, with SplitDG = none, "
+                                "weak-form DG."));
+  HX_CHECK(params_define_choice(p, s, "SplitDG", "PI", 7, SPLIT_NAMES, SPLIT_IDS,
+                                "Two-point volume flux of the split form (GAUSS-LOBATTO only): "
+                                "SD standard DG, MO Morinishi, DU Ducros, KG Kennedy-Gruber, PI "
+                                "Pirozzoli, CH Chandrashekar; none: weak form."));
+  HX_CHECK(params_define_choice(p, s, "Riemann", "RoeEntropyFix", 8, RIEMANN_NAMES, RIEMANN_IDS,
+                                "Riemann solver at inner sides."));
+  HX_CHECK(params_define_choice(p, s, "RiemannBC", "Same", 9, RIEMANN_NAMES, RIEMANN_IDS,
+                                "Riemann solver at boundary sides (Same: as Riemann)."));
+  return HX_OK;
+}
+
+static int read_disc_params(const Params *p, Solver *s, int *N, int *node, int *split) {
+  HX_CHECK(params_get_int(p, "N", N));
+  HX_CHECK(params_get_choice(p, "NodeType", node));
+  HX_CHECK(params_get_choice(p, "SplitDG", split));
+  HX_CHECK(params_get_choice(p, "Riemann", &s->riemann));
+  HX_CHECK(params_get_choice(p, "RiemannBC", &s->riemann_bc));
+  if (s->riemann < 0)
+    return HX_ERROR(HX_ERR_INPUT, "Riemann = Same is only valid for RiemannBC");
+  if (s->riemann_bc < 0) s->riemann_bc = s->riemann;
+  if (*node == NODE_GAUSS) {
+    if (params_is_set(p, "SplitDG") && *split != SPLIT_NONE)
+      return HX_ERROR(HX_ERR_INPUT,
+                      "SplitDG = %s needs NodeType = GAUSS-LOBATTO (the split form relies on "
+                      "summation-by-parts operators); remove SplitDG for the weak form on GAUSS",
+                      params_choice_name(p, "SplitDG", *split));
+    *split = SPLIT_NONE;
+  }
+  return HX_OK;
+}
+
+static int check_boundaries(const Mesh *m) {
+  for (int b = 0; b < m->n_bcs; b++)
+    if (m->bcs[b].type != 2)
+      return HX_ERROR(HX_ERR_INPUT,
+                      "boundary '%s' has BC type %d; this version supports type 2 (exact "
+                      "function) and periodic connections",
+                      m->bcs[b].name, m->bcs[b].type);
+  return HX_OK;
+}
+
+/* s2v[flip][locside][q][p]: volume node that touches face point (p,q) of the master frame. */
+static int build_face_maps(Solver *s) {
+  int np = s->np, N = np - 1, n2 = np * np;
+  s->s2v = hx_malloc(sizeof(int) * 5 * 6 * n2, "face maps");
+  HX_ALLOC_CHECK(s->s2v);
+  for (int flip = 0; flip < 5; flip++)
+    for (int ls = 0; ls < 6; ls++)
+      for (int q = 0; q < np; q++)
+        for (int p = 0; p < np; p++) {
+          int ps, qs, i, j, k;
+          flip_master_to_slave(flip, N, p, q, &ps, &qs);
+          side_to_volume(N, ls, ps, qs, &i, &j, &k);
+          s->s2v[(flip * 6 + ls) * n2 + q * np + p] = (k * np + j) * np + i;
+        }
+  return HX_OK;
+}
+
+static int alloc_state(Solver *s) {
+  long nvol = (long)s->n_var * s->n_dof_elem * s->mesh->n_elems;
+  long nface = (long)s->n_var * s->n_dof_face * s->mesh->n_sides;
+  s->U = hx_calloc(nvol, sizeof(double), "solution U");
+  s->Ut = hx_calloc(nvol, sizeof(double), "time derivative Ut");
+  s->U_master = hx_calloc(nface, sizeof(double), "master face states");
+  s->U_slave = hx_calloc(nface, sizeof(double), "slave face states");
+  s->flux = hx_calloc(nface, sizeof(double), "face fluxes");
+  if (!s->U || !s->Ut || !s->U_master || !s->U_slave || !s->flux) return HX_ERR_MEM;
+  return HX_OK;
+}
+
+static int solver_setup(const Params *p, Solver *s) {
+  int N, node, split;
+  HX_CHECK(exactfunc_init(p, &s->phys, &s->exact));
+  HX_CHECK(read_disc_params(p, s, &N, &node, &split));
+  HX_CHECK(disc_init(&s->disc, N, (NodeType)node, split));
+  HX_CHECK(mesh_create_from_params(p, &s->mesh));
+  HX_CHECK(check_boundaries(s->mesh));
+  s->n_var = HX_NVAR;
+  s->np = N + 1;
+  s->n_dof_elem = s->np * s->np * s->np;
+  s->n_dof_face = s->np * s->np;
+  s->n_dof = (long)s->n_dof_elem * s->mesh->n_elems;
+  HX_CHECK(metrics_compute(s->mesh, &s->disc, &s->geo));
+  HX_CHECK(build_face_maps(s));
+  return alloc_state(s);
+}
+
+int solver_create(const Params *p, Solver **out) {
+  Solver *s = hx_calloc(1, sizeof(Solver), "solver");
+  HX_ALLOC_CHECK(s);
+  int rc = solver_setup(p, s);
+  if (rc != HX_OK) {
+    solver_destroy(s);
+    return rc;
+  }
+  *out = s;
+  return HX_OK;
+}
+
+void solver_destroy(Solver *s) {
+  if (!s) return;
+  mesh_destroy(s->mesh);
+  geometry_free(&s->geo);
+  free(s->s2v);
+  free(s->U);
+  free(s->Ut);
+  free(s->U_master);
+  free(s->U_slave);
+  free(s->flux);
+  free(s);
+}
+
+void solver_set_exact(Solver *s, double t) {
+  int n3 = s->n_dof_elem, nv = s->n_var;
+#pragma omp parallel for schedule(static)
+  for (int e = 0; e < s->mesh->n_elems; e++) {
+    const double *x = &s->geo.elem_x[3L * n3 * e];
+    for (int q = 0; q < n3; q++) {
+      double xq[3] = {x[q], x[n3 + q], x[2 * n3 + q]}, u[HX_NVAR];
+      exact_func(&s->exact, &s->phys, xq, t, u);
+      for (int v = 0; v < nv; v++) s->U[((long)e * nv + v) * n3 + q] = u[v];
+    }
+  }
+}

@@ -1,0 +1,46 @@
+/* The solver state: mesh, discretization, geometry, physics and the solution arrays.
+ * Volume arrays are element-major and variable-blocked: U[elem][var][k][j][i].
+ * Face arrays are side-major in the master's face coordinates: U_master[side][var][q][p]. */
+#ifndef HEXDG_SOLVER_H
+#define HEXDG_SOLVER_H
+
+#include "core/params.h"
+#include "dg/disc.h"
+#include "mesh/mesh.h"
+#include "mesh/metrics.h"
+#include "physics/exactfunc.h"
+#include "physics/physics.h"
+
+typedef struct {
+  Mesh *mesh;
+  Disc disc;
+  Geometry geo;
+  PhysParams phys;
+  ExactFuncParams exact;
+  int riemann;      /* RIEMANN_* */
+  int riemann_bc;   /* Riemann solver at boundaries */
+  int n_var, np, n_dof_elem, n_dof_face;
+  long n_dof;
+  int *s2v;         /* [flip 5][locside 6][q][p] -> volume node of the face point */
+  double *U, *Ut;
+  double *U_master, *U_slave, *flux; /* [side][var][q][p] */
+} Solver;
+
+int solver_define_params(Params *p);
+int solver_create(const Params *p, Solver **out);
+void solver_destroy(Solver *s);
+
+/* Fill U with the exact function at time t. */
+void solver_set_exact(Solver *s, double t);
+
+/* The DG operator of the CPU backend: Ut = R(U, t) (Galaexi Table 1 steps). */
+void dg_time_derivative(Solver *s, const double *U, double *Ut, double t);
+
+/* Steps of the operator, exposed for tests and for the GPU backend's reference. */
+void prolong_to_face(const Solver *s, const double *U);
+void fill_flux(const Solver *s, double t);
+void volume_integral(const Solver *s, const double *U, double *Ut);
+void surface_integral(const Solver *s, double *Ut);
+void apply_jacobian_and_source(const Solver *s, double *Ut, double t);
+
+#endif

@@ -1,0 +1,38 @@
+/* SurfInt: each element gathers the numerical fluxes of its six sides (no races, no atomics):
+ * Ut += sign * Lhat_end[l] * flux, sign = +1 on the master, -1 on the slave (opposite normal). */
+#include "dg/solver.h"
+#include "mesh/facemap.h"
+
+static void surfint_side(const Solver *s, const double *F, int locside, int flip, double *Ut) {
+  const Disc *d = &s->disc;
+  int np = d->np, n2 = np * np, n3 = s->n_dof_elem, nv = s->n_var;
+  int dir = side_normal_dir(locside), plus = side_is_plus(locside);
+  int stride = dir == 0 ? 1 : dir == 1 ? np : np * np;
+  double sign = flip == 0 ? 1.0 : -1.0;
+  const double *Lhat = plus ? d->Lhat_plus : d->Lhat_minus;
+  const int *map = &s->s2v[(flip * 6 + locside) * n2];
+  int lobatto = d->node_type == NODE_GAUSS_LOBATTO;
+  for (int v = 0; v < nv; v++)
+    for (int f = 0; f < n2; f++) {
+      double fl = sign * F[v * n2 + f];
+      int node0 = map[f];
+      if (lobatto) {
+        Ut[v * n3 + node0] += Lhat[plus ? d->N : 0] * fl;
+      } else {
+        int base = node0 - (plus ? d->N : 0) * stride;
+        for (int l = 0; l < np; l++) Ut[v * n3 + base + l * stride] += Lhat[l] * fl;
+      }
+    }
+}
+
+void surface_integral(const Solver *s, double *Ut) {
+  const Mesh *m = s->mesh;
+  long face_block = (long)s->n_var * s->n_dof_face, elem_block = (long)s->n_var * s->n_dof_elem;
+#pragma omp parallel for schedule(static)
+  for (int e = 0; e < m->n_elems; e++)
+    for (int ls = 0; ls < 6; ls++) {
+      int side = m->elem_to_side[6 * e + ls];
+      surfint_side(s, &s->flux[face_block * side], ls, m->elem_to_side_flip[6 * e + ls],
+                   &Ut[elem_block * e]);
+    }
+}

@@ -1,0 +1,112 @@
+/* VolInt: the volume integral of weak-form or split-form DGSEM, element by element. */
+#include <stdlib.h>
+
+#include "dg/solver.h"
+#include "physics/eos.h"
+#include "physics/euler.h"
+#include "physics/splitflux.h"
+
+typedef struct {
+  double *u, *prim, *ft; /* [var][node], [prim][node], [dir][var][node] */
+} VolScratch;
+
+static void gather_state(const Solver *s, const double *Ue, VolScratch *w) {
+  int n3 = s->n_dof_elem, nv = s->n_var;
+  for (int q = 0; q < n3; q++) {
+    double u[HX_NVAR], pr[HX_NPRIM];
+    for (int v = 0; v < nv; v++) u[v] = w->u[v * n3 + q] = Ue[v * n3 + q];
+    cons_to_prim(&s->phys, u, pr);
+    for (int v = 0; v < HX_NPRIM; v++) w->prim[v * n3 + q] = pr[v];
+  }
+}
+
+static void load_node(const VolScratch *w, int n3, int q, double *u, double *pr) {
+  for (int v = 0; v < HX_NVAR; v++) u[v] = w->u[v * n3 + q];
+  for (int v = 0; v < HX_NPRIM; v++) pr[v] = w->prim[v * n3 + q];
+}
+
+/* Weak form: contravariant fluxes at every node, then Dhat along each direction. */
+static void volint_weak(const Solver *s, const double *Ja, VolScratch *w, double *Ut) {
+  int np = s->np, n3 = s->n_dof_elem, nv = s->n_var;
+  for (int q = 0; q < n3; q++) {
+    double u[HX_NVAR], pr[HX_NPRIM], fxyz[3][HX_NVAR];
+    load_node(w, n3, q, u, pr);
+    euler_fluxes_xyz(u, pr, fxyz[0], fxyz[1], fxyz[2]);
+    for (int d = 0; d < 3; d++)
+      for (int v = 0; v < nv; v++)
+        w->ft[(d * nv + v) * n3 + q] = fxyz[0][v] * Ja[(d * 3 + 0) * n3 + q] +
+                                        fxyz[1][v] * Ja[(d * 3 + 1) * n3 + q] +
+                                        fxyz[2][v] * Ja[(d * 3 + 2) * n3 + q];
+  }
+  const double *Dv = s->disc.Dvol;
+  for (int v = 0; v < nv; v++) {
+    const double *f = &w->ft[(0 * nv + v) * n3], *g = &w->ft[(1 * nv + v) * n3],
+                 *h = &w->ft[(2 * nv + v) * n3];
+    for (int k = 0; k < np; k++)
+      for (int j = 0; j < np; j++)
+        for (int i = 0; i < np; i++) {
+          double acc = 0.0;
+          for (int l = 0; l < np; l++)
+            acc += Dv[i * np + l] * f[(k * np + j) * np + l] +
+                   Dv[j * np + l] * g[(k * np + l) * np + i] +
+                   Dv[k * np + l] * h[(l * np + j) * np + i];
+          Ut[v * n3 + (k * np + j) * np + i] = acc;
+        }
+  }
+}
+
+/* Split form: two-point fluxes between all node pairs of a line, each pair computed once. */
+static void volint_split(const Solver *s, const double *Ja, VolScratch *w, double *Ut) {
+  int np = s->np, n3 = s->n_dof_elem, nv = s->n_var;
+  const double *Dv = s->disc.Dvol;
+  for (int q = 0; q < nv * n3; q++) Ut[q] = 0.0;
+  for (int d = 0; d < 3; d++) {
+    int stride = d == 0 ? 1 : d == 1 ? np : np * np;
+    for (int a = 0; a < np; a++)
+      for (int b = 0; b < np; b++) {
+        /* line of direction d through transverse indices (a, b) */
+        int base = d == 0 ? (b * np + a) * np : d == 1 ? b * np * np + a : b * np + a;
+        for (int i = 0; i < np; i++)
+          for (int l = i; l < np; l++) {
+            double di = Dv[i * np + l], dl = Dv[l * np + i];
+            if (di == 0.0 && dl == 0.0) continue;
+            int qi = base + i * stride, ql = base + l * stride;
+            double ui[HX_NVAR], pi[HX_NPRIM], ul[HX_NVAR], pl[HX_NPRIM], mi[3], ml[3], F[HX_NVAR];
+            load_node(w, n3, qi, ui, pi);
+            load_node(w, n3, ql, ul, pl);
+            for (int c = 0; c < 3; c++) {
+              mi[c] = Ja[(d * 3 + c) * n3 + qi];
+              ml[c] = Ja[(d * 3 + c) * n3 + ql];
+            }
+            split_volume_flux(s->disc.split, &s->phys, ui, pi, ul, pl, mi, ml, F);
+            for (int v = 0; v < nv; v++) {
+              Ut[v * n3 + qi] += di * F[v];
+              if (l != i) Ut[v * n3 + ql] += dl * F[v];
+            }
+          }
+      }
+  }
+}
+
+void volume_integral(const Solver *s, const double *U, double *Ut) {
+  int n3 = s->n_dof_elem, nv = s->n_var;
+#pragma omp parallel
+  {
+    VolScratch w;
+    w.u = malloc(sizeof(double) * nv * n3);
+    w.prim = malloc(sizeof(double) * HX_NPRIM * n3);
+    w.ft = malloc(sizeof(double) * 3 * nv * n3);
+#pragma omp for schedule(static)
+    for (int e = 0; e < s->mesh->n_elems; e++) {
+      const double *Ja = &s->geo.metrics[9L * n3 * e];
+      gather_state(s, &U[(long)nv * n3 * e], &w);
+      if (s->disc.split == SPLIT_NONE)
+        volint_weak(s, Ja, &w, &Ut[(long)nv * n3 * e]);
+      else
+        volint_split(s, Ja, &w, &Ut[(long)nv * n3 * e]);
+    }
+    free(w.u);
+    free(w.prim);
+    free(w.ft);
+  }
+}

@@ -1,0 +1,45 @@
+/* State files: the solution U at one time, in FLEXI's HDF5 layout so that FLEXI's posti tools
+ * (and h5py) read them, and so that hexdg restarts from them. docs/formats.md describes the
+ * format; tools/read_state.py prints a file's header.
+ *
+ * These are single-process routines (plain serial HDF5 calls; they also build against a parallel
+ * HDF5). In an MPI run one rank writes the gathered global U. */
+#ifndef HEXDG_IO_STATE_H
+#define HEXDG_IO_STATE_H
+#include <stddef.h>
+
+/* FLEXI reads every string attribute into a CHARACTER(LEN=255) buffer, so hexdg writes no
+ * string longer than this. */
+#define STATE_MAX_STRING 255
+
+typedef struct {
+  char project_name[256];
+  char mesh_file[1024];
+  char node_type[32]; /* "GAUSS" or "GAUSS-LOBATTO" */
+  int N;
+  int n_var;
+  long n_elems;
+  double time;
+} StateHeader;
+
+/* "<project>_State_<time as %017.9f>.h5", FLEXI's TIMESTAMP naming (F17.9 with the leading blanks
+ * replaced by zeros), e.g. ("tgv", 1.5) -> "tgv_State_0000001.500000000.h5". */
+void state_file_name(char *buf, size_t len, const char *project, double time);
+
+/* Write U (hexdg layout U[elem][var][k][j][i], var-blocked, i fastest) transposed to FLEXI's
+ * layout DG_Solution[elem][k][j][i][var]. Writes to "<path>.tmp" first, then renames, so an
+ * existing file is never left half-written and no .tmp is left behind on error.
+ * var_names: n_var strings. */
+int state_write(const char *path, const StateHeader *h, const char *const *var_names,
+                const double *U);
+
+/* Read the header: File_Type must be "State"; N, n_var and n_elems come from DG_Solution's
+ * shape, which must agree with the attributes N and VarNames. */
+int state_read_header(const char *path, StateHeader *h);
+
+/* Read into caller-allocated U (hexdg layout, n_elems*n_var*(N+1)^3 doubles). The file's N,
+ * n_var and n_elems must match expected (and its node_type, when that is not empty); a mismatch
+ * is an error that names the file, the attribute, the value found and the value expected. */
+int state_read(const char *path, const StateHeader *expected, double *U);
+
+#endif

@@ -1,0 +1,251 @@
+/* Exact functions (initial conditions, boundary states, manufactured solutions) selected by FLEXI's
+ * IniExactFunc ids, with FLEXI's constants (flexi
+ * src/equations/navierstokes/idealgas/exactfunc.f90). Pointwise HD functions shared by the CPU and
+ * CUDA backends; exactfunc.c reads the parameters. */
+#ifndef HEXDG_EXACTFUNC_H
+#define HEXDG_EXACTFUNC_H
+
+#include <math.h>
+
+#include "core/params.h"
+#include "physics/eos.h"
+#include "physics/physics.h"
+
+#define HX_MAX_REFSTATES 16
+
+/* FLEXI's IniExactFunc ids supported by hexdg. */
+enum {
+  EXACT_REFSTATE = 1,     /* constant RefState number IniRefState */
+  EXACT_SINE_DENSITY = 2, /* density sine wave advected with AdvVel */
+  EXACT_SINE_MMS = 4,     /* oblique sine wave, manufactured solution with a source term */
+  EXACT_SHU_VORTEX = 7,   /* isentropic vortex advected with the RefState velocity */
+  EXACT_SHOCK = 10,       /* moving normal shock (MachShock, PreShockDens), tanh profile */
+  EXACT_SOD = 11,         /* Sod shock tube: RefState 1 for x <= 0.5, RefState 2 beyond */
+  EXACT_SHU_OSHER = 12,   /* Shu-Osher shock / density-wave interaction */
+  EXACT_DMR = 13          /* double Mach reflection: RefState 1 behind the shock, 2 ahead */
+};
+
+/* Plain data, copied by value to the device. */
+typedef struct {
+  int which;                                   /* IniExactFunc */
+  int ref_state;                               /* IniRefState - 1 (0-based index into ref_prim) */
+  int n_ref_states;                            /* number of RefState entries */
+  double ref_prim[HX_MAX_REFSTATES][HX_NPRIM]; /* RefStates, primitive (rho,u,v,w,p,T) */
+  double adv_vel[3];                           /* AdvVel */
+  double amplitude, frequency;                 /* IniAmplitude, IniFrequency */
+  double center[3], axis[3];                   /* IniCenter, IniAxis */
+  double halfwidth;                            /* IniHalfwidth */
+  double mach_shock, pre_shock_dens;           /* MachShock, PreShockDens */
+} ExactFuncParams;
+
+HD static inline int exact_has_source(int which) {
+  return which == EXACT_SINE_MMS;
+}
+
+/* Standard Sod (Sod 1978) and double Mach reflection (Woodward & Colella 1984) states as
+ * RefStates 1 and 2, in FLEXI's primitive layout. Used when the parameter file gives none. */
+static inline void exact_default_ref_states(ExactFuncParams *ef, const PhysParams *pp) {
+  const double sod[2][5] = {{1.0, 0.0, 0.0, 0.0, 1.0}, {0.125, 0.0, 0.0, 0.0, 0.1}};
+  /* Mach 10 shock at 60 degrees to the wall: post-shock speed 8.25 along (cos 30, -sin 30) */
+  const double dmr[2][5] = {{8.0, 8.25 * 0.86602540378443864676, -8.25 * 0.5, 0.0, 116.5},
+                            {1.4, 0.0, 0.0, 0.0, 1.0}};
+  for (int s = 0; s < 2; s++) {
+    for (int v = 0; v < 5; v++)
+      ef->ref_prim[s][v] = ef->which == EXACT_DMR ? dmr[s][v] : sod[s][v];
+    prim_set_temperature(pp, ef->ref_prim[s]);
+  }
+  ef->n_ref_states = 2;
+}
+
+HD static inline void exact_from_prim5(const PhysParams *pp, double rho, double u, double v,
+                                       double w, double p, double *U) {
+  const double prim[HX_NPRIM] = {rho, u, v, w, p, p / (rho * pp->R)};
+  prim_to_cons(pp, prim, U);
+}
+
+/* FLEXI case 2: rho = 1 + A sin(2 pi f sum_i (x_i - a_i t)), u = AdvVel, p = 1. */
+HD static inline void exact_sine_density(const ExactFuncParams *ef, const PhysParams *pp,
+                                         const double x[3], double t, double *U) {
+  const double omega = 2.0 * HX_PI * ef->frequency;
+  double phase = 0.0;
+  for (int k = 0; k < 3; k++)
+    phase += x[k] - ef->adv_vel[k] * t;
+  const double rho = 1.0 + ef->amplitude * sin(omega * phase);
+  exact_from_prim5(pp, rho, ef->adv_vel[0], ef->adv_vel[1], ef->adv_vel[2], 1.0, U);
+}
+
+/* FLEXI case 4: g = 2 + A sin(pi f (x+y+z) - a t), a = 2 pi AdvVel(1);
+ * rho = rho u = rho v = rho w = g, rho E = g^2 (velocity 1 in every direction). */
+HD static inline double exact_mms_phase(const ExactFuncParams *ef, const double x[3], double t) {
+  return HX_PI * ef->frequency * (x[0] + x[1] + x[2]) - 2.0 * HX_PI * ef->adv_vel[0] * t;
+}
+
+HD static inline void exact_sine_mms(const ExactFuncParams *ef, const double x[3], double t,
+                                     double *U) {
+  const double g = 2.0 + ef->amplitude * sin(exact_mms_phase(ef, x, t));
+  for (int v = 0; v < ENER; v++)
+    U[v] = g;
+  U[ENER] = g * g;
+}
+
+/* Source S = dU/dt + div F(U) of case 4 for the Euler equations, derived analytically:
+ * with c = A cos(phase), w = pi f, a = 2 pi AdvVel(1), p = (kappa-1)(g^2 - 3g/2):
+ * S_rho = c (3w - a), S_mom = c (3w - a + (kappa-1) w (2g - 3/2)) (each component),
+ * S_E = c (6 w g - 2 a g + 3 (kappa-1) w (2g - 3/2)). */
+HD static inline void exact_sine_mms_source(const ExactFuncParams *ef, const PhysParams *pp,
+                                            const double x[3], double t, double *S) {
+  const double phase = exact_mms_phase(ef, x, t);
+  const double g = 2.0 + ef->amplitude * sin(phase);
+  const double c = ef->amplitude * cos(phase);
+  const double w = HX_PI * ef->frequency;
+  const double a = 2.0 * HX_PI * ef->adv_vel[0];
+  const double dp_dg = pp->kappa_m1 * (2.0 * g - 1.5);
+  S[DENS] = c * (3.0 * w - a);
+  for (int k = 0; k < 3; k++)
+    S[MOM1 + k] = c * (3.0 * w - a + w * dp_dg);
+  S[ENER] = c * (6.0 * w * g - 2.0 * a * g + 3.0 * w * dp_dg);
+}
+
+/* FLEXI case 7, isentropic vortex (Shu 1998, Lecture Notes in Math. 1697) on the RefState: with
+ * r = IniAxis x (x - IniCenter - u_ref t) / IniHalfwidth, du = IniAmplitude/(2 pi)
+ * exp((1-|r|^2)/2), u = u_ref + du r, dT = -(kappa-1)/(2 kappa RT_ref) du^2, rho = rho_ref
+ * (1+dT)^(1/(kappa-1)), p = p_ref (1+dT)^(kappa/(kappa-1)). */
+HD static inline void exact_shu_vortex(const ExactFuncParams *ef, const PhysParams *pp,
+                                       const double *ref, const double x[3], double t, double *U) {
+  double d[3], r[3];
+  for (int k = 0; k < 3; k++)
+    d[k] = x[k] - (ef->center[k] + ref[VEL1 + k] * t);
+  r[0] = (ef->axis[1] * d[2] - ef->axis[2] * d[1]) / ef->halfwidth;
+  r[1] = (ef->axis[2] * d[0] - ef->axis[0] * d[2]) / ef->halfwidth;
+  r[2] = (ef->axis[0] * d[1] - ef->axis[1] * d[0]) / ef->halfwidth;
+  const double r2 = r[0] * r[0] + r[1] * r[1] + r[2] * r[2];
+  const double du = ef->amplitude / (2.0 * HX_PI) * exp(0.5 * (1.0 - r2));
+  const double RT = ref[PRES] / ref[PDENS];
+  const double dT = -pp->kappa_m1 / (2.0 * pp->kappa * RT) * du * du;
+  const double rho = ref[PDENS] * pow(1.0 + dT, pp->s_kappa_m1);
+  const double p = ref[PRES] * pow(1.0 + dT, pp->kappa * pp->s_kappa_m1);
+  exact_from_prim5(pp, rho, ref[VEL1] + du * r[0], ref[VEL2] + du * r[1], ref[VEL3] + du * r[2], p,
+                   U);
+}
+
+/* Post-shock state (Rankine-Hugoniot, Anderson "Modern Compressible Flow" eqs. 7.13-7.15) of a
+ * normal shock running with Mach number Ms into gas at rest with rho1 and p1 = rho1/kappa
+ * (sound speed 1), so the shock speed is Ms. pre and post are (rho, u, p). */
+HD static inline void exact_shock_states(const ExactFuncParams *ef, const PhysParams *pp,
+                                         double *pre, double *post) {
+  const double ms2 = ef->mach_shock * ef->mach_shock;
+  pre[0] = ef->pre_shock_dens;
+  pre[1] = 0.0;
+  pre[2] = ef->pre_shock_dens / pp->kappa;
+  post[0] = pre[0] * pp->kappa_p1 * ms2 / (pp->kappa_m1 * ms2 + 2.0);
+  post[1] = ef->mach_shock * (1.0 - pre[0] / post[0]);
+  post[2] = pre[2] * (2.0 * pp->kappa * ms2 - pp->kappa_m1) / pp->kappa_p1;
+}
+
+/* FLEXI case 10: post-shock state left of x_s = 5 + Ms t, pre-shock right, blended with
+ * tanh(5 (x - x_s)). */
+HD static inline void exact_shock(const ExactFuncParams *ef, const PhysParams *pp,
+                                  const double x[3], double t, double *U) {
+  double pre[3], post[3], UL[HX_NVAR], UR[HX_NVAR];
+  exact_shock_states(ef, pp, pre, post);
+  exact_from_prim5(pp, post[0], post[1], 0.0, 0.0, post[2], UL);
+  exact_from_prim5(pp, pre[0], pre[1], 0.0, 0.0, pre[2], UR);
+  const double x_shock = 5.0 + ef->mach_shock * t;
+  const double blend = tanh(5.0 * (x[0] - x_shock));
+  for (int v = 0; v < HX_NVAR; v++)
+    U[v] = UR[v] + 0.5 * (UL[v] - UR[v]) * (1.0 - blend);
+}
+
+/* FLEXI case 12 (Shu & Osher 1989, JCP 83, Example 8): Mach 3 shock at x = -4 running into the
+ * density wave 1 + 0.2 sin(5x). */
+HD static inline void exact_shu_osher(const PhysParams *pp, const double x[3], double *U) {
+  if (x[0] < -4.0)
+    exact_from_prim5(pp, 3.857143, 2.629369, 0.0, 0.0, 10.33333, U);
+  else
+    exact_from_prim5(pp, 1.0 + 0.2 * sin(5.0 * x[0]), 0.0, 0.0, 0.0, 1.0, U);
+}
+
+/* FLEXI case 13: the shock through (1/6, 0) at 60 degrees moves with speed 10 normal to itself:
+ * post-shock (RefState 1) where x < 1/6 + (y + 20 t)/sqrt(3), pre-shock (RefState 2) elsewhere;
+ * x = 0 (inflow) is always post-shock and x = 4 (outflow) pre-shock. */
+HD static inline int exact_dmr_side(const double x[3], double t) {
+  if (x[0] == 0.0) return 0;
+  if (x[0] == 4.0) return 1;
+  return x[0] < 1.0 / 6.0 + (x[1] + 20.0 * t) / sqrt(3.0) ? 0 : 1;
+}
+
+/* Exact function `which` with RefState index ref_state (0-based; boundary conditions may use
+ * another one than IniRefState). Unknown ids or missing RefStates give NaN. */
+HD static inline void exact_func_eval(const ExactFuncParams *ef, const PhysParams *pp, int which,
+                                      int ref_state, const double x[3], double t, double *U) {
+  const int needs_ref = which == EXACT_REFSTATE || which == EXACT_SHU_VORTEX;
+  const int needs_two = which == EXACT_SOD || which == EXACT_DMR;
+  if ((needs_ref && (ref_state < 0 || ref_state >= ef->n_ref_states)) ||
+      (needs_two && ef->n_ref_states < 2)) {
+    for (int v = 0; v < HX_NVAR; v++)
+      U[v] = nan("");
+    return;
+  }
+  switch (which) {
+  case EXACT_REFSTATE:
+    prim_to_cons(pp, ef->ref_prim[ref_state], U);
+    break;
+  case EXACT_SINE_DENSITY:
+    exact_sine_density(ef, pp, x, t, U);
+    break;
+  case EXACT_SINE_MMS:
+    exact_sine_mms(ef, x, t, U);
+    break;
+  case EXACT_SHU_VORTEX:
+    exact_shu_vortex(ef, pp, ef->ref_prim[ref_state], x, t, U);
+    break;
+  case EXACT_SHOCK:
+    exact_shock(ef, pp, x, t, U);
+    break;
+  case EXACT_SOD:
+    prim_to_cons(pp, ef->ref_prim[x[0] <= 0.5 ? 0 : 1], U);
+    break;
+  case EXACT_SHU_OSHER:
+    exact_shu_osher(pp, x, U);
+    break;
+  case EXACT_DMR:
+    prim_to_cons(pp, ef->ref_prim[exact_dmr_side(x, t)], U);
+    break;
+  default:
+    for (int v = 0; v < HX_NVAR; v++)
+      U[v] = nan("");
+    break;
+  }
+}
+
+/* The exact function IniExactFunc with IniRefState at point x and time t, conservative. */
+HD static inline void exact_func(const ExactFuncParams *ef, const PhysParams *pp, const double x[3],
+                                 double t, double *U) {
+  exact_func_eval(ef, pp, ef->which, ef->ref_state, x, t, U);
+}
+
+/* Source term S(x, t) to add to dU/dt; zero unless exact_has_source(ef->which). */
+HD static inline void exact_source(const ExactFuncParams *ef, const PhysParams *pp,
+                                   const double x[3], double t, double *S) {
+  if (ef->which == EXACT_SINE_MMS) {
+    exact_sine_mms_source(ef, pp, x, t, S);
+    return;
+  }
+  for (int v = 0; v < HX_NVAR; v++)
+    S[v] = 0.0;
+}
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+/* Host side (exactfunc.c). Register FLEXI's keys: IniExactFunc, IniRefState, RefState, AdvVel,
+ * IniFrequency, IniAmplitude, IniCenter, IniAxis, IniHalfwidth, MachShock, PreShockDens, kappa, R.
+ */
+int exactfunc_define_params(Params *params);
+/* Read and validate them; fills the gas constants and the exact-function parameters. */
+int exactfunc_init(const Params *params, PhysParams *pp, ExactFuncParams *ef);
+#ifdef __cplusplus
+}
+#endif
+
+#endif

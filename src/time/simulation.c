@@ -1,0 +1,170 @@
+#include "time/simulation.h"
+
+#include <math.h>
+#include <omp.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/error.h"
+#include "io/state.h"
+
+static const char *const STATE_VAR_NAMES[HX_NVAR] = {"Density", "MomentumX", "MomentumY",
+                                                     "MomentumZ", "EnergyStagnationDensity"};
+
+/* Set by SIGTERM/SIGUSR1: write the state at the end of the current step and stop cleanly. */
+static volatile sig_atomic_t stop_requested = 0;
+static void on_stop_signal(int sig) {
+  (void)sig;
+  stop_requested = 1;
+}
+
+int simulation_define_params(Params *p) {
+  HX_CHECK(params_define(p, "Output", "ProjectName", PARAM_STRING, 0, NULL, false,
+                         "Name of the case: prefix of all output files."));
+  HX_CHECK(exactfunc_define_params(p));
+  HX_CHECK(mesh_define_params(p));
+  HX_CHECK(solver_define_params(p));
+  HX_CHECK(timedisc_define_params(p));
+  HX_CHECK(analyze_define_params(p));
+  return HX_OK;
+}
+
+static void state_header(const Simulation *sim, StateHeader *h) {
+  const Solver *s = sim->solver;
+  memset(h, 0, sizeof *h);
+  snprintf(h->project_name, sizeof h->project_name, "%s", sim->project);
+  snprintf(h->mesh_file, sizeof h->mesh_file, "%s", s->mesh->source);
+  snprintf(h->node_type, sizeof h->node_type, "%s",
+           s->disc.node_type == NODE_GAUSS ? "GAUSS" : "GAUSS-LOBATTO");
+  h->N = s->disc.N;
+  h->n_var = s->n_var;
+  h->n_elems = s->mesh->n_elems;
+  h->time = sim->t;
+}
+
+int simulation_write_state(Simulation *sim) {
+  StateHeader h;
+  state_header(sim, &h);
+  state_file_name(sim->last_state, sizeof sim->last_state, sim->project, sim->t);
+  return state_write(sim->last_state, &h, STATE_VAR_NAMES, sim->solver->U);
+}
+
+static int load_restart(Simulation *sim, const char *file) {
+  StateHeader expected, found;
+  state_header(sim, &expected);
+  HX_CHECK(state_read_header(file, &found));
+  HX_CHECK(state_read(file, &expected, sim->solver->U));
+  sim->t = found.time;
+  return HX_OK;
+}
+
+int simulation_create(const Params *p, const char *restart_file, Simulation **out) {
+  Simulation *sim = hx_calloc(1, sizeof(Simulation), "simulation");
+  HX_ALLOC_CHECK(sim);
+  const char *project;
+  int rc = params_get_string(p, "ProjectName", &project);
+  if (rc == HX_OK) snprintf(sim->project, sizeof sim->project, "%s", project);
+  if (rc == HX_OK) rc = solver_create(p, &sim->solver);
+  if (rc == HX_OK) rc = timedisc_init(p, sim->solver, &sim->td);
+  if (rc == HX_OK) rc = analyze_init(p, sim->solver, sim->project, &sim->ana);
+  if (rc == HX_OK) {
+    if (restart_file)
+      rc = load_restart(sim, restart_file);
+    else
+      solver_set_exact(sim->solver, 0.0);
+  }
+  if (rc != HX_OK) {
+    simulation_destroy(sim);
+    return rc;
+  }
+  sim->t_start = sim->t;
+  *out = sim;
+  return HX_OK;
+}
+
+void simulation_destroy(Simulation *sim) {
+  if (!sim) return;
+  timedisc_free(&sim->td);
+  analyze_free(&sim->ana);
+  solver_destroy(sim->solver);
+  free(sim);
+}
+
+/* Analysis at the current time: error norms (CSV), totals and a progress line. */
+static int analyze_now(Simulation *sim, double dt, double wall_start, long stages) {
+  Solver *s = sim->solver;
+  double L2[HX_NVAR], Linf[HX_NVAR], tot[HX_NVAR];
+  analyze_totals(s, tot);
+  if (sim->ana.calc_error_norms) {
+    analyze_error_norms(&sim->ana, s, sim->t, L2, Linf);
+    HX_CHECK(analyze_write_csv(&sim->ana, sim->t, L2, Linf, sim->n_analyses == 0));
+  }
+  sim->n_analyses++;
+  if (sim->quiet) return HX_OK;
+  double wall = omp_get_wtime() - wall_start, tend = sim->td.tend;
+  double frac = tend > sim->t_start ? (sim->t - sim->t_start) / (tend - sim->t_start) : 1.0;
+  double pid = stages > 0 ? wall / ((double)s->n_dof * stages) : 0.0;
+  double eta = frac > 0.0 ? wall * (1.0 - frac) / frac : 0.0;
+  printf("t = %.6e  (%5.1f%%)  dt = %.3e  iter %ld  wall %.1f s  ETA %.1f s  PID %.3e\n", sim->t,
+         100.0 * (sim->t / (tend > 0 ? tend : 1.0)), dt, sim->iter, wall, eta, pid);
+  if (sim->ana.calc_error_norms) {
+    printf("  L2   :");
+    for (int v = 0; v < HX_NVAR; v++) printf(" %.6e", L2[v]);
+    printf("\n  Linf :");
+    for (int v = 0; v < HX_NVAR; v++) printf(" %.6e", Linf[v]);
+    printf("\n");
+  }
+  printf("  totals:");
+  for (int v = 0; v < HX_NVAR; v++) printf(" %.12e", tot[v]);
+  printf("\n");
+  fflush(stdout);
+  return HX_OK;
+}
+
+static double next_analysis_time(const Simulation *sim, double t) {
+  double ta = sim->td.analyze_dt > 0.0 ? t + sim->td.analyze_dt : sim->td.tend;
+  return ta < sim->td.tend ? ta : sim->td.tend;
+}
+
+int simulation_run(Simulation *sim) {
+  Solver *s = sim->solver;
+  TimeDisc *td = &sim->td;
+  signal(SIGTERM, on_stop_signal);
+  signal(SIGUSR1, on_stop_signal);
+  double wall_start = omp_get_wtime(), dt = 0.0;
+  long stages = 0;
+  HX_CHECK(analyze_now(sim, dt, wall_start, stages));
+  if (sim->t == 0.0 && sim->t_start == 0.0) HX_CHECK(simulation_write_state(sim));
+  double t_ana = next_analysis_time(sim, sim->t);
+  while (sim->t < td->tend) {
+    dt = timedisc_calc_dt(s, td);
+    if (dt < 0.0) {
+      HX_CHECK(simulation_write_state(sim));
+      return HX_ERROR(HX_ERR_NUMERIC, "stopped at t = %.9g; last state written to %s", sim->t,
+                      sim->last_state);
+    }
+    int land = t_ana - sim->t <= dt * (1.0 + 1e-9);
+    if (land) dt = t_ana - sim->t;
+    timedisc_rk_step(s, td, sim->t, dt);
+    sim->t = land ? t_ana : sim->t + dt;
+    sim->iter++;
+    stages += td->rk->n_stages;
+    int stop = stop_requested || (td->max_iter >= 0 && sim->iter >= td->max_iter);
+    if (land || stop) {
+      HX_CHECK(analyze_now(sim, dt, wall_start, stages));
+      if (stop || sim->t >= td->tend || (sim->n_analyses - 1) % td->n_write_data == 0)
+        HX_CHECK(simulation_write_state(sim));
+      if (stop) break;
+      t_ana = next_analysis_time(sim, sim->t);
+    }
+  }
+  double wall = omp_get_wtime() - wall_start;
+  double pid = stages > 0 ? wall * 1.0 / ((double)s->n_dof * stages) : 0.0;
+  if (!sim->quiet)
+    printf("hexdg finished: t = %.9g  PID %.4e s  DOF %ld  stages %ld  steps %ld  wall %.3f s  "
+           "threads %d\n",
+           sim->t, pid, s->n_dof, stages, sim->iter, wall, omp_get_max_threads());
+  return HX_OK;
+}

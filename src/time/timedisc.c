@@ -1,0 +1,125 @@
+#include "time/timedisc.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/error.h"
+#include "physics/eos.h"
+
+int timedisc_define_params(Params *p) {
+  const char *s = "TimeDisc";
+  HX_CHECK(params_define(p, s, "TimeDiscMethod", PARAM_STRING, 0, "carpenterrk4-5", false,
+                         "Low-storage Runge-Kutta scheme: standardrk3-3, carpenterrk4-5, "
+                         "niegemannrk4-14, toulorgerk4-8c, ..."));
+  HX_CHECK(params_define(p, s, "tend", PARAM_REAL, 0, NULL, false, "End time of the simulation."));
+  HX_CHECK(params_define(p, s, "CFLscale", PARAM_REAL, 0, "0.9", false,
+                         "Courant number; multiplied by an N- and scheme-dependent factor."));
+  HX_CHECK(params_define(p, s, "Analyze_dt", PARAM_REAL, 0, "0.", false,
+                         "Interval of analysis (error norms, totals, progress); 0: start/end only."));
+  HX_CHECK(params_define(p, s, "nWriteData", PARAM_INT, 0, "1", false,
+                         "Write a state file every nWriteData analysis intervals."));
+  HX_CHECK(params_define(p, s, "maxIter", PARAM_INT, 0, "-1", false,
+                         "Stop after this many time steps (-1: no limit); the state is written."));
+  return HX_OK;
+}
+
+int timedisc_init(const Params *p, const Solver *s, TimeDisc *td) {
+  const char *name;
+  int max_iter;
+  memset(td, 0, sizeof *td);
+  HX_CHECK(params_get_string(p, "TimeDiscMethod", &name));
+  td->rk = rk_find(name);
+  if (!td->rk) {
+    char list[512] = "";
+    for (int i = 0; i < rk_count(); i++) {
+      strncat(list, i ? ", " : "", sizeof list - strlen(list) - 1);
+      strncat(list, rk_at(i)->name, sizeof list - strlen(list) - 1);
+    }
+    return HX_ERROR(HX_ERR_INPUT, "TimeDiscMethod = %s is unknown; choose one of: %s", name, list);
+  }
+  HX_CHECK(params_get_real(p, "tend", &td->tend));
+  HX_CHECK(params_get_real(p, "CFLscale", &td->cfl_scale));
+  HX_CHECK(params_get_real(p, "Analyze_dt", &td->analyze_dt));
+  HX_CHECK(params_get_int(p, "nWriteData", &td->n_write_data));
+  HX_CHECK(params_get_int(p, "maxIter", &max_iter));
+  td->max_iter = max_iter;
+  if (!(td->cfl_scale > 0.0))
+    return HX_ERROR(HX_ERR_INPUT, "CFLscale = %g must be positive", td->cfl_scale);
+  if (td->analyze_dt < 0.0)
+    return HX_ERROR(HX_ERR_INPUT, "Analyze_dt = %g must be >= 0", td->analyze_dt);
+  if (td->n_write_data < 1)
+    return HX_ERROR(HX_ERR_INPUT, "nWriteData = %d must be >= 1", td->n_write_data);
+  long n = (long)s->n_var * s->n_dof;
+  td->k = hx_calloc(n, sizeof(double), "Runge-Kutta register");
+  HX_ALLOC_CHECK(td->k);
+  return HX_OK;
+}
+
+void timedisc_free(TimeDisc *td) {
+  free(td->k);
+  td->k = NULL;
+}
+
+/* Largest sum over directions of the contravariant spectral radii in one element; -1 if the
+ * state is not admissible. */
+static double element_max_lambda(const Solver *s, int e) {
+  int n3 = s->n_dof_elem, nv = s->n_var;
+  const double *U = &s->U[(long)nv * n3 * e], *Ja = &s->geo.metrics[9L * n3 * e];
+  const double *sJ = &s->geo.sJ[(long)n3 * e];
+  double lmax = 0.0;
+  for (int q = 0; q < n3; q++) {
+    double u[HX_NVAR], pr[HX_NPRIM];
+    for (int v = 0; v < nv; v++) u[v] = U[v * n3 + q];
+    cons_to_prim(&s->phys, u, pr);
+    if (!(pr[PDENS] > 0.0) || !(pr[PRES] > 0.0)) return -1.0;
+    double c = speed_of_sound(&s->phys, pr), lam = 0.0;
+    for (int d = 0; d < 3; d++) {
+      const double *m0 = &Ja[(d * 3 + 0) * n3], *m1 = &Ja[(d * 3 + 1) * n3],
+                   *m2 = &Ja[(d * 3 + 2) * n3];
+      double vn = pr[VEL1] * m0[q] + pr[VEL2] * m1[q] + pr[VEL3] * m2[q];
+      double mn = sqrt(m0[q] * m0[q] + m1[q] * m1[q] + m2[q] * m2[q]);
+      lam += sJ[q] * (fabs(vn) + c * mn);
+    }
+    if (lam > lmax) lmax = lam;
+  }
+  return lmax;
+}
+
+double timedisc_calc_dt(const Solver *s, const TimeDisc *td) {
+  double lmax = 0.0;
+  int bad = -1;
+#pragma omp parallel for schedule(static) reduction(max : lmax, bad)
+  for (int e = 0; e < s->mesh->n_elems; e++) {
+    double l = element_max_lambda(s, e);
+    if (l < 0.0 || l != l) bad = e > bad ? e : bad;
+    if (l > lmax) lmax = l;
+  }
+  if (bad >= 0) {
+    HX_ERROR(HX_ERR_NUMERIC,
+             "non-physical state (density or pressure <= 0, or NaN) in element %ld; reduce "
+             "CFLscale or check the initial/boundary states",
+             s->mesh->elem_global_id[bad]);
+    return -1.0;
+  }
+  int N = s->disc.N;
+  const double *alpha = s->disc.node_type == NODE_GAUSS ? td->rk->cfl_alpha_gauss
+                                                         : td->rk->cfl_alpha_lobatto;
+  /* FLEXI's convention: CFLscale * alpha(N) / (2N+1), alpha from the scheme's stability table */
+  return td->cfl_scale * alpha[N] / (2.0 * N + 1.0) * 2.0 / lmax;
+}
+
+void timedisc_rk_step(Solver *s, TimeDisc *td, double t, double dt) {
+  const LowStorageRK *rk = td->rk;
+  long n = (long)s->n_var * s->n_dof;
+  double *U = s->U, *Ut = s->Ut, *k = td->k;
+  for (int st = 0; st < rk->n_stages; st++) {
+    dg_time_derivative(s, U, Ut, t + rk->c[st] * dt);
+    double a = rk->A[st], b = rk->B[st];
+#pragma omp parallel for schedule(static)
+    for (long q = 0; q < n; q++) {
+      k[q] = a * k[q] + dt * Ut[q];
+      U[q] += b * k[q];
+    }
+  }
+}

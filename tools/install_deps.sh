@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Install the Debian packages hexdg needs, only those that are missing (needs root or sudo).
+set -euo pipefail
+pkgs=(build-essential cmake libhdf5-dev libcmocka-dev python3-numpy python3-h5py python3-matplotlib)
+missing=()
+for p in "${pkgs[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+echo "hexdg: installing missing packages: ${missing[*]}"
+SUDO=""
+[ "$(id -u)" -ne 0 ] && SUDO="sudo"
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
