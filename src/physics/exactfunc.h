@@ -128,7 +128,7 @@ HD static inline void exact_shu_vortex(const ExactFuncParams *ef, const PhysPara
                    U);
 }
 
-/* Post-shock state (Rankine-Hugoniot, Anderson "Modern Compressible Flow" eqs. 7.13-7.15) of a
+/* Post-shock state (normal-shock relations, e.g. Anderson, "Modern Compressible Flow", Ch. 7) of a
  * normal shock running with Mach number Ms into gas at rest with rho1 and p1 = rho1/kappa
  * (sound speed 1), so the shock speed is Ms. pre and post are (rho, u, p). */
 HD static inline void exact_shock_states(const ExactFuncParams *ef, const PhysParams *pp,
@@ -156,7 +156,7 @@ HD static inline void exact_shock(const ExactFuncParams *ef, const PhysParams *p
     U[v] = UR[v] + 0.5 * (UL[v] - UR[v]) * (1.0 - blend);
 }
 
-/* FLEXI case 12 (Shu & Osher 1989, JCP 83, Example 8): Mach 3 shock at x = -4 running into the
+/* FLEXI case 12 (Shu & Osher 1989, JCP 83): Mach 3 shock at x = -4 running into the
  * density wave 1 + 0.2 sin(5x). */
 HD static inline void exact_shu_osher(const PhysParams *pp, const double x[3], double *U) {
   if (x[0] < -4.0)

@@ -1,8 +1,9 @@
 /* Approximate Riemann solvers for the Euler equations, selected by FLEXI's Riemann ids (physics.h).
  *
  * riemann_flux rotates both states into the face frame (n, t1, t2), solves the 1-D problem in
- * the normal direction and rotates the momentum flux back (Toro 2009, Sec. 16.7.3: rotational
- * invariance). UL is the master side, n points from L to R; the result is F* . n per unit area.
+ * the normal direction and rotates the momentum flux back (rotational invariance of the
+ * Euler equations, Toro 2009, Sec. 3.2.2). UL is the master side, n points from L to R; the result
+ * is F* . n per unit area.
  *
  * Split-form DG (split != SPLIT_NONE): as in FLEXI, the central part (F(UL) + F(UR))/2 of LF,
  * Roe, RoeEntropyFix and RoeL2 is replaced by the two-point flux split_surface_flux so that
@@ -98,7 +99,7 @@ HD static inline void riemann_1d_lf(int split, const PhysParams *pp, const Riema
     F[v] -= 0.5 * lambda * (R->U[v] - L->U[v]);
 }
 
-/* HLL flux for given signal speeds sl < sr (Harten, Lax & van Leer 1983; Toro 2009 eq. 10.21). */
+/* HLL flux for given signal speeds sl < sr (Harten, Lax & van Leer 1983; Toro 2009, Ch. 10). */
 HD static inline void riemann_hll_formula(const RiemannState *L, const RiemannState *R, double sl,
                                           double sr, double *F) {
   if (sl >= 0.0) {
@@ -132,7 +133,7 @@ HD static inline void riemann_1d_hlle(const PhysParams *pp, const RiemannState *
   riemann_hll_formula(L, R, sl, sr, F);
 }
 
-/* Star-region flux F_K + s_K (U*_K - U_K) of HLLC (Toro 2009, eqs. 10.38-10.39). */
+/* Star-region flux F_K + s_K (U*_K - U_K) of HLLC (Toro 2009, Ch. 10). */
 HD static inline void riemann_hllc_star(const RiemannState *K, double s_k, double s_star,
                                         double *F) {
   const double s_mu = s_k - K->prim[VEL1];
@@ -145,8 +146,8 @@ HD static inline void riemann_hllc_star(const RiemannState *K, double s_k, doubl
     F[v] = K->F[v] + s_k * (U_star[v] - K->U[v]);
 }
 
-/* HLLC (Toro, Spruce & Speares 1994; Toro 2009 Sec. 10.4) with Roe-average signal speeds
- * u~ -/+ c~ and the contact speed of Toro 2009 eq. 10.37 (FLEXI's choice). */
+/* HLLC (Toro, Spruce & Speares 1994, Shock Waves 4; Toro 2009, Ch. 10) with Roe-average signal
+ * speeds u~ -/+ c~ and Toro's contact speed estimate (FLEXI's choice). */
 HD static inline void riemann_1d_hllc(const PhysParams *pp, const RiemannState *L,
                                       const RiemannState *R, double *F) {
   const RoeAverage roe = riemann_roe_average(pp, L, R);
@@ -172,7 +173,7 @@ HD static inline void riemann_1d_hllc(const PhysParams *pp, const RiemannState *
     riemann_hllc_star(R, sr, s_star, F);
 }
 
-/* Right eigenvectors r_1..r_5 of the 1-D Roe matrix (Toro 2009, eq. 11.59), rows = waves. */
+/* Right eigenvectors r_1..r_5 of the 1-D Roe matrix (Toro 2009, Ch. 11), rows = waves. */
 HD static inline void riemann_roe_eigenvectors(const RoeAverage *roe, double r[5][HX_NVAR]) {
   const double u = roe->vel[0], v = roe->vel[1], w = roe->vel[2];
   const double c = roe->c, H = roe->H;
@@ -187,14 +188,14 @@ HD static inline void riemann_roe_eigenvectors(const RoeAverage *roe, double r[5
 }
 
 /* Energy jump left for the acoustic and entropy waves: d(rho E) minus what the two shear waves
- * carry (Toro 2009, eq. 11.69). */
+ * carry (Toro 2009, Ch. 11). */
 HD static inline double riemann_roe_energy_jump(const RoeAverage *roe, const double *dU) {
   const double v = roe->vel[1], w = roe->vel[2];
   return dU[ENER] - (dU[MOM2] - v * dU[DENS]) * v - (dU[MOM3] - w * dU[DENS]) * w;
 }
 
 /* Wave strengths from the conservative jump dU and the energy jump d5 of
- * riemann_roe_energy_jump (Toro 2009, eqs. 11.68-11.70). */
+ * riemann_roe_energy_jump (Toro 2009, Ch. 11). */
 HD static inline void riemann_roe_wave_strengths(const PhysParams *pp, const RoeAverage *roe,
                                                  const double *dU, double d5, double *alpha) {
   const double u = roe->vel[0], v = roe->vel[1], w = roe->vel[2];
@@ -219,7 +220,7 @@ HD static inline void riemann_roe_assemble(int split, const PhysParams *pp, cons
       F[v] -= 0.5 * alpha[k] * abs_lambda[k] * r[k][v];
 }
 
-/* Roe 1981 without entropy fix (low_mach = 0), or L2Roe (low_mach = 1, Osswald, Siegmund & Munz
+/* Roe 1981 without entropy fix (low_mach = 0), or L2Roe (low_mach = 1, Osswald et al.
  * 2016, Int. J. Numer. Meth. Fluids 81): the momentum jumps entering the dissipation are scaled by
  * the local Mach number z = |u~| / (c~ sqrt(kappa)) (FLEXI's definition; the energy jump d5 keeps
  * the unscaled momenta as in FLEXI), capped at 1 so that L2Roe falls back to Roe for z >= 1 as in
@@ -248,7 +249,7 @@ HD static inline void riemann_1d_roe(int split, int low_mach, const PhysParams *
 /* Roe with Harten & Hyman 1983 (JCP 50) entropy fix, variant HH2 of Pelanti, Quartapelle &
  * Vigevano 2001 ("A review of entropy fixes as applied to Roe's linearization"), applied to every
  * wave as FLEXI does, and the wave strengths from the primitive jumps (Roe-Pike form,
- * Toro 2009 Sec. 11.3.2). */
+ * Toro 2009, Ch. 11). */
 HD static inline void riemann_1d_roe_entropy_fix(int split, const PhysParams *pp,
                                                  const RiemannState *L, const RiemannState *R,
                                                  double *F) {
@@ -277,7 +278,7 @@ HD static inline void riemann_1d_roe_entropy_fix(int split, const PhysParams *pp
 }
 
 /* Entropy-conserving two-point flux with FLEXI's scalar (Rusanov-type) dissipation whose energy
- * component is written in the averaged variables of Chandrashekar 2013 (Sec. 5): the jump of
+ * component is written in the averaged variables of Chandrashekar 2013: the jump of
  * rho E is approximated by drho (1/(2 (kappa-1) beta_ln) + uL.uR/2) + {rho}{u}.du
  * + {rho}/(2 (kappa-1)) d(1/beta). */
 HD static inline void riemann_1d_ch(int split, const PhysParams *pp, const RiemannState *L,

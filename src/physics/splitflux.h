@@ -16,7 +16,7 @@
 #include "physics/physics.h"
 
 /* Logarithmic mean (a - b) / (ln a - ln b) for a, b > 0, evaluated stably near a == b with the
- * series of Ismail & Roe 2009 (JCP 228, Appendix B): with f = (a-b)/(a+b), u = f^2,
+ * series of Ismail & Roe 2009 (JCP 228): with f = (a-b)/(a+b), u = f^2,
  * ln(a/b) / (2 f) = 1 + u/3 + u^2/5 + u^3/7 + ... for small u. Two more terms than Ismail & Roe
  * keep the truncation error below 1e-13 at the switch u = 1e-2. */
 HD static inline double log_mean(double a, double b) {

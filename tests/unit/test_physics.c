@@ -182,8 +182,9 @@ static void test_split_symmetry(void **state) {
   }
 }
 
-/* Kinetic energy preservation (Jameson 2008, Gassner et al. 2016 eq. 3.28): the momentum flux is
- * {u} f_rho + p~ n for MO, KG, PI and CH. The standard-DG and Ducros fluxes are not of this form.
+/* Kinetic energy preservation (Jameson 2008, J. Sci. Comput. 34; Gassner et al. 2016): the momentum
+ * flux is {u} f_rho + p~ n for MO, KG, PI and CH. The standard-DG and Ducros fluxes are not of this
+ * form.
  */
 static void test_split_kinetic_energy_form(void **state) {
   (void)state;
@@ -484,7 +485,7 @@ static void test_riemann_lf_rusanov(void **state) {
 }
 
 /* HLLC star states: U*_K = U_K + (F*_K - F_K)/s_K must satisfy the Rankine-Hugoniot condition
- * across the contact, F*_R - F*_L = s* (U*_R - U*_L) (Toro 2009, eq. 10.35), with equal pressure
+ * across the contact, F*_R - F*_L = s* (U*_R - U*_L) (Toro 2009, Ch. 10), with equal pressure
  * and normal velocity s* on both sides. */
 static void test_hllc_star_states(void **state) {
   (void)state;

@@ -1,0 +1,144 @@
+/* Built-in box mesh: Hilbert ordering, side numbering and the face maps that connect
+ * neighbours (every face point seen from the master and from the slave must coincide). */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdlib.h>
+
+#include <cmocka.h>
+
+#include "dg/disc.h"
+#include "mesh/facemap.h"
+#include "mesh/mesh.h"
+#include "mesh/metrics.h"
+#include "physics/physics.h"
+
+/* Consecutive cells of a Hilbert curve on a 2^b lattice are face neighbours. */
+static void test_hilbert_curve_is_continuous(void **state) {
+  (void)state;
+  for (int bits = 1; bits <= 4; bits++) {
+    int n = 1 << bits, total = n * n * n;
+    int *cell_at = malloc(sizeof(int) * total);
+    for (int c = 0; c < total; c++) cell_at[c] = -1;
+    for (int z = 0; z < n; z++)
+      for (int y = 0; y < n; y++)
+        for (int x = 0; x < n; x++) {
+          unsigned int ic[3] = {(unsigned)x, (unsigned)y, (unsigned)z};
+          unsigned long long h = hilbert_index_3d(ic, bits);
+          assert_true(h < (unsigned long long)total);
+          assert_int_equal(cell_at[h], -1); /* a bijection */
+          cell_at[h] = (z * n + y) * n + x;
+        }
+    for (int h = 1; h < total; h++) {
+      int a = cell_at[h - 1], b = cell_at[h];
+      int dist = abs(a % n - b % n) + abs(a / n % n - b / n % n) + abs(a / (n * n) - b / (n * n));
+      assert_int_equal(dist, 1);
+    }
+    free(cell_at);
+  }
+}
+
+static Mesh *make_box(int nx, int ny, int nz, int periodic, int NGeo, double curving) {
+  BoxSpec b = {{nx, ny, nz}, {-1, -1, -1}, {1, 2, 3}, {periodic, periodic, periodic}, NGeo, curving};
+  Mesh *m = NULL;
+  assert_int_equal(mesh_create_box(&b, &m), 0);
+  return m;
+}
+
+static int shares_side(const Mesh *m, int a, int b) {
+  for (int s = 0; s < 6; s++) {
+    int side = m->elem_to_side[6 * a + s];
+    if (m->side_master_elem[side] == b || m->side_slave_elem[side] == b) return 1;
+  }
+  return 0;
+}
+
+static void test_box_elements_follow_the_curve(void **state) {
+  (void)state;
+  BoxSpec b = {{8, 8, 8}, {0, 0, 0}, {1, 1, 1}, {0, 0, 0}, 1, 0.0};
+  Mesh *m = NULL;
+  assert_int_equal(mesh_create_box(&b, &m), 0);
+  for (int e = 1; e < m->n_elems; e++) assert_true(shares_side(m, e - 1, e));
+  mesh_destroy(m);
+}
+
+static void test_side_counts_and_order(void **state) {
+  (void)state;
+  Mesh *m = make_box(3, 2, 4, 1, 1, 0.0);
+  assert_int_equal(m->n_sides, 3 * m->n_elems);
+  assert_int_equal(m->n_bc_sides, 0);
+  mesh_destroy(m);
+  m = make_box(3, 2, 4, 0, 1, 0.0);
+  assert_int_equal(m->n_bc_sides, 2 * (3 * 2 + 2 * 4 + 3 * 4));
+  assert_int_equal(m->n_sides, m->n_bc_sides + (6 * m->n_elems - m->n_bc_sides) / 2);
+  for (int s = 0; s < m->n_sides; s++) /* boundary sides first, then inner sides */
+    assert_int_equal(m->side_bc[s] >= 0, s < m->n_bc_sides);
+  assert_int_equal(m->n_bcs, 6);
+  mesh_destroy(m);
+}
+
+/* Positions of master and slave face points agree up to one translation (the period). */
+static void check_face_points(int periodic, int nelem) {
+  Mesh *m = make_box(nelem, 2, 3, periodic, 3, 0.07);
+  Disc d;
+  assert_int_equal(disc_init(&d, 4, NODE_GAUSS_LOBATTO, SPLIT_NONE), 0);
+  Geometry g;
+  assert_int_equal(metrics_compute(m, &d, &g), 0);
+  int np = d.np, N = d.N, n3 = np * np * np;
+  for (int side = m->n_bc_sides; side < m->n_sides; side++) {
+    int em = m->side_master_elem[side], ms = m->side_master_locside[side];
+    int es = m->side_slave_elem[side], ss = m->side_slave_locside[side], f = m->side_flip[side];
+    assert_true(f >= 1 && f <= 4);
+    double shift[3] = {0, 0, 0};
+    for (int q = 0; q < np; q++)
+      for (int p = 0; p < np; p++) {
+        int i, j, k, ps, qs, i2, j2, k2;
+        side_to_volume(N, ms, p, q, &i, &j, &k);
+        flip_master_to_slave(f, N, p, q, &ps, &qs);
+        side_to_volume(N, ss, ps, qs, &i2, &j2, &k2);
+        int a = (k * np + j) * np + i, b = (k2 * np + j2) * np + i2;
+        for (int c = 0; c < 3; c++) {
+          double xm = g.elem_x[(3L * em + c) * n3 + a], xs = g.elem_x[(3L * es + c) * n3 + b];
+          if (p == 0 && q == 0) shift[c] = xm - xs;
+          assert_true(fabs(xm - xs - shift[c]) < 1e-12);
+          /* the face coordinates stored for the side are the master's */
+          assert_true(fabs(g.face_x[(3L * side + c) * np * np + q * np + p] - xm) < 1e-12);
+        }
+      }
+    for (int c = 0; c < 3; c++) /* zero or a whole period of the box (2, 3, 4) */
+      assert_true(fabs(shift[c]) < 1e-12 || fabs(fabs(shift[c]) - (c + 2.0)) < 1e-12);
+  }
+  geometry_free(&g);
+  mesh_destroy(m);
+}
+
+static void test_face_points_match(void **state) {
+  (void)state;
+  check_face_points(0, 3);
+  check_face_points(1, 3);
+  check_face_points(1, 1); /* an element that is its own periodic neighbour */
+  check_face_points(1, 2); /* two elements that are neighbours on both sides */
+}
+
+static void test_inverted_element_is_reported(void **state) {
+  (void)state;
+  Mesh *m = make_box(2, 2, 2, 1, 2, 2.0); /* strong curving folds the elements */
+  Disc d;
+  assert_int_equal(disc_init(&d, 3, NODE_GAUSS, SPLIT_NONE), 0);
+  Geometry g;
+  assert_int_not_equal(metrics_compute(m, &d, &g), 0);
+  geometry_free(&g);
+  mesh_destroy(m);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_hilbert_curve_is_continuous),
+      cmocka_unit_test(test_box_elements_follow_the_curve),
+      cmocka_unit_test(test_side_counts_and_order),
+      cmocka_unit_test(test_face_points_match),
+      cmocka_unit_test(test_inverted_element_is_reported),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
