@@ -1,5 +1,6 @@
 /* hexdg command line:
- *   hexdg [run] case.ini [state.h5]   run a case (optionally restarting from a state file)
+ *   hexdg [run] case.ini [state.h5] [--backend cpu|cuda]   run a case (optionally restarting)
+ *   hexdg bench [--N 7 --elems 32 --split PI --backend cuda --steps 50]
  *   hexdg --help [--markdown]         every parameter with type, default and help
  *   hexdg --version */
 #include <stdio.h>
@@ -7,12 +8,17 @@
 
 #include "core/error.h"
 #include "core/params.h"
+#include "time/bench.h"
 #include "time/simulation.h"
 
 static void usage(FILE *f) {
   fprintf(f, "hexdg %s - high-order DGSEM for compressible flows on curved hexahedral meshes\n\n"
              "usage:\n"
-             "  hexdg [run] case.ini [state.h5]   run a case; with a state file: restart from it\n"
+             "  hexdg [run] case.ini [state.h5] [--backend cpu|cuda]\n"
+             "                                    run a case; with a state file: restart from it\n"
+             "  hexdg bench [--N 7] [--elems 32] [--split PI] [--node GAUSS-LOBATTO]\n"
+             "              [--backend cuda] [--steps 50] [--graphs T] [--curving 0]\n"
+             "                                    PID and bytes/DOF on a periodic box\n"
              "  hexdg --help [--markdown]         list all parameters (Markdown: docs page)\n"
              "  hexdg --version\n\n"
              "Parameter files use FLEXI's syntax (Key = value, ! comments, T/F, (/a,b,c/)).\n"
@@ -37,12 +43,13 @@ static int print_help(int markdown) {
   return rc;
 }
 
-static int run_case(const char *ini, const char *restart) {
+static int run_case(const char *ini, const char *restart, const char *backend) {
   Params *p = params_create();
   if (!p) return HX_ERR_MEM;
   Simulation *sim = NULL;
   int rc = simulation_define_params(p);
   if (rc == HX_OK) rc = params_read_file(p, ini);
+  if (rc == HX_OK && backend) rc = params_set(p, "Backend", backend, "--backend");
   if (rc == HX_OK) rc = params_check_mandatory(p);
   if (rc == HX_OK) rc = simulation_create(p, restart, &sim);
   if (rc == HX_OK) {
@@ -51,6 +58,10 @@ static int run_case(const char *ini, const char *restart) {
            s->disc.N, s->disc.node_type == NODE_GAUSS ? "GAUSS" : "GAUSS-LOBATTO",
            s->disc.split == SPLIT_NONE ? ", weak form" : ", split form", s->mesh->n_elems,
            s->n_dof, restart ? "restart" : "initial state from IniExactFunc");
+    printf("backend: %s", sim->device_name);
+    if (sim->backend == BACKEND_CUDA)
+      printf(", %.1f bytes of device memory per DOF", (double)gpu_bytes_allocated(sim->gpu) / s->n_dof);
+    printf("\n");
     if (restart) printf("restarting from %s at t = %.9g\n", restart, sim->t);
     rc = simulation_run(sim);
   }
@@ -61,6 +72,8 @@ static int run_case(const char *ini, const char *restart) {
 
 int main(int argc, char **argv) {
   int markdown = 0, help = 0;
+  const char *backend = NULL;
+  if (argc > 1 && !strcmp(argv[1], "bench")) return hexdg_bench(argc - 2, argv + 2) == HX_OK ? 0 : 1;
   const char *pos[3] = {NULL, NULL, NULL};
   int npos = 0;
   for (int a = 1; a < argc; a++) {
@@ -71,6 +84,8 @@ int main(int argc, char **argv) {
     } else if (!strcmp(argv[a], "--version")) {
       printf("hexdg %s\n", HEXDG_VERSION);
       return 0;
+    } else if (!strcmp(argv[a], "--backend") && a + 1 < argc) {
+      backend = argv[++a];
     } else if (argv[a][0] == '-' && argv[a][1] == '-') {
       fprintf(stderr, "hexdg error: unknown option %s (see hexdg --help)\n", argv[a]);
       return 2;
@@ -87,5 +102,5 @@ int main(int argc, char **argv) {
     usage(stderr);
     return 2;
   }
-  return run_case(pos[first], npos - first == 2 ? pos[first + 1] : NULL) == HX_OK ? 0 : 1;
+  return run_case(pos[first], npos - first == 2 ? pos[first + 1] : NULL, backend) == HX_OK ? 0 : 1;
 }

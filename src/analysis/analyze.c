@@ -59,6 +59,8 @@ int analyze_init(const Params *p, const Solver *s, const char *project, Analyze 
   int NA = 2 * s->disc.N;
   HX_CHECK(params_get_logical(p, "CalcErrorNorms", &a->calc_error_norms));
   if (params_is_set(p, "NAnalyze")) HX_CHECK(params_get_int(p, "NAnalyze", &NA));
+  snprintf(a->csv_path, sizeof a->csv_path, "%s_ErrorNorms.csv", project);
+  if (!a->calc_error_norms) return HX_OK; /* the analysis points serve the error norms only */
   if (NA < 1 || NA > 2 * HX_NMAX + 1)
     return HX_ERROR(HX_ERR_INPUT, "NAnalyze = %d is out of range 1..%d", NA, 2 * HX_NMAX + 1);
   if (NA > HX_NMAX) NA = HX_NMAX; /* Gauss rule of degree 2*15+1 is ample for error norms */
@@ -72,13 +74,14 @@ int analyze_init(const Params *p, const Solver *s, const char *project, Analyze 
   a->J = hx_malloc(sizeof(double) * n3 * ne, "analysis Jacobians");
   if (!a->V || !a->x || !a->J) return HX_ERR_MEM;
   basis_interp_matrix(s->disc.N, s->disc.x, s->disc.wb, NA, xa, a->V);
-  for (long e = 0; e < ne; e++) analysis_geometry(s->mesh, (int)e, na, xa, &a->x[3 * n3 * e], &a->J[n3 * e]);
+#pragma omp parallel for schedule(static)
+  for (long e = 0; e < ne; e++)
+    analysis_geometry(s->mesh, (int)e, na, xa, &a->x[3 * n3 * e], &a->J[n3 * e]);
   for (long e = 0; e < ne; e++)
     for (int k = 0; k < na; k++)
       for (int j = 0; j < na; j++)
         for (int i = 0; i < na; i++)
           a->volume += a->w[i] * a->w[j] * a->w[k] * a->J[n3 * e + (k * na + j) * na + i];
-  snprintf(a->csv_path, sizeof a->csv_path, "%s_ErrorNorms.csv", project);
   return HX_OK;
 }
 

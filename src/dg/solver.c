@@ -149,3 +149,10 @@ void solver_set_exact(Solver *s, double t) {
     }
   }
 }
+
+size_t solver_host_bytes(const Solver *s) {
+  size_t n3 = s->n_dof_elem, n2 = s->n_dof_face, ne = s->mesh->n_elems, ns = s->mesh->n_sides;
+  size_t vol = ne * n3 * (3 * s->n_var + 9 + 1 + 3); /* U, Ut, RK register; metrics, 1/J, x */
+  size_t face = ns * n2 * (3 * s->n_var + 9 + 1 + 3); /* states, flux; frame, surface, x */
+  return sizeof(double) * (vol + face);
+}

@@ -30,6 +30,9 @@ int solver_define_params(Params *p);
 int solver_create(const Params *p, Solver **out);
 void solver_destroy(Solver *s);
 
+/* Host memory held by the solution, face and geometry arrays (for the bytes/DOF report). */
+size_t solver_host_bytes(const Solver *s);
+
 /* Fill U with the exact function at time t. */
 void solver_set_exact(Solver *s, double t);
 

@@ -5,7 +5,8 @@
  *   0 zeta- : (i,j,k) = (q, p, 0)      1 eta- : (p, 0, q)      2 xi+ : (N, p, q)
  *   3 eta+  : (N-p, N, q)              4 xi-  : (0, q, p)      5 zeta+ : (p, q, N)
  * A slave sees the master's face point (p,q) at its own face point flip(p,q); the four flips are
- * the orientation-reversing symmetries of the square (normals of master and slave are opposite). */
+ * the orientation-reversing symmetries of the square (normals of master and slave are opposite),
+ * each its own inverse: flip_master_to_slave also maps slave coordinates back to the master's. */
 #ifndef HEXDG_FACEMAP_H
 #define HEXDG_FACEMAP_H
 
@@ -31,6 +32,19 @@ HD static inline void side_to_volume(int N, int locside, int p, int q, int *i, i
   case 3: *i = N - p; *j = N; *k = q; break;
   case 4: *i = 0; *j = q; *k = p; break;
   default: *i = p; *j = q; *k = N; break;
+  }
+}
+
+/* Inverse of side_to_volume for a node on (or, for Gauss nodes, on a line normal to) the side:
+ * the side's own face coordinates of volume node (i,j,k). */
+HD static inline void volume_to_side(int N, int locside, int i, int j, int k, int *p, int *q) {
+  switch (locside) {
+  case 0: *p = j; *q = i; break;
+  case 1: *p = i; *q = k; break;
+  case 2: *p = j; *q = k; break;
+  case 3: *p = N - i; *q = k; break;
+  case 4: *p = k; *q = j; break;
+  default: *p = i; *q = j; break;
   }
 }
 

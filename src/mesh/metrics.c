@@ -175,23 +175,28 @@ int metrics_compute(const Mesh *m, const Disc *d, Geometry *g) {
   int np = d->np;
   long n3 = (long)np * np * np;
   HX_CHECK(geometry_alloc(m, np, g));
-  double *XL = malloc(sizeof(double) * 3 * n3), *JaL = malloc(sizeof(double) * 9 * n3);
   int rc = HX_OK;
-  for (int e = 0; e < m->n_elems && rc == HX_OK; e++) {
-    double *Xs = &g->elem_x[3 * n3 * e];
-    interp_coords(m, e, np, o.Vgeo_l, XL);
-    interp_coords(m, e, np, o.Vgeo_s, Xs);
-    curl_form_metrics(np, o.Dl, XL, JaL);
-    for (int c = 0; c < 9; c++)
-      tensor_interp_3d(np, np, o.Vl_s, &JaL[c * n3], &g->metrics[(9 * e + c) * n3]);
-    rc = element_jacobian(m, e, &o, Xs, &g->sJ[n3 * e]);
-    for (int s = 0; s < 6 && rc == HX_OK; s++) {
-      int side = m->elem_to_side[6 * e + s];
-      if (m->elem_to_side_flip[6 * e + s] == 0) face_metrics(&o, side, s, JaL, XL, g);
+#pragma omp parallel
+  {
+    double *XL = malloc(sizeof(double) * 3 * n3), *JaL = malloc(sizeof(double) * 9 * n3);
+#pragma omp for schedule(static) reduction(max : rc)
+    for (int e = 0; e < m->n_elems; e++) {
+      double *Xs = &g->elem_x[3 * n3 * e];
+      interp_coords(m, e, np, o.Vgeo_l, XL);
+      interp_coords(m, e, np, o.Vgeo_s, Xs);
+      curl_form_metrics(np, o.Dl, XL, JaL);
+      for (int c = 0; c < 9; c++)
+        tensor_interp_3d(np, np, o.Vl_s, &JaL[c * n3], &g->metrics[(9L * e + c) * n3]);
+      int erc = element_jacobian(m, e, &o, Xs, &g->sJ[n3 * e]);
+      if (erc > rc) rc = erc;
+      for (int s = 0; s < 6; s++) {
+        int side = m->elem_to_side[6 * e + s];
+        if (m->elem_to_side_flip[6 * e + s] == 0) face_metrics(&o, side, s, JaL, XL, g);
+      }
     }
+    free(XL);
+    free(JaL);
   }
-  free(XL);
-  free(JaL);
   return rc;
 }
 

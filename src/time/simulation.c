@@ -20,9 +20,17 @@ static void on_stop_signal(int sig) {
   stop_requested = 1;
 }
 
+static const char *const BACKEND_NAMES[] = {"auto", "cpu", "cuda"};
+static const int BACKEND_IDS[] = {BACKEND_AUTO, BACKEND_CPU, BACKEND_CUDA};
+
 int simulation_define_params(Params *p) {
   HX_CHECK(params_define(p, "Output", "ProjectName", PARAM_STRING, 0, NULL, false,
                          "Name of the case: prefix of all output files."));
+  HX_CHECK(params_define_choice(p, "Backend", "Backend", "auto", 3, BACKEND_NAMES, BACKEND_IDS,
+                                "Where the time stepping runs: cuda (GPU), cpu (OpenMP), or auto "
+                                "(cuda when a GPU is visible). Command line: --backend."));
+  HX_CHECK(params_define(p, "Backend", "UseCudaGraphs", PARAM_LOGICAL, 0, "T", false,
+                         "CUDA backend: capture a whole time step in a CUDA graph."));
   HX_CHECK(exactfunc_define_params(p));
   HX_CHECK(mesh_define_params(p));
   HX_CHECK(solver_define_params(p));
@@ -44,8 +52,14 @@ static void state_header(const Simulation *sim, StateHeader *h) {
   h->time = sim->t;
 }
 
+int simulation_sync_host(Simulation *sim) {
+  if (sim->backend == BACKEND_CUDA) return gpu_download_state(sim->gpu, sim->solver->U);
+  return HX_OK;
+}
+
 int simulation_write_state(Simulation *sim) {
   StateHeader h;
+  HX_CHECK(simulation_sync_host(sim));
   state_header(sim, &h);
   state_file_name(sim->last_state, sizeof sim->last_state, sim->project, sim->t);
   return state_write(sim->last_state, &h, STATE_VAR_NAMES, sim->solver->U);
@@ -58,6 +72,22 @@ static int load_restart(Simulation *sim, const char *file) {
   HX_CHECK(state_read(file, &expected, sim->solver->U));
   sim->t = found.time;
   return HX_OK;
+}
+
+static int backend_init(const Params *p, Simulation *sim) {
+  bool graphs;
+  HX_CHECK(params_get_choice(p, "Backend", &sim->backend));
+  HX_CHECK(params_get_logical(p, "UseCudaGraphs", &graphs));
+  if (sim->backend == BACKEND_AUTO)
+    sim->backend = gpu_device_count() > 0 ? BACKEND_CUDA : BACKEND_CPU;
+  if (sim->backend == BACKEND_CPU) {
+    snprintf(sim->device_name, sizeof sim->device_name, "CPU, %d OpenMP threads",
+             omp_get_max_threads());
+    return HX_OK;
+  }
+  HX_CHECK(gpu_select_device(sim->device_name, sizeof sim->device_name));
+  GpuOptions opt = {sim->td.rk, sim->td.cfl_scale, graphs};
+  return gpu_solver_create(sim->solver, &opt, sim->t, &sim->gpu);
 }
 
 int simulation_create(const Params *p, const char *restart_file, Simulation **out) {
@@ -75,6 +105,7 @@ int simulation_create(const Params *p, const char *restart_file, Simulation **ou
     else
       solver_set_exact(sim->solver, 0.0);
   }
+  if (rc == HX_OK) rc = backend_init(p, sim);
   if (rc != HX_OK) {
     simulation_destroy(sim);
     return rc;
@@ -86,6 +117,7 @@ int simulation_create(const Params *p, const char *restart_file, Simulation **ou
 
 void simulation_destroy(Simulation *sim) {
   if (!sim) return;
+  gpu_solver_destroy(sim->gpu);
   timedisc_free(&sim->td);
   analyze_free(&sim->ana);
   solver_destroy(sim->solver);
@@ -96,6 +128,7 @@ void simulation_destroy(Simulation *sim) {
 static int analyze_now(Simulation *sim, double dt, double wall_start, long stages) {
   Solver *s = sim->solver;
   double L2[HX_NVAR], Linf[HX_NVAR], tot[HX_NVAR];
+  HX_CHECK(simulation_sync_host(sim));
   analyze_totals(s, tot);
   if (sim->ana.calc_error_norms) {
     analyze_error_norms(&sim->ana, s, sim->t, L2, Linf);
@@ -128,6 +161,18 @@ static double next_analysis_time(const Simulation *sim, double t) {
   return ta < sim->td.tend ? ta : sim->td.tend;
 }
 
+/* One time step on the selected backend; the CPU and the GPU use the same landing rule. */
+static int advance(Simulation *sim, double t_ana, double *dt, int *land) {
+  if (sim->backend == BACKEND_CUDA) return gpu_step(sim->gpu, t_ana, &sim->t, dt, land);
+  *dt = timedisc_calc_dt(sim->solver, &sim->td);
+  if (*dt < 0.0) return HX_ERR_NUMERIC;
+  *land = t_ana - sim->t <= *dt * (1.0 + 1e-9);
+  if (*land) *dt = t_ana - sim->t;
+  timedisc_rk_step(sim->solver, &sim->td, sim->t, *dt);
+  sim->t = *land ? t_ana : sim->t + *dt;
+  return HX_OK;
+}
+
 int simulation_run(Simulation *sim) {
   Solver *s = sim->solver;
   TimeDisc *td = &sim->td;
@@ -139,16 +184,13 @@ int simulation_run(Simulation *sim) {
   if (sim->t == 0.0 && sim->t_start == 0.0) HX_CHECK(simulation_write_state(sim));
   double t_ana = next_analysis_time(sim, sim->t);
   while (sim->t < td->tend) {
-    dt = timedisc_calc_dt(s, td);
-    if (dt < 0.0) {
+    int land = 0;
+    int rc = advance(sim, t_ana, &dt, &land);
+    if (rc != HX_OK) {
       HX_CHECK(simulation_write_state(sim));
       return HX_ERROR(HX_ERR_NUMERIC, "stopped at t = %.9g; last state written to %s", sim->t,
                       sim->last_state);
     }
-    int land = t_ana - sim->t <= dt * (1.0 + 1e-9);
-    if (land) dt = t_ana - sim->t;
-    timedisc_rk_step(s, td, sim->t, dt);
-    sim->t = land ? t_ana : sim->t + dt;
     sim->iter++;
     stages += td->rk->n_stages;
     int stop = stop_requested || (td->max_iter >= 0 && sim->iter >= td->max_iter);
@@ -164,7 +206,7 @@ int simulation_run(Simulation *sim) {
   double pid = stages > 0 ? wall * 1.0 / ((double)s->n_dof * stages) : 0.0;
   if (!sim->quiet)
     printf("hexdg finished: t = %.9g  PID %.4e s  DOF %ld  stages %ld  steps %ld  wall %.3f s  "
-           "threads %d\n",
-           sim->t, pid, s->n_dof, stages, sim->iter, wall, omp_get_max_threads());
-  return HX_OK;
+           "on %s\n",
+           sim->t, pid, s->n_dof, stages, sim->iter, wall, sim->device_name);
+  return simulation_sync_host(sim);
 }

@@ -4,10 +4,16 @@
 
 #include "analysis/analyze.h"
 #include "dg/solver.h"
+#include "gpu/gpu.h"
 #include "time/timedisc.h"
+
+enum { BACKEND_AUTO = -1, BACKEND_CPU = 0, BACKEND_CUDA = 1 };
 
 typedef struct {
   Solver *solver;
+  int backend;       /* BACKEND_CPU or BACKEND_CUDA */
+  GpuSolver *gpu;    /* device mirror when backend == BACKEND_CUDA */
+  char device_name[256];
   TimeDisc td;
   Analyze ana;
   char project[256];
@@ -25,6 +31,8 @@ int simulation_define_params(Params *p);
 int simulation_create(const Params *p, const char *restart_file, Simulation **out);
 /* Run to tend (or maxIter). */
 int simulation_run(Simulation *sim);
+/* Bring the device solution to solver->U (no-op on the CPU backend). */
+int simulation_sync_host(Simulation *sim);
 /* Write the current state to <project>_State_<t>.h5. */
 int simulation_write_state(Simulation *sim);
 void simulation_destroy(Simulation *sim);

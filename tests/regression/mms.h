@@ -8,6 +8,8 @@
  * nodes the stable time step is 1.8x larger than on Gauss nodes; for N >= 4 the Courant number
  * there is lowered to give the same dt, so that the 4th-order time error stays below the spatial
  * error. */
+#ifndef HEXDG_TEST_MMS_H
+#define HEXDG_TEST_MMS_H
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -21,13 +23,13 @@ static const char *const BASE[] = {"ProjectName = mms", "MeshFile = box", "IniEx
                                    "Riemann = RoeEntropyFix", "TimeDiscMethod = carpenterrk4-5",
                                    NULL};
 
-static double l2_density_error(int N, int n_elems, const char *node, const char *split) {
+static inline double l2_density_error(int N, int n_elems, const char *node, const char *split) {
   char sN[32], sE[64], sNode[64], sSplit[64], sCFL[64];
   snprintf(sN, sizeof sN, "N = %d", N);
   snprintf(sCFL, sizeof sCFL, "CFLscale = %g", N >= 4 && split ? 0.5 : 0.9);
   snprintf(sE, sizeof sE, "BoxElems = (/%d,%d,%d/)", n_elems, n_elems, n_elems);
   snprintf(sNode, sizeof sNode, "NodeType = %s", node);
-  snprintf(sSplit, sizeof sSplit, "SplitDG = %s", split);
+  snprintf(sSplit, sizeof sSplit, "SplitDG = %s", split ? split : "none");
   const char *extra[] = {sN, sE, sNode, sCFL, split ? sSplit : NULL, NULL};
   Simulation *sim = harness_sim(BASE, extra, NULL);
   assert_non_null(sim);
@@ -38,7 +40,7 @@ static double l2_density_error(int N, int n_elems, const char *node, const char 
   return L2[DENS];
 }
 
-static void convergence(const char *node, const char *split) {
+static inline void convergence(const char *node, const char *split) {
   for (int N = 1; N <= 5; N++) {
     int coarse = N <= 2 ? 4 : 2;
     const int levels[] = {coarse, 2 * coarse, 4 * coarse};
@@ -55,21 +57,4 @@ static void convergence(const char *node, const char *split) {
   }
 }
 
-static void test_split_pi_lobatto(void **state) {
-  (void)state;
-  convergence("GAUSS-LOBATTO", "PI");
-}
-
-static void test_weak_gauss(void **state) {
-  (void)state;
-  convergence("GAUSS", NULL);
-}
-
-int main(void) {
-  harness_scratch_dir("mms");
-  const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_split_pi_lobatto),
-      cmocka_unit_test(test_weak_gauss),
-  };
-  return cmocka_run_group_tests(tests, NULL, NULL);
-}
+#endif

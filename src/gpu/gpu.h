@@ -1,0 +1,50 @@
+/* CUDA backend: the whole time step on the device (dt reduction, every RK stage of the DG operator,
+ * the RK update), with three prioritized streams and the step captured in a CUDA graph. The host
+ * sees the solution only when it asks for it (analysis and output). */
+#ifndef HEXDG_GPU_H
+#define HEXDG_GPU_H
+
+#include <stddef.h>
+
+#include "dg/solver.h"
+#include "time/rk_tables.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct GpuSolver GpuSolver;
+
+typedef struct {
+  const LowStorageRK *rk;
+  double cfl_scale;
+  int use_graphs; /* capture a whole step in a CUDA graph (1) or launch kernel by kernel (0) */
+} GpuOptions;
+
+/* Number of usable CUDA devices (0 without a GPU or in a build without CUDA). */
+int gpu_device_count(void);
+/* Select the device for this process (CUDA_VISIBLE_DEVICES is honoured by the runtime; with several
+ * visible devices the local MPI rank picks one) and describe it in name. */
+int gpu_select_device(char *name, size_t len);
+
+/* Copy mesh, geometry and the current solution s->U to the device. */
+int gpu_solver_create(const Solver *s, const GpuOptions *opt, double t, GpuSolver **out);
+void gpu_solver_destroy(GpuSolver *g);
+
+/* One time step, the device's twin of the CPU loop: dt from the CFL condition, shortened to land
+ * exactly on t_analyze. Returns the new time, the dt taken and whether it landed. If the state is
+ * not admissible (rho or p <= 0, NaN) nothing is advanced and HX_ERR_NUMERIC is returned. */
+int gpu_step(GpuSolver *g, double t_analyze, double *t, double *dt, int *landed);
+
+int gpu_download_state(GpuSolver *g, double *U);
+int gpu_upload_state(GpuSolver *g, const double *U, double t);
+
+/* Device memory held by the solver, in bytes. */
+size_t gpu_bytes_allocated(const GpuSolver *g);
+/* Run n_steps steps (no landing) timed with CUDA events; seconds of device time. */
+int gpu_time_steps(GpuSolver *g, int n_steps, double *seconds);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

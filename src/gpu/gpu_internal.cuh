@@ -1,0 +1,60 @@
+/* Device-side data of the CUDA backend and the launchers of its kernels (one .cu per step). */
+#ifndef HEXDG_GPU_INTERNAL_CUH
+#define HEXDG_GPU_INTERNAL_CUH
+
+#include <cuda_runtime.h>
+
+extern "C" {
+#include "core/error.h"
+#include "dg/disc.h"
+#include "physics/exactfunc.h"
+#include "physics/physics.h"
+}
+
+/* One check for every CUDA runtime call: report the call, the error and where, return. */
+#define CU_CHECK(call)                                                                             \
+  do {                                                                                             \
+    cudaError_t cu_err_ = (call);                                                                  \
+    if (cu_err_ != cudaSuccess)                                                                    \
+      return hx_error_at(__FILE__, __LINE__, HX_ERR_DEVICE, "CUDA error in %s: %s", #call,        \
+                         cudaGetErrorString(cu_err_));                                             \
+  } while (0)
+
+/* Scalars of the time loop, kept on the device so that a captured step needs no host input. */
+typedef struct {
+  double t, dt, t_analyze;
+  unsigned long long lmax_bits; /* max of the CFL eigenvalue sum (non-negative: bits are ordered) */
+  int landed, bad;
+} StepScalars;
+
+/* Everything a kernel needs, passed by value (pointers are device pointers). */
+typedef struct {
+  int N, np, n2, n3, nvar;
+  int n_elems, n_sides;
+  int node_type, split, riemann, riemann_bc, has_source;
+  double dt_factor; /* CFLscale * alpha(N) / (2N+1) * 2 */
+  const Disc *disc;
+  double *U, *Ut, *k, *flux;
+  const double *metrics, *sJ, *elem_x;
+  const double *face_nvec, *face_t1, *face_t2, *face_surf, *face_x;
+  const int *side_info;  /* [side][6]: master elem, master locside, slave elem, slave locside, flip, bc */
+  const int *elem_sides; /* [elem][6][2]: side, flip */
+  const int *s2v;        /* [flip][locside][q][p] -> volume node */
+  StepScalars *sc;
+} DevData;
+
+typedef struct {
+  PhysParams pp;
+  ExactFuncParams ef;
+} DevPhysics;
+
+/* Launchers (stream-ordered, capturable). c_stage, a, b: RK coefficients of the stage. */
+int launch_face_flux(const DevData *d, const DevPhysics *ph, double c_stage, cudaStream_t s);
+int launch_volume_integral(const DevData *d, const DevPhysics *ph, cudaStream_t s);
+int volume_integral_configure(const DevData *d);
+int launch_surface_update(const DevData *d, const DevPhysics *ph, double a, double b,
+                          double c_stage, cudaStream_t s);
+int launch_timestep(const DevData *d, const DevPhysics *ph, cudaStream_t s);
+int launch_time_advance(const DevData *d, cudaStream_t s);
+
+#endif

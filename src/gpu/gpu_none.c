@@ -1,0 +1,44 @@
+/* Built without CUDA: the CUDA backend reports that it is absent (no device is ever selected). */
+#include "core/error.h"
+#include "gpu/gpu.h"
+
+int gpu_device_count(void) { return 0; }
+
+int gpu_select_device(char *name, size_t len) {
+  (void)name;
+  (void)len;
+  return HX_ERROR(HX_ERR_DEVICE, "hexdg was built without CUDA (no nvcc found at configure "
+                                 "time); use Backend = cpu or rebuild with nvcc on PATH");
+}
+
+int gpu_solver_create(const Solver *s, const GpuOptions *opt, double t, GpuSolver **out) {
+  (void)s, (void)opt, (void)t, (void)out;
+  return gpu_select_device(NULL, 0);
+}
+
+void gpu_solver_destroy(GpuSolver *g) { (void)g; }
+
+int gpu_step(GpuSolver *g, double t_analyze, double *t, double *dt, int *landed) {
+  (void)g, (void)t_analyze, (void)t, (void)dt, (void)landed;
+  return gpu_select_device(NULL, 0);
+}
+
+int gpu_download_state(GpuSolver *g, double *U) {
+  (void)g, (void)U;
+  return gpu_select_device(NULL, 0);
+}
+
+int gpu_upload_state(GpuSolver *g, const double *U, double t) {
+  (void)g, (void)U, (void)t;
+  return gpu_select_device(NULL, 0);
+}
+
+size_t gpu_bytes_allocated(const GpuSolver *g) {
+  (void)g;
+  return 0;
+}
+
+int gpu_time_steps(GpuSolver *g, int n_steps, double *seconds) {
+  (void)g, (void)n_steps, (void)seconds;
+  return gpu_select_device(NULL, 0);
+}

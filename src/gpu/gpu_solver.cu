@@ -1,0 +1,318 @@
+/* CUDA backend set-up and time stepping: device mirrors allocated once with cudaMalloc, three
+ * prioritized streams (elements low, inner sides mid, MPI sides high), and a whole RK step
+ * (dt reduction, every stage, time update) captured once into a CUDA graph and replayed. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpu/gpu_internal.cuh"
+
+extern "C" {
+#include "gpu/gpu.h"
+}
+
+#define GPU_MAX_BUFFERS 32
+
+struct GpuSolver {
+  DevData d;
+  DevPhysics ph;
+  const LowStorageRK *rk;
+  int use_graphs;
+  cudaStream_t s_elem, s_side, s_mpi;
+  cudaEvent_t ev_stage[64], ev_faces[64], ev_t0, ev_t1;
+  cudaGraphExec_t step_graph;
+  StepScalars *sc_host; /* pinned mirror of the device scalars */
+  double t_analyze_host;
+  void *buffers[GPU_MAX_BUFFERS];
+  int n_buffers;
+  size_t bytes;
+};
+
+extern "C" int gpu_device_count(void) {
+  int n = 0;
+  if (cudaGetDeviceCount(&n) != cudaSuccess) {
+    cudaGetLastError(); /* clear the sticky "no device" error */
+    return 0;
+  }
+  return n;
+}
+
+extern "C" int gpu_select_device(char *name, size_t len) {
+  int n = gpu_device_count();
+  if (n == 0)
+    return HX_ERROR(HX_ERR_DEVICE, "no CUDA device is visible (check CUDA_VISIBLE_DEVICES and the "
+                                   "driver); use Backend = cpu to run on the CPU");
+  const char *lr = getenv("MPI_LOCALRANKID");
+  if (!lr) lr = getenv("OMPI_COMM_WORLD_LOCAL_RANK");
+  int dev = lr ? atoi(lr) % n : 0;
+  CU_CHECK(cudaSetDevice(dev));
+  cudaDeviceProp prop;
+  CU_CHECK(cudaGetDeviceProperties(&prop, dev));
+  if (name) snprintf(name, len, "%s (device %d of %d, %.1f GiB)", prop.name, dev, n,
+                     prop.totalGlobalMem / 1073741824.0);
+  return HX_OK;
+}
+
+/* Allocate and copy one array; bytes are counted for the bytes/DOF report. */
+static int dev_alloc(GpuSolver *g, void **ptr, size_t bytes, const void *host, const char *what) {
+  if (g->n_buffers == GPU_MAX_BUFFERS)
+    return HX_ERROR(HX_ERR_INTERNAL, "too many device buffers (raise GPU_MAX_BUFFERS)");
+  cudaError_t err = cudaMalloc(ptr, bytes ? bytes : 8);
+  if (err != cudaSuccess) {
+    size_t free_b = 0, total_b = 0;
+    cudaGetLastError();
+    cudaMemGetInfo(&free_b, &total_b);
+    return HX_ERROR(HX_ERR_DEVICE,
+                    "out of device memory allocating %zu bytes for %s (%zu bytes held so far, "
+                    "%zu of %zu bytes free): use a smaller mesh or more GPUs",
+                    bytes, what, g->bytes, free_b, total_b);
+  }
+  g->buffers[g->n_buffers++] = *ptr;
+  g->bytes += bytes;
+  if (host) CU_CHECK(cudaMemcpy(*ptr, host, bytes, cudaMemcpyHostToDevice));
+  return HX_OK;
+}
+
+/* Total device bytes that set-up will ask for: checked against free memory before allocating. */
+static size_t planned_bytes(const Solver *s) {
+  size_t n3 = s->n_dof_elem, n2 = s->n_dof_face, ne = s->mesh->n_elems, ns = s->mesh->n_sides;
+  size_t vol = ne * n3 * (3 * HX_NVAR + 9 + 1 + (exact_has_source(s->exact.which) ? 3 : 0));
+  size_t face = ns * n2 * (HX_NVAR + 9 + 1 + 3);
+  return sizeof(double) * (vol + face) + sizeof(int) * (6 * ns + 12 * ne + 30 * n2) +
+         sizeof(Disc) + sizeof(StepScalars);
+}
+
+static int upload_connectivity(GpuSolver *g, const Solver *s) {
+  const Mesh *m = s->mesh;
+  int *side_info = (int *)malloc(sizeof(int) * 6 * m->n_sides);
+  int *elem_sides = (int *)malloc(sizeof(int) * 12 * m->n_elems);
+  if (!side_info || !elem_sides) return HX_ERROR(HX_ERR_MEM, "out of host memory (GPU set-up)");
+  for (int side = 0; side < m->n_sides; side++) {
+    int *si = side_info + 6 * side;
+    si[0] = m->side_master_elem[side];
+    si[1] = m->side_master_locside[side];
+    si[2] = m->side_slave_elem[side];
+    si[3] = m->side_slave_locside[side];
+    si[4] = m->side_flip[side];
+    si[5] = m->side_bc[side];
+  }
+  for (int f = 0; f < 6 * m->n_elems; f++) {
+    elem_sides[2 * f] = m->elem_to_side[f];
+    elem_sides[2 * f + 1] = m->elem_to_side_flip[f];
+  }
+  int rc = dev_alloc(g, (void **)&g->d.side_info, sizeof(int) * 6 * m->n_sides, side_info, "sides");
+  if (rc == HX_OK)
+    rc = dev_alloc(g, (void **)&g->d.elem_sides, sizeof(int) * 12 * m->n_elems, elem_sides,
+                   "element sides");
+  if (rc == HX_OK)
+    rc = dev_alloc(g, (void **)&g->d.s2v, sizeof(int) * 30 * s->n_dof_face, s->s2v, "face maps");
+  free(side_info);
+  free(elem_sides);
+  return rc;
+}
+
+static int upload_geometry(GpuSolver *g, const Solver *s) {
+  size_t n3 = s->n_dof_elem, n2 = s->n_dof_face, ne = s->mesh->n_elems, ns = s->mesh->n_sides;
+  const Geometry *geo = &s->geo;
+  DevData *d = &g->d;
+  HX_CHECK(dev_alloc(g, (void **)&d->metrics, sizeof(double) * 9 * n3 * ne, geo->metrics, "metrics"));
+  HX_CHECK(dev_alloc(g, (void **)&d->sJ, sizeof(double) * n3 * ne, geo->sJ, "Jacobians"));
+  if (d->has_source)
+    HX_CHECK(dev_alloc(g, (void **)&d->elem_x, sizeof(double) * 3 * n3 * ne, geo->elem_x,
+                       "node coordinates"));
+  HX_CHECK(dev_alloc(g, (void **)&d->face_nvec, sizeof(double) * 3 * n2 * ns, geo->face_nvec, "normals"));
+  HX_CHECK(dev_alloc(g, (void **)&d->face_t1, sizeof(double) * 3 * n2 * ns, geo->face_t1, "tangents"));
+  HX_CHECK(dev_alloc(g, (void **)&d->face_t2, sizeof(double) * 3 * n2 * ns, geo->face_t2, "tangents"));
+  HX_CHECK(dev_alloc(g, (void **)&d->face_surf, sizeof(double) * n2 * ns, geo->face_surf,
+                     "surface elements"));
+  HX_CHECK(dev_alloc(g, (void **)&d->face_x, sizeof(double) * 3 * n2 * ns, geo->face_x,
+                     "face coordinates"));
+  return HX_OK;
+}
+
+static int upload_solver(GpuSolver *g, const Solver *s, const GpuOptions *opt) {
+  DevData *d = &g->d;
+  size_t n3 = s->n_dof_elem, ne = s->mesh->n_elems, nvol = HX_NVAR * n3 * ne;
+  size_t need = planned_bytes(s), free_b = 0, total_b = 0;
+  CU_CHECK(cudaMemGetInfo(&free_b, &total_b));
+  if (need > free_b)
+    return HX_ERROR(HX_ERR_DEVICE,
+                    "the mesh does not fit on the GPU: %zu bytes needed, %zu of %zu bytes free; "
+                    "use a smaller mesh or more GPUs",
+                    need, free_b, total_b);
+  d->N = s->disc.N;
+  d->np = s->np;
+  d->n2 = s->n_dof_face;
+  d->n3 = s->n_dof_elem;
+  d->nvar = s->n_var;
+  d->n_elems = s->mesh->n_elems;
+  d->n_sides = s->mesh->n_sides;
+  d->node_type = s->disc.node_type;
+  d->split = s->disc.split;
+  d->riemann = s->riemann;
+  d->riemann_bc = s->riemann_bc;
+  d->has_source = exact_has_source(s->exact.which);
+  const double *alpha = s->disc.node_type == NODE_GAUSS ? opt->rk->cfl_alpha_gauss
+                                                         : opt->rk->cfl_alpha_lobatto;
+  d->dt_factor = opt->cfl_scale * alpha[d->N] / (2.0 * d->N + 1.0) * 2.0;
+  g->ph.pp = s->phys;
+  g->ph.ef = s->exact;
+  HX_CHECK(dev_alloc(g, (void **)&d->disc, sizeof(Disc), &s->disc, "basis"));
+  HX_CHECK(dev_alloc(g, (void **)&d->U, sizeof(double) * nvol, s->U, "solution"));
+  HX_CHECK(dev_alloc(g, (void **)&d->Ut, sizeof(double) * nvol, NULL, "time derivative"));
+  HX_CHECK(dev_alloc(g, (void **)&d->k, sizeof(double) * nvol, NULL, "RK register"));
+  CU_CHECK(cudaMemset(d->k, 0, sizeof(double) * nvol));
+  HX_CHECK(dev_alloc(g, (void **)&d->flux, sizeof(double) * HX_NVAR * s->n_dof_face * d->n_sides,
+                     NULL, "face fluxes"));
+  HX_CHECK(upload_geometry(g, s));
+  HX_CHECK(upload_connectivity(g, s));
+  HX_CHECK(dev_alloc(g, (void **)&d->sc, sizeof(StepScalars), NULL, "time-step scalars"));
+  CU_CHECK(cudaMemset(d->sc, 0, sizeof(StepScalars)));
+  return volume_integral_configure(d);
+}
+
+static int create_streams(GpuSolver *g) {
+  int least, greatest;
+  CU_CHECK(cudaDeviceGetStreamPriorityRange(&least, &greatest));
+  CU_CHECK(cudaStreamCreateWithPriority(&g->s_elem, cudaStreamNonBlocking, least));
+  CU_CHECK(cudaStreamCreateWithPriority(&g->s_side, cudaStreamNonBlocking, (least + greatest) / 2));
+  CU_CHECK(cudaStreamCreateWithPriority(&g->s_mpi, cudaStreamNonBlocking, greatest));
+  for (int st = 0; st < g->rk->n_stages; st++) {
+    CU_CHECK(cudaEventCreateWithFlags(&g->ev_stage[st], cudaEventDisableTiming));
+    CU_CHECK(cudaEventCreateWithFlags(&g->ev_faces[st], cudaEventDisableTiming));
+  }
+  CU_CHECK(cudaEventCreate(&g->ev_t0));
+  CU_CHECK(cudaEventCreate(&g->ev_t1));
+  CU_CHECK(cudaMallocHost((void **)&g->sc_host, sizeof(StepScalars)));
+  return HX_OK;
+}
+
+/* One RK step in stream order (GALAEXI Fig. 4): per stage the side work (ProlongToFace+FillFlux,
+ * mid priority) runs beside VolInt (low priority); one join before SurfInt. */
+static int enqueue_step(GpuSolver *g) {
+  const LowStorageRK *rk = g->rk;
+  HX_CHECK(launch_timestep(&g->d, &g->ph, g->s_elem));
+  for (int st = 0; st < rk->n_stages; st++) {
+    CU_CHECK(cudaEventRecord(g->ev_stage[st], g->s_elem));
+    CU_CHECK(cudaStreamWaitEvent(g->s_side, g->ev_stage[st], 0));
+    HX_CHECK(launch_face_flux(&g->d, &g->ph, rk->c[st], g->s_side));
+    CU_CHECK(cudaEventRecord(g->ev_faces[st], g->s_side));
+    HX_CHECK(launch_volume_integral(&g->d, &g->ph, g->s_elem));
+    CU_CHECK(cudaStreamWaitEvent(g->s_elem, g->ev_faces[st], 0));
+    HX_CHECK(launch_surface_update(&g->d, &g->ph, rk->A[st], rk->B[st], rk->c[st], g->s_elem));
+  }
+  HX_CHECK(launch_time_advance(&g->d, g->s_elem));
+  CU_CHECK(cudaMemcpyAsync(g->sc_host, g->d.sc, sizeof(StepScalars), cudaMemcpyDeviceToHost,
+                           g->s_elem));
+  return HX_OK;
+}
+
+static int capture_step_graph(GpuSolver *g) {
+  cudaGraph_t graph;
+  CU_CHECK(cudaStreamBeginCapture(g->s_elem, cudaStreamCaptureModeThreadLocal));
+  int rc = enqueue_step(g);
+  cudaError_t end = cudaStreamEndCapture(g->s_elem, &graph);
+  if (rc != HX_OK) return rc;
+  CU_CHECK(end);
+  CU_CHECK(cudaGraphInstantiateWithFlags(&g->step_graph, graph,
+                                         cudaGraphInstantiateFlagUseNodePriority));
+  CU_CHECK(cudaGraphDestroy(graph));
+  return HX_OK;
+}
+
+extern "C" int gpu_upload_state(GpuSolver *g, const double *U, double t) {
+  size_t n = (size_t)HX_NVAR * g->d.n3 * g->d.n_elems;
+  CU_CHECK(cudaMemcpy(g->d.U, U, sizeof(double) * n, cudaMemcpyHostToDevice));
+  g->sc_host->t = t;
+  CU_CHECK(cudaMemcpy(&g->d.sc->t, &t, sizeof(double), cudaMemcpyHostToDevice));
+  return HX_OK;
+}
+
+extern "C" int gpu_download_state(GpuSolver *g, double *U) {
+  size_t n = (size_t)HX_NVAR * g->d.n3 * g->d.n_elems;
+  CU_CHECK(cudaMemcpy(U, g->d.U, sizeof(double) * n, cudaMemcpyDeviceToHost));
+  return HX_OK;
+}
+
+extern "C" int gpu_solver_create(const Solver *s, const GpuOptions *opt, double t,
+                                 GpuSolver **out) {
+  HX_CHECK(gpu_select_device(NULL, 0));
+  GpuSolver *g = (GpuSolver *)calloc(1, sizeof(GpuSolver));
+  if (!g) return HX_ERROR(HX_ERR_MEM, "out of host memory (GPU solver)");
+  g->rk = opt->rk;
+  g->use_graphs = opt->use_graphs;
+  g->t_analyze_host = -1.0;
+  int rc = g->rk->n_stages <= 64 ? HX_OK : HX_ERROR(HX_ERR_INTERNAL, "too many RK stages");
+  if (rc == HX_OK) rc = upload_solver(g, s, opt);
+  if (rc == HX_OK) rc = create_streams(g);
+  if (rc == HX_OK) rc = gpu_upload_state(g, s->U, t);
+  if (rc == HX_OK && g->use_graphs) rc = capture_step_graph(g);
+  if (rc != HX_OK) {
+    gpu_solver_destroy(g);
+    return rc;
+  }
+  *out = g;
+  return HX_OK;
+}
+
+extern "C" void gpu_solver_destroy(GpuSolver *g) {
+  if (!g) return;
+  cudaDeviceSynchronize();
+  if (g->step_graph) cudaGraphExecDestroy(g->step_graph);
+  for (int st = 0; st < g->rk->n_stages && st < 64; st++) {
+    if (g->ev_stage[st]) cudaEventDestroy(g->ev_stage[st]);
+    if (g->ev_faces[st]) cudaEventDestroy(g->ev_faces[st]);
+  }
+  if (g->ev_t0) cudaEventDestroy(g->ev_t0);
+  if (g->ev_t1) cudaEventDestroy(g->ev_t1);
+  if (g->s_elem) cudaStreamDestroy(g->s_elem);
+  if (g->s_side) cudaStreamDestroy(g->s_side);
+  if (g->s_mpi) cudaStreamDestroy(g->s_mpi);
+  if (g->sc_host) cudaFreeHost(g->sc_host);
+  for (int b = 0; b < g->n_buffers; b++) cudaFree(g->buffers[b]);
+  free(g);
+}
+
+static int launch_step(GpuSolver *g) {
+  if (g->use_graphs) {
+    CU_CHECK(cudaGraphLaunch(g->step_graph, g->s_elem));
+    return HX_OK;
+  }
+  return enqueue_step(g);
+}
+
+extern "C" int gpu_step(GpuSolver *g, double t_analyze, double *t, double *dt, int *landed) {
+  if (t_analyze != g->t_analyze_host) {
+    CU_CHECK(cudaMemcpy(&g->d.sc->t_analyze, &t_analyze, sizeof(double), cudaMemcpyHostToDevice));
+    g->t_analyze_host = t_analyze;
+  }
+  HX_CHECK(launch_step(g));
+  CU_CHECK(cudaStreamSynchronize(g->s_elem));
+  const StepScalars *sc = g->sc_host;
+  if (sc->bad || !(sc->dt > 0.0))
+    return HX_ERROR(HX_ERR_NUMERIC, "non-physical state (density or pressure <= 0, or NaN) on the "
+                                    "GPU at t = %.9g; reduce CFLscale or check the set-up",
+                    sc->t);
+  *t = sc->t;
+  *dt = sc->dt;
+  *landed = sc->landed;
+  return HX_OK;
+}
+
+extern "C" size_t gpu_bytes_allocated(const GpuSolver *g) { return g->bytes; }
+
+extern "C" int gpu_time_steps(GpuSolver *g, int n_steps, double *seconds) {
+  double far = 1e300;
+  CU_CHECK(cudaMemcpy(&g->d.sc->t_analyze, &far, sizeof(double), cudaMemcpyHostToDevice));
+  g->t_analyze_host = far;
+  CU_CHECK(cudaEventRecord(g->ev_t0, g->s_elem));
+  for (int st = 0; st < n_steps; st++) HX_CHECK(launch_step(g));
+  CU_CHECK(cudaEventRecord(g->ev_t1, g->s_elem));
+  CU_CHECK(cudaEventSynchronize(g->ev_t1));
+  float ms = 0.0f;
+  CU_CHECK(cudaEventElapsedTime(&ms, g->ev_t0, g->ev_t1));
+  *seconds = ms * 1e-3;
+  if (g->sc_host->bad)
+    return HX_ERROR(HX_ERR_NUMERIC, "non-physical state during the benchmark");
+  return HX_OK;
+}

@@ -1,0 +1,65 @@
+/* SurfInt + ApplyJac + source + RK update, fused: one thread per volume DOF gathers the fluxes of
+ * its element's six sides (no atomics), scales by -1/J, adds the source term and advances the
+ * low-storage RK registers k = a k + dt Ut, U += b k. */
+#include "gpu/gpu_internal.cuh"
+
+extern "C" {
+#include "mesh/facemap.h"
+}
+
+__global__ static void surface_update_kernel(DevData d, DevPhysics ph, double a, double b,
+                                             double c_stage) {
+  size_t gid = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+  double dt = d.sc->dt;
+  if (gid >= (size_t)d.n_elems * d.n3 || !(dt > 0.0)) return;
+  int e = (int)(gid / d.n3), q = (int)(gid - (size_t)e * d.n3);
+  const int np = d.np, N = d.N;
+  int ijk[3] = {q % np, (q / np) % np, q / (np * np)};
+  const Disc *disc = d.disc;
+  double *ut = d.Ut + (size_t)e * d.nvar * d.n3 + q;
+  double acc[HX_NVAR];
+  for (int v = 0; v < HX_NVAR; v++) acc[v] = ut[v * d.n3];
+  for (int ls = 0; ls < 6; ls++) {
+    int dir = side_normal_dir(ls), plus = side_is_plus(ls), nidx = ijk[dir];
+    double w;
+    if (d.node_type == NODE_GAUSS_LOBATTO) {
+      if (nidx != (plus ? N : 0)) continue;
+      w = plus ? disc->Lhat_plus[N] : disc->Lhat_minus[0];
+    } else {
+      w = plus ? disc->Lhat_plus[nidx] : disc->Lhat_minus[nidx];
+    }
+    int side = d.elem_sides[2 * (6 * e + ls)], flip = d.elem_sides[2 * (6 * e + ls) + 1];
+    int ps, qs, p, qq;
+    volume_to_side(N, ls, ijk[0], ijk[1], ijk[2], &ps, &qs);
+    flip_master_to_slave(flip, N, ps, qs, &p, &qq); /* flips are involutions */
+    double sign = flip == 0 ? 1.0 : -1.0;
+    const double *F = d.flux + (size_t)side * d.nvar * d.n2 + qq * np + p;
+    for (int v = 0; v < HX_NVAR; v++) {
+      double fl = sign * F[v * d.n2];
+      acc[v] += w * fl;
+    }
+  }
+  double sJ = d.sJ[gid], S[HX_NVAR] = {0.0, 0.0, 0.0, 0.0, 0.0};
+  if (d.has_source) {
+    const double *x = d.elem_x + (size_t)e * 3 * d.n3 + q;
+    double xq[3] = {x[0], x[d.n3], x[2 * d.n3]};
+    exact_source(&ph.ef, &ph.pp, xq, d.sc->t + c_stage * dt, S);
+  }
+  double *U = d.U + (size_t)e * d.nvar * d.n3 + q, *k = d.k + (size_t)e * d.nvar * d.n3 + q;
+  for (int v = 0; v < HX_NVAR; v++) {
+    double u_t = acc[v] * -sJ + S[v];
+    double kv = a * k[v * d.n3] + dt * u_t;
+    k[v * d.n3] = kv;
+    U[v * d.n3] += b * kv;
+  }
+}
+
+int launch_surface_update(const DevData *d, const DevPhysics *ph, double a, double b,
+                          double c_stage, cudaStream_t s) {
+  size_t n = (size_t)d->n_elems * d->n3;
+  int threads = 256;
+  surface_update_kernel<<<(unsigned)((n + threads - 1) / threads), threads, 0, s>>>(*d, *ph, a, b,
+                                                                                  c_stage);
+  CU_CHECK(cudaGetLastError());
+  return HX_OK;
+}

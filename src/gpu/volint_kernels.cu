@@ -1,0 +1,161 @@
+/* VolInt on the device. A block holds one or a few elements: their states (split form) or
+ * contravariant fluxes (weak form) are staged in shared memory once, then every thread sums the
+ * contributions of the lines through its node (GALAEXI-style volume kernel). For degrees whose
+ * element data do not fit in shared memory, partner data are recomputed from global memory. */
+#include "gpu/gpu_internal.cuh"
+
+extern "C" {
+#include "physics/eos.h"
+#include "physics/euler.h"
+#include "physics/splitflux.h"
+}
+
+#define VOLINT_MAX_SHARED (200 * 1024)
+
+__device__ static void load_node(const DevData &d, const PhysParams &pp, int e, int q, double *u,
+                                 double *prim) {
+  const double *Ue = d.U + (size_t)e * d.nvar * d.n3;
+  for (int v = 0; v < HX_NVAR; v++) u[v] = Ue[v * d.n3 + q];
+  cons_to_prim(&pp, u, prim);
+}
+
+__device__ static void load_metric(const DevData &d, int e, int dir, int q, double *m) {
+  const double *Ja = d.metrics + ((size_t)e * 9 + dir * 3) * d.n3;
+  m[0] = Ja[q];
+  m[1] = Ja[d.n3 + q];
+  m[2] = Ja[2 * d.n3 + q];
+}
+
+/* Contravariant flux F(U) . Ja^dir at node q of element e. */
+__device__ static void contravariant_flux(const DevData &d, int e, int q, int dir, const double *u,
+                                          const double *prim, double *ft) {
+  double f[3][HX_NVAR], m[3];
+  euler_fluxes_xyz(u, prim, f[0], f[1], f[2]);
+  load_metric(d, e, dir, q, m);
+  for (int v = 0; v < HX_NVAR; v++) ft[v] = f[0][v] * m[0] + f[1][v] * m[1] + f[2][v] * m[2];
+}
+
+/* Per-element shared cache: weak form ft[dir][var][node]; split form u[var][node], prim[p][node]. */
+template <bool WEAK> __device__ static int cache_doubles(int n3) {
+  return WEAK ? 3 * HX_NVAR * n3 : (HX_NVAR + HX_NPRIM) * n3;
+}
+
+template <bool WEAK, bool SHARED>
+__global__ static void volint_kernel(DevData d, DevPhysics ph, int elems_per_block,
+                                     int threads_per_elem) {
+  extern __shared__ double smem[];
+  const int np = d.np, n3 = d.n3;
+  double *Dv = smem;
+  int le = threadIdx.x / threads_per_elem, lt = threadIdx.x - le * threads_per_elem;
+  int e = blockIdx.x * elems_per_block + le;
+  bool active = le < elems_per_block && e < d.n_elems && d.sc->dt > 0.0;
+  double *cache = smem + np * np + (size_t)le * cache_doubles<WEAK>(n3);
+  for (int t = threadIdx.x; t < np * np; t += blockDim.x) Dv[t] = d.disc->Dvol[t];
+  if (SHARED && active) {
+    for (int q = lt; q < n3; q += threads_per_elem) {
+      double u[HX_NVAR], prim[HX_NPRIM];
+      load_node(d, ph.pp, e, q, u, prim);
+      if (WEAK) {
+        for (int dir = 0; dir < 3; dir++) {
+          double ft[HX_NVAR];
+          contravariant_flux(d, e, q, dir, u, prim, ft);
+          for (int v = 0; v < HX_NVAR; v++) cache[(dir * HX_NVAR + v) * n3 + q] = ft[v];
+        }
+      } else {
+        for (int v = 0; v < HX_NVAR; v++) cache[v * n3 + q] = u[v];
+        for (int v = 0; v < HX_NPRIM; v++) cache[(HX_NVAR + v) * n3 + q] = prim[v];
+      }
+    }
+  }
+  __syncthreads();
+  if (!active) return;
+  for (int q = lt; q < n3; q += threads_per_elem) {
+    int idx3[3] = {q % np, (q / np) % np, q / (np * np)};
+    double acc[HX_NVAR] = {0.0, 0.0, 0.0, 0.0, 0.0}, uq[HX_NVAR], pq[HX_NPRIM];
+    if (!WEAK) load_node(d, ph.pp, e, q, uq, pq);
+    for (int dir = 0; dir < 3; dir++) {
+      int stride = dir == 0 ? 1 : dir == 1 ? np : np * np, idx = idx3[dir];
+      int base = q - idx * stride;
+      double mq[3];
+      if (!WEAK) load_metric(d, e, dir, q, mq);
+      for (int l = 0; l < np; l++) {
+        double w = Dv[idx * np + l];
+        if (w == 0.0) continue;
+        int ql = base + l * stride;
+        double F[HX_NVAR];
+        if (WEAK) {
+          if (SHARED) {
+            for (int v = 0; v < HX_NVAR; v++) F[v] = cache[(dir * HX_NVAR + v) * n3 + ql];
+          } else {
+            double ul[HX_NVAR], pl[HX_NPRIM];
+            load_node(d, ph.pp, e, ql, ul, pl);
+            contravariant_flux(d, e, ql, dir, ul, pl, F);
+          }
+        } else {
+          double ul[HX_NVAR], pl[HX_NPRIM], ml[3];
+          if (SHARED) {
+            for (int v = 0; v < HX_NVAR; v++) ul[v] = cache[v * n3 + ql];
+            for (int v = 0; v < HX_NPRIM; v++) pl[v] = cache[(HX_NVAR + v) * n3 + ql];
+          } else {
+            load_node(d, ph.pp, e, ql, ul, pl);
+          }
+          load_metric(d, e, dir, ql, ml);
+          split_volume_flux(d.split, &ph.pp, uq, pq, ul, pl, mq, ml, F);
+        }
+        for (int v = 0; v < HX_NVAR; v++) acc[v] += w * F[v];
+      }
+    }
+    double *ut = d.Ut + (size_t)e * d.nvar * n3;
+    for (int v = 0; v < HX_NVAR; v++) ut[v * n3 + q] = acc[v];
+  }
+}
+
+typedef struct {
+  int elems_per_block, threads_per_elem;
+  size_t shared_bytes;
+  bool use_shared;
+} VolintConfig;
+
+static VolintConfig volint_config(const DevData *d) {
+  VolintConfig c;
+  bool weak = d->split == SPLIT_NONE;
+  int n3 = d->n3;
+  c.threads_per_elem = n3 < 1024 ? n3 : 1024;
+  c.elems_per_block = n3 >= 128 ? 1 : 128 / n3;
+  size_t per_elem = sizeof(double) * (weak ? 3 * HX_NVAR * n3 : (HX_NVAR + HX_NPRIM) * n3);
+  size_t dmat = sizeof(double) * d->np * d->np;
+  c.use_shared = dmat + per_elem * c.elems_per_block <= VOLINT_MAX_SHARED;
+  c.shared_bytes = dmat + (c.use_shared ? per_elem * c.elems_per_block : 0);
+  return c;
+}
+
+int volume_integral_configure(const DevData *d) {
+  VolintConfig c = volint_config(d);
+  int bytes = (int)c.shared_bytes;
+  CU_CHECK(cudaFuncSetAttribute(volint_kernel<true, true>,
+                                cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
+  CU_CHECK(cudaFuncSetAttribute(volint_kernel<false, true>,
+                                cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
+  return HX_OK;
+}
+
+int launch_volume_integral(const DevData *d, const DevPhysics *ph, cudaStream_t s) {
+  VolintConfig c = volint_config(d);
+  int blocks = (d->n_elems + c.elems_per_block - 1) / c.elems_per_block;
+  int threads = c.elems_per_block * c.threads_per_elem;
+  bool weak = d->split == SPLIT_NONE;
+  if (weak && c.use_shared)
+    volint_kernel<true, true><<<blocks, threads, c.shared_bytes, s>>>(*d, *ph, c.elems_per_block,
+                                                                      c.threads_per_elem);
+  else if (weak)
+    volint_kernel<true, false><<<blocks, threads, c.shared_bytes, s>>>(*d, *ph, c.elems_per_block,
+                                                                       c.threads_per_elem);
+  else if (c.use_shared)
+    volint_kernel<false, true><<<blocks, threads, c.shared_bytes, s>>>(*d, *ph, c.elems_per_block,
+                                                                       c.threads_per_elem);
+  else
+    volint_kernel<false, false><<<blocks, threads, c.shared_bytes, s>>>(*d, *ph, c.elems_per_block,
+                                                                        c.threads_per_elem);
+  CU_CHECK(cudaGetLastError());
+  return HX_OK;
+}

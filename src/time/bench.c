@@ -1,0 +1,109 @@
+#include "time/bench.h"
+
+#include <omp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/error.h"
+#include "time/simulation.h"
+
+typedef struct {
+  int N, elems, steps, warmup;
+  char split[16], node[32], backend[16], graphs[4];
+  double curving;
+} BenchOptions;
+
+static int parse_bench_options(int argc, char **argv, BenchOptions *o) {
+  *o = (BenchOptions){7, 32, 50, 5, "PI", "GAUSS-LOBATTO", "auto", "T", 0.0};
+  for (int a = 0; a < argc; a++) {
+    const char *key = argv[a], *val = a + 1 < argc ? argv[a + 1] : NULL;
+    if (!val) return HX_ERROR(HX_ERR_INPUT, "bench: option %s needs a value", key);
+    if (!strcmp(key, "--N")) o->N = atoi(val);
+    else if (!strcmp(key, "--elems")) o->elems = atoi(val);
+    else if (!strcmp(key, "--steps")) o->steps = atoi(val);
+    else if (!strcmp(key, "--warmup")) o->warmup = atoi(val);
+    else if (!strcmp(key, "--split")) snprintf(o->split, sizeof o->split, "%s", val);
+    else if (!strcmp(key, "--node")) snprintf(o->node, sizeof o->node, "%s", val);
+    else if (!strcmp(key, "--backend")) snprintf(o->backend, sizeof o->backend, "%s", val);
+    else if (!strcmp(key, "--graphs")) snprintf(o->graphs, sizeof o->graphs, "%s", val);
+    else if (!strcmp(key, "--curving")) o->curving = atof(val);
+    else
+      return HX_ERROR(HX_ERR_INPUT, "bench: unknown option %s (options: --N --elems --split --node "
+                                    "--backend --steps --warmup --curving --graphs)", key);
+    a++;
+  }
+  if (o->elems < 1 || o->steps < 1 || o->warmup < 0)
+    return HX_ERROR(HX_ERR_INPUT, "bench: --elems and --steps must be >= 1");
+  return HX_OK;
+}
+
+static int bench_params(const BenchOptions *o, Params **out) {
+  Params *p = params_create();
+  if (!p) return HX_ERR_MEM;
+  char elems[64], N[16], curving[32], ngeo[16];
+  snprintf(elems, sizeof elems, "(/%d,%d,%d/)", o->elems, o->elems, o->elems);
+  snprintf(N, sizeof N, "%d", o->N);
+  snprintf(curving, sizeof curving, "%g", o->curving);
+  snprintf(ngeo, sizeof ngeo, "%d", o->curving != 0.0 ? 3 : 1);
+  /* free stream plus a density wave (IniExactFunc 2), moving obliquely */
+  const char *kv[][2] = {{"ProjectName", "bench"}, {"MeshFile", "box"}, {"BoxElems", elems},
+                         {"N", N}, {"NodeType", o->node}, {"IniExactFunc", "2"},
+                         {"AdvVel", "(/0.3,0.2,0.1/)"}, {"tend", "1e30"}, {"CalcErrorNorms", "F"},
+                         {"Backend", o->backend}, {"UseCudaGraphs", o->graphs},
+                         {"BoxCurving", curving}, {"NGeo", ngeo}};
+  int rc = simulation_define_params(p);
+  for (size_t i = 0; rc == HX_OK && i < sizeof kv / sizeof kv[0]; i++)
+    rc = params_set(p, kv[i][0], kv[i][1], "hexdg bench");
+  if (rc == HX_OK && strcmp(o->node, "GAUSS") != 0) rc = params_set(p, "SplitDG", o->split, "--split");
+  if (rc != HX_OK) {
+    params_destroy(p);
+    return rc;
+  }
+  *out = p;
+  return HX_OK;
+}
+
+/* Seconds for n steps on the CPU backend. */
+static double cpu_time_steps(Simulation *sim, int n) {
+  double t0 = omp_get_wtime();
+  for (int st = 0; st < n; st++) {
+    double dt = timedisc_calc_dt(sim->solver, &sim->td);
+    timedisc_rk_step(sim->solver, &sim->td, sim->t, dt);
+    sim->t += dt;
+  }
+  return omp_get_wtime() - t0;
+}
+
+int hexdg_bench(int argc, char **argv) {
+  BenchOptions o;
+  Params *p = NULL;
+  Simulation *sim = NULL;
+  HX_CHECK(parse_bench_options(argc, argv, &o));
+  HX_CHECK(bench_params(&o, &p));
+  int rc = simulation_create(p, NULL, &sim);
+  params_destroy(p);
+  if (rc != HX_OK) return rc;
+  const Solver *s = sim->solver;
+  double seconds = 0.0;
+  size_t bytes = sim->backend == BACKEND_CUDA ? gpu_bytes_allocated(sim->gpu) : solver_host_bytes(s);
+  if (sim->backend == BACKEND_CUDA) {
+    rc = gpu_time_steps(sim->gpu, o.warmup, &seconds);
+    if (rc == HX_OK) rc = gpu_time_steps(sim->gpu, o.steps, &seconds);
+  } else {
+    cpu_time_steps(sim, o.warmup);
+    seconds = cpu_time_steps(sim, o.steps);
+  }
+  if (rc == HX_OK) {
+    long stages = (long)o.steps * sim->td.rk->n_stages;
+    double pid = seconds / ((double)s->n_dof * stages);
+    printf("bench: %s, N=%d %s %s, %d^3 elements, %s, %s, %d steps in %.4f s\n", sim->device_name,
+           o.N, o.node, strcmp(o.node, "GAUSS") ? o.split : "weak", o.elems, sim->td.rk->name,
+           sim->backend == BACKEND_CUDA ? (o.graphs[0] == 'T' ? "CUDA graph" : "no graph") : "cpu",
+           o.steps, seconds);
+    printf("PID %.4e DOF %ld stages %ld bytes_per_DOF %.1f\n", pid, s->n_dof, stages,
+           (double)bytes / s->n_dof);
+  }
+  simulation_destroy(sim);
+  return rc;
+}

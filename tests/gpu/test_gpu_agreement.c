@@ -1,0 +1,138 @@
+/* CUDA backend against the CPU backend: after 100 RK steps of the manufactured solution on a
+ * curved box the relative L2 difference must be <= 1e-12 (every SplitDG, weak form on both node
+ * types, N = 1, 3, 7); free stream is preserved on the GPU; two GPU runs are bitwise identical,
+ * with and without CUDA graphs. Skipped where no GPU is visible. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+
+#include <cmocka.h>
+
+#include "gpu/gpu.h"
+#include "regression/harness.h"
+
+static const char *const MMS[] = {
+    "ProjectName = gpu_agreement", "MeshFile = box", "BoxElems = (/3,2,2/)", "NGeo = 3",
+    "BoxCurving = 0.05", "IniExactFunc = 4", "AdvVel = (/1., 1., 1./)", "tend = 1e10",
+    "maxIter = 100", "CalcErrorNorms = F", NULL};
+
+static double *run_copy(const char *const *base, const char *const *extra, long *n) {
+  Simulation *sim = harness_sim(base, extra, NULL);
+  assert_non_null(sim);
+  assert_int_equal(simulation_run(sim), HX_OK);
+  *n = (long)sim->solver->n_var * sim->solver->n_dof;
+  double *u = malloc(sizeof(double) * *n);
+  memcpy(u, sim->solver->U, sizeof(double) * *n);
+  simulation_destroy(sim);
+  return u;
+}
+
+static double rel_l2_diff(const double *a, const double *b, long n) {
+  double num = 0.0, den = 0.0;
+  for (long q = 0; q < n; q++) {
+    num += (a[q] - b[q]) * (a[q] - b[q]);
+    den += b[q] * b[q];
+  }
+  return sqrt(num / den);
+}
+
+static void agreement(int N, const char *node, const char *split, const char *periodic) {
+  char sN[32], sNode[64], sSplit[64], sPer[64];
+  snprintf(sN, sizeof sN, "N = %d", N);
+  snprintf(sNode, sizeof sNode, "NodeType = %s", node);
+  snprintf(sSplit, sizeof sSplit, "SplitDG = %s", split);
+  snprintf(sPer, sizeof sPer, "BoxPeriodic = %s", periodic);
+  const char *cpu[] = {sN, sNode, sPer, split ? sSplit : NULL, "Backend = cpu", NULL};
+  const char *gpu[] = {sN, sNode, sPer, split ? sSplit : NULL, "Backend = cuda", NULL};
+  long n_cpu, n_gpu;
+  double *uc = run_copy(MMS, cpu, &n_cpu), *ug = run_copy(MMS, gpu, &n_gpu);
+  assert_int_equal(n_cpu, n_gpu);
+  double d = rel_l2_diff(ug, uc, n_cpu);
+  printf("  N=%d %-13s %-4s periodic %s: relative L2 difference GPU-CPU %.3e\n", N, node,
+         split ? split : "weak", periodic, d);
+  assert_true(d <= 1e-12);
+  free(uc);
+  free(ug);
+}
+
+static int have_gpu(void) {
+  if (gpu_device_count() > 0) return 1;
+  printf("  no CUDA device visible: GPU tests skipped\n");
+  return 0;
+}
+
+static void test_agreement_split_forms(void **state) {
+  (void)state;
+  if (!have_gpu()) skip();
+  const char *splits[] = {"SD", "MO", "DU", "KG", "PI", "CH", "none"};
+  const int Ns[] = {1, 3, 7};
+  for (int a = 0; a < 3; a++)
+    for (int b = 0; b < 7; b++) agreement(Ns[a], "GAUSS-LOBATTO", splits[b], "(/T,T,T/)");
+}
+
+static void test_agreement_weak_gauss_and_boundaries(void **state) {
+  (void)state;
+  if (!have_gpu()) skip();
+  const int Ns[] = {1, 3, 7};
+  for (int a = 0; a < 3; a++) {
+    agreement(Ns[a], "GAUSS", NULL, "(/T,T,T/)");
+    agreement(Ns[a], "GAUSS", NULL, "(/T,F,F/)");
+    agreement(Ns[a], "GAUSS-LOBATTO", "PI", "(/F,T,F/)");
+  }
+}
+
+static void test_freestream_on_gpu(void **state) {
+  (void)state;
+  if (!have_gpu()) skip();
+  const char *base[] = {"ProjectName = gpu_freestream", "MeshFile = box", "BoxElems = (/3,2,3/)",
+                        "NGeo = 4", "BoxCurving = 0.08", "N = 4", "IniExactFunc = 1",
+                        "RefState = (/1.2, 0.4, -0.3, 0.25, 0.9/)", "tend = 10.", "maxIter = 50",
+                        "CalcErrorNorms = F", "Backend = cuda", NULL};
+  const char *variants[][2] = {{"NodeType = GAUSS", NULL},          {"SplitDG = SD", NULL},
+                               {"SplitDG = MO", NULL},             {"SplitDG = DU", NULL},
+                               {"SplitDG = KG", NULL},             {"SplitDG = PI", NULL},
+                               {"SplitDG = CH", "Riemann = CH"}};
+  for (int v = 0; v < 7; v++) {
+    const char *extra[4] = {v ? "NodeType = GAUSS-LOBATTO" : variants[v][0],
+                            v ? variants[v][0] : NULL, variants[v][1], NULL};
+    long n;
+    double *u = run_copy(base, extra, &n), dev = 0.0;
+    double ref[5] = {1.2, 1.2 * 0.4, -1.2 * 0.3, 1.2 * 0.25,
+                     0.9 / 0.4 + 0.5 * 1.2 * (0.16 + 0.09 + 0.0625)};
+    long n3 = n / 5 / 18;
+    for (long q = 0; q < n; q++) dev = fmax(dev, fabs(u[q] - ref[(q / n3) % 5]));
+    printf("  free stream on the GPU, %s %s: max|U-Uinf| = %.3e\n", variants[v][0],
+           variants[v][1] ? variants[v][1] : "", dev);
+    assert_true(dev < 1e-12);
+    free(u);
+  }
+}
+
+static void test_gpu_runs_are_bitwise_identical(void **state) {
+  (void)state;
+  if (!have_gpu()) skip();
+  const char *graph[] = {"N = 5", "NodeType = GAUSS-LOBATTO", "SplitDG = PI", "Backend = cuda",
+                         "UseCudaGraphs = T", NULL};
+  const char *nograph[] = {"N = 5", "NodeType = GAUSS-LOBATTO", "SplitDG = PI", "Backend = cuda",
+                           "UseCudaGraphs = F", NULL};
+  long n1, n2, n3;
+  double *a = run_copy(MMS, graph, &n1), *b = run_copy(MMS, graph, &n2),
+         *c = run_copy(MMS, nograph, &n3);
+  assert_int_equal(memcmp(a, b, sizeof(double) * n1), 0);
+  assert_int_equal(memcmp(a, c, sizeof(double) * n1), 0);
+  printf("  two GPU runs and a run without CUDA graphs: bitwise identical (%ld values)\n", n1);
+  free(a);
+  free(b);
+  free(c);
+}
+
+int main(void) {
+  harness_scratch_dir("gpu");
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_freestream_on_gpu),
+      cmocka_unit_test(test_gpu_runs_are_bitwise_identical),
+      cmocka_unit_test(test_agreement_split_forms),
+      cmocka_unit_test(test_agreement_weak_gauss_and_boundaries),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
