@@ -116,16 +116,30 @@ typedef struct {
   bool use_shared;
 } VolintConfig;
 
+/* Largest block the kernel variant can launch with its register count. */
+static int kernel_max_threads(bool weak, bool shared) {
+  cudaFuncAttributes a;
+  cudaError_t err = weak ? (shared ? cudaFuncGetAttributes(&a, volint_kernel<true, true>)
+                                   : cudaFuncGetAttributes(&a, volint_kernel<true, false>))
+                         : (shared ? cudaFuncGetAttributes(&a, volint_kernel<false, true>)
+                                   : cudaFuncGetAttributes(&a, volint_kernel<false, false>));
+  return err == cudaSuccess ? a.maxThreadsPerBlock : 256;
+}
+
 static VolintConfig volint_config(const DevData *d) {
   VolintConfig c;
   bool weak = d->split == SPLIT_NONE;
   int n3 = d->n3;
-  c.threads_per_elem = n3 < 1024 ? n3 : 1024;
   c.elems_per_block = n3 >= 128 ? 1 : 128 / n3;
   size_t per_elem = sizeof(double) * (weak ? 3 * HX_NVAR * n3 : (HX_NVAR + HX_NPRIM) * n3);
   size_t dmat = sizeof(double) * d->np * d->np;
   c.use_shared = dmat + per_elem * c.elems_per_block <= VOLINT_MAX_SHARED;
   c.shared_bytes = dmat + (c.use_shared ? per_elem * c.elems_per_block : 0);
+  /* threads loop over the nodes of their element when an element has more nodes than fit */
+  int max_threads = kernel_max_threads(weak, c.use_shared) / c.elems_per_block;
+  int passes = (n3 + max_threads - 1) / max_threads;
+  c.threads_per_elem = (n3 + passes - 1) / passes;
+  if (passes > 1) c.threads_per_elem = (c.threads_per_elem + 31) / 32 * 32;
   return c;
 }
 
