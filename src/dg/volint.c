@@ -7,7 +7,7 @@
 #include "physics/splitflux.h"
 
 typedef struct {
-  double *u, *prim, *ft; /* [var][node], [prim][node], [dir][var][node] */
+  double *u, *prim, *aux, *ft; /* [var][node], [prim][node], [node], [dir][var][node] */
 } VolScratch;
 
 static void gather_state(const Solver *s, const double *Ue, VolScratch *w) {
@@ -17,6 +17,7 @@ static void gather_state(const Solver *s, const double *Ue, VolScratch *w) {
     for (int v = 0; v < nv; v++) u[v] = w->u[v * n3 + q] = Ue[v * n3 + q];
     cons_to_prim(&s->phys, u, pr);
     for (int v = 0; v < HX_NPRIM; v++) w->prim[v * n3 + q] = pr[v];
+    w->aux[q] = split_node_aux(s->disc.split, u, pr);
   }
 }
 
@@ -78,7 +79,8 @@ static void volint_split(const Solver *s, const double *Ja, VolScratch *w, doubl
               mi[c] = Ja[(d * 3 + c) * n3 + qi];
               ml[c] = Ja[(d * 3 + c) * n3 + ql];
             }
-            split_volume_flux(s->disc.split, &s->phys, ui, pi, ul, pl, mi, ml, F);
+            split_volume_flux_aux(s->disc.split, &s->phys, ui, pi, w->aux[qi], ul, pl, w->aux[ql],
+                                  mi, ml, F);
             for (int v = 0; v < nv; v++) {
               Ut[v * n3 + qi] += di * F[v];
               if (l != i) Ut[v * n3 + ql] += dl * F[v];
@@ -95,6 +97,7 @@ void volume_integral(const Solver *s, const double *U, double *Ut) {
     VolScratch w;
     w.u = malloc(sizeof(double) * nv * n3);
     w.prim = malloc(sizeof(double) * HX_NPRIM * n3);
+    w.aux = malloc(sizeof(double) * n3);
     w.ft = malloc(sizeof(double) * 3 * nv * n3);
 #pragma omp for schedule(static)
     for (int e = 0; e < s->mesh->n_elems; e++) {
@@ -107,6 +110,7 @@ void volume_integral(const Solver *s, const double *U, double *Ut) {
     }
     free(w.u);
     free(w.prim);
+    free(w.aux);
     free(w.ft);
   }
 }

@@ -1,7 +1,8 @@
-/* VolInt on the device. A block holds one or a few elements: their states (split form) or
- * contravariant fluxes (weak form) are staged in shared memory once, then every thread sums the
- * contributions of the lines through its node (GALAEXI-style volume kernel). For degrees whose
- * element data do not fit in shared memory, partner data are recomputed from global memory. */
+/* VolInt on the device. A block holds one or a few elements: their states, per-node flux
+ * quantities and metrics (split form) or contravariant fluxes (weak form) are staged in shared
+ * memory once, then every thread sums the contributions of the three lines through its node
+ * (GALAEXI-style volume kernel). For degrees whose element data do not fit in shared memory,
+ * partner data are recomputed from global memory. */
 #include "gpu/gpu_internal.cuh"
 
 extern "C" {
@@ -11,6 +12,18 @@ extern "C" {
 }
 
 #define VOLINT_MAX_SHARED (200 * 1024)
+/* <= 128 registers per thread: two blocks of 256 threads per SM */
+#define VOLINT_THREADS 256
+#define VOLINT_MIN_BLOCKS 2
+
+/* per-node doubles in shared memory: weak: contravariant fluxes ft[dir][var];
+ * split: u[var], prim[p], aux, metrics Ja[dir][comp] */
+#define SPLIT_U 0
+#define SPLIT_PRIM HX_NVAR
+#define SPLIT_AUX (HX_NVAR + HX_NPRIM)
+#define SPLIT_JA (HX_NVAR + HX_NPRIM + 1)
+#define SPLIT_CACHE (SPLIT_JA + 9)
+#define WEAK_CACHE (3 * HX_NVAR)
 
 __device__ static void load_node(const DevData &d, const PhysParams &pp, int e, int q, double *u,
                                  double *prim) {
@@ -21,9 +34,9 @@ __device__ static void load_node(const DevData &d, const PhysParams &pp, int e, 
 
 __device__ static void load_metric(const DevData &d, int e, int dir, int q, double *m) {
   const double *Ja = d.metrics + ((size_t)e * 9 + dir * 3) * d.n3;
-  m[0] = Ja[q];
-  m[1] = Ja[d.n3 + q];
-  m[2] = Ja[2 * d.n3 + q];
+  m[0] = __ldg(&Ja[q]);
+  m[1] = __ldg(&Ja[d.n3 + q]);
+  m[2] = __ldg(&Ja[2 * d.n3 + q]);
 }
 
 /* Contravariant flux F(U) . Ja^dir at node q of element e. */
@@ -35,49 +48,66 @@ __device__ static void contravariant_flux(const DevData &d, int e, int q, int di
   for (int v = 0; v < HX_NVAR; v++) ft[v] = f[0][v] * m[0] + f[1][v] * m[1] + f[2][v] * m[2];
 }
 
-/* Per-element shared cache: weak form ft[dir][var][node]; split form u[var][node], prim[p][node]. */
-template <bool WEAK> __device__ static int cache_doubles(int n3) {
-  return WEAK ? 3 * HX_NVAR * n3 : (HX_NVAR + HX_NPRIM) * n3;
+/* Node q's data for the split form, from shared memory or recomputed from global memory. */
+template <bool SHARED>
+__device__ static void split_node(const DevData &d, const PhysParams &pp, const double *cache,
+                                  int e, int q, int dir, double *u, double *prim, double *aux,
+                                  double *m) {
+  if (SHARED) {
+    for (int v = 0; v < HX_NVAR; v++) u[v] = cache[(SPLIT_U + v) * d.n3 + q];
+    for (int v = 0; v < HX_NPRIM; v++) prim[v] = cache[(SPLIT_PRIM + v) * d.n3 + q];
+    *aux = cache[SPLIT_AUX * d.n3 + q];
+    for (int c = 0; c < 3; c++) m[c] = cache[(SPLIT_JA + 3 * dir + c) * d.n3 + q];
+  } else {
+    load_node(d, pp, e, q, u, prim);
+    *aux = split_node_aux(d.split, u, prim);
+    load_metric(d, e, dir, q, m);
+  }
+}
+
+template <bool WEAK>
+__device__ static void stage_node(const DevData &d, const PhysParams &pp, int e, int q,
+                                  double *cache) {
+  double u[HX_NVAR], prim[HX_NPRIM];
+  load_node(d, pp, e, q, u, prim);
+  if (WEAK) {
+    for (int dir = 0; dir < 3; dir++) {
+      double ft[HX_NVAR];
+      contravariant_flux(d, e, q, dir, u, prim, ft);
+      for (int v = 0; v < HX_NVAR; v++) cache[(dir * HX_NVAR + v) * d.n3 + q] = ft[v];
+    }
+  } else {
+    for (int v = 0; v < HX_NVAR; v++) cache[(SPLIT_U + v) * d.n3 + q] = u[v];
+    for (int v = 0; v < HX_NPRIM; v++) cache[(SPLIT_PRIM + v) * d.n3 + q] = prim[v];
+    cache[SPLIT_AUX * d.n3 + q] = split_node_aux(d.split, u, prim);
+    const double *Ja = d.metrics + (size_t)e * 9 * d.n3;
+    for (int c = 0; c < 9; c++) cache[(SPLIT_JA + c) * d.n3 + q] = __ldg(&Ja[c * d.n3 + q]);
+  }
 }
 
 template <bool WEAK, bool SHARED>
-__global__ static void volint_kernel(DevData d, DevPhysics ph, int elems_per_block,
-                                     int threads_per_elem) {
+__global__ static void __launch_bounds__(VOLINT_THREADS, VOLINT_MIN_BLOCKS)
+    volint_kernel(DevData d, DevPhysics ph, int elems_per_block, int threads_per_elem) {
   extern __shared__ double smem[];
   const int np = d.np, n3 = d.n3;
   double *Dv = smem;
   int le = threadIdx.x / threads_per_elem, lt = threadIdx.x - le * threads_per_elem;
   int e = blockIdx.x * elems_per_block + le;
   bool active = le < elems_per_block && e < d.n_elems && d.sc->dt > 0.0;
-  double *cache = smem + np * np + (size_t)le * cache_doubles<WEAK>(n3);
+  double *cache = smem + np * np + (size_t)le * (WEAK ? WEAK_CACHE : SPLIT_CACHE) * n3;
   for (int t = threadIdx.x; t < np * np; t += blockDim.x) Dv[t] = d.disc->Dvol[t];
-  if (SHARED && active) {
-    for (int q = lt; q < n3; q += threads_per_elem) {
-      double u[HX_NVAR], prim[HX_NPRIM];
-      load_node(d, ph.pp, e, q, u, prim);
-      if (WEAK) {
-        for (int dir = 0; dir < 3; dir++) {
-          double ft[HX_NVAR];
-          contravariant_flux(d, e, q, dir, u, prim, ft);
-          for (int v = 0; v < HX_NVAR; v++) cache[(dir * HX_NVAR + v) * n3 + q] = ft[v];
-        }
-      } else {
-        for (int v = 0; v < HX_NVAR; v++) cache[v * n3 + q] = u[v];
-        for (int v = 0; v < HX_NPRIM; v++) cache[(HX_NVAR + v) * n3 + q] = prim[v];
-      }
-    }
-  }
+  if (SHARED && active)
+    for (int q = lt; q < n3; q += threads_per_elem) stage_node<WEAK>(d, ph.pp, e, q, cache);
   __syncthreads();
   if (!active) return;
   for (int q = lt; q < n3; q += threads_per_elem) {
     int idx3[3] = {q % np, (q / np) % np, q / (np * np)};
-    double acc[HX_NVAR] = {0.0, 0.0, 0.0, 0.0, 0.0}, uq[HX_NVAR], pq[HX_NPRIM];
-    if (!WEAK) load_node(d, ph.pp, e, q, uq, pq);
+    double acc[HX_NVAR] = {0.0, 0.0, 0.0, 0.0, 0.0};
     for (int dir = 0; dir < 3; dir++) {
       int stride = dir == 0 ? 1 : dir == 1 ? np : np * np, idx = idx3[dir];
       int base = q - idx * stride;
-      double mq[3];
-      if (!WEAK) load_metric(d, e, dir, q, mq);
+      double uq[HX_NVAR], pq[HX_NPRIM], aq = 0.0, mq[3];
+      if (!WEAK) split_node<SHARED>(d, ph.pp, cache, e, q, dir, uq, pq, &aq, mq);
       for (int l = 0; l < np; l++) {
         double w = Dv[idx * np + l];
         if (w == 0.0) continue;
@@ -92,15 +122,9 @@ __global__ static void volint_kernel(DevData d, DevPhysics ph, int elems_per_blo
             contravariant_flux(d, e, ql, dir, ul, pl, F);
           }
         } else {
-          double ul[HX_NVAR], pl[HX_NPRIM], ml[3];
-          if (SHARED) {
-            for (int v = 0; v < HX_NVAR; v++) ul[v] = cache[v * n3 + ql];
-            for (int v = 0; v < HX_NPRIM; v++) pl[v] = cache[(HX_NVAR + v) * n3 + ql];
-          } else {
-            load_node(d, ph.pp, e, ql, ul, pl);
-          }
-          load_metric(d, e, dir, ql, ml);
-          split_volume_flux(d.split, &ph.pp, uq, pq, ul, pl, mq, ml, F);
+          double ul[HX_NVAR], pl[HX_NPRIM], al, ml[3];
+          split_node<SHARED>(d, ph.pp, cache, e, ql, dir, ul, pl, &al, ml);
+          split_volume_flux_aux(d.split, &ph.pp, uq, pq, aq, ul, pl, al, mq, ml, F);
         }
         for (int v = 0; v < HX_NVAR; v++) acc[v] += w * F[v];
       }
@@ -116,27 +140,17 @@ typedef struct {
   bool use_shared;
 } VolintConfig;
 
-/* Largest block the kernel variant can launch with its register count. */
-static int kernel_max_threads(bool weak, bool shared) {
-  cudaFuncAttributes a;
-  cudaError_t err = weak ? (shared ? cudaFuncGetAttributes(&a, volint_kernel<true, true>)
-                                   : cudaFuncGetAttributes(&a, volint_kernel<true, false>))
-                         : (shared ? cudaFuncGetAttributes(&a, volint_kernel<false, true>)
-                                   : cudaFuncGetAttributes(&a, volint_kernel<false, false>));
-  return err == cudaSuccess ? a.maxThreadsPerBlock : 256;
-}
-
 static VolintConfig volint_config(const DevData *d) {
   VolintConfig c;
   bool weak = d->split == SPLIT_NONE;
   int n3 = d->n3;
   c.elems_per_block = n3 >= 128 ? 1 : 128 / n3;
-  size_t per_elem = sizeof(double) * (weak ? 3 * HX_NVAR * n3 : (HX_NVAR + HX_NPRIM) * n3);
+  size_t per_elem = sizeof(double) * (weak ? WEAK_CACHE : SPLIT_CACHE) * n3;
   size_t dmat = sizeof(double) * d->np * d->np;
   c.use_shared = dmat + per_elem * c.elems_per_block <= VOLINT_MAX_SHARED;
   c.shared_bytes = dmat + (c.use_shared ? per_elem * c.elems_per_block : 0);
   /* threads loop over the nodes of their element when an element has more nodes than fit */
-  int max_threads = kernel_max_threads(weak, c.use_shared) / c.elems_per_block;
+  int max_threads = VOLINT_THREADS / c.elems_per_block;
   int passes = (n3 + max_threads - 1) / max_threads;
   c.threads_per_elem = (n3 + passes - 1) / passes;
   if (passes > 1) c.threads_per_elem = (c.threads_per_elem + 31) / 32 * 32;

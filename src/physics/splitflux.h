@@ -89,29 +89,39 @@ HD static inline void split_flux_du(const double *UL, const double *primL, const
   F[ENER] = (0.5 * (UL[ENER] + UR[ENER]) + p_avg) * um_avg;
 }
 
+/* The per-node quantity of KG (specific total energy rhoE/rho) and PI (specific total enthalpy
+ * (rhoE+p)/rho); 0 for the other fluxes. Volume integrals compute it once per node, so that the
+ * pair loop needs no division. */
+HD static inline double split_node_aux(int which, const double *U, const double *prim) {
+  if (which == SPLIT_KG) return U[ENER] / U[DENS];
+  if (which == SPLIT_PI) return (U[ENER] + prim[PRES]) / U[DENS];
+  return 0.0;
+}
+
 /* Kennedy & Gruber 2008 (JCP 227), use_enthalpy = 0: {rho}{u_m}, {rho}{u_m}{u} + {p} m,
  * {rho}{u_m}{E} + {p}{u_m} with E = rho E / rho.
  * Pirozzoli 2011 (Annu. Rev. Fluid Mech. 43), use_enthalpy = 1: same mass and momentum flux,
- * energy flux {rho}{u_m}{H} with H = (rho E + p) / rho. */
-HD static inline void split_flux_kg_pi(int use_enthalpy, const double *UL, const double *primL,
-                                       const double *UR, const double *primR, const double *m,
-                                       double *F) {
+ * energy flux {rho}{u_m}{H} with H = (rho E + p) / rho. auxL/auxR: split_node_aux of the nodes. */
+HD static inline void split_flux_kg_pi_aux(int use_enthalpy, const double *UL, const double *primL,
+                                           double auxL, const double *UR, const double *primR,
+                                           double auxR, const double *m, double *F) {
   double vel_avg[3];
   for (int k = 0; k < 3; k++)
     vel_avg[k] = 0.5 * (primL[VEL1 + k] + primR[VEL1 + k]);
   const double um_avg = vel_avg[0] * m[0] + vel_avg[1] * m[1] + vel_avg[2] * m[2];
   const double p_avg = 0.5 * (primL[PRES] + primR[PRES]);
   const double mass = 0.5 * (UL[DENS] + UR[DENS]) * um_avg;
-  double energy;
-  if (use_enthalpy) {
-    const double H_avg =
-        0.5 * ((UL[ENER] + primL[PRES]) / UL[DENS] + (UR[ENER] + primR[PRES]) / UR[DENS]);
-    energy = mass * H_avg;
-  } else {
-    const double E_avg = 0.5 * (UL[ENER] / UL[DENS] + UR[ENER] / UR[DENS]);
-    energy = mass * E_avg + p_avg * um_avg;
-  }
+  const double aux_avg = 0.5 * (auxL + auxR);
+  const double energy = use_enthalpy ? mass * aux_avg : mass * aux_avg + p_avg * um_avg;
   split_assemble_kep(mass, vel_avg, p_avg, energy, m, F);
+}
+
+HD static inline void split_flux_kg_pi(int use_enthalpy, const double *UL, const double *primL,
+                                       const double *UR, const double *primR, const double *m,
+                                       double *F) {
+  const int which = use_enthalpy ? SPLIT_PI : SPLIT_KG;
+  split_flux_kg_pi_aux(use_enthalpy, UL, primL, split_node_aux(which, UL, primL), UR, primR,
+                       split_node_aux(which, UR, primR), m, F);
 }
 
 /* Chandrashekar 2013 (Commun. Comput. Phys. 14), entropy conserving and kinetic energy
@@ -170,10 +180,12 @@ HD static inline void split_two_point_flux(int which, const PhysParams *pp, cons
 /* Contravariant two-point volume flux between nodes L and R with metric vectors mL, mR:
  * SD: (F(UL) . mL + F(UR) . mR) / 2, which with the split-form operator 2 D_ij F#_ij reproduces
  * the standard DGSEM volume integral exactly (the rows of D sum to zero);
- * others: F#(UL, UR) . {m} (Gassner, Winters & Kopriva 2016, metric averaging). */
-HD static inline void split_volume_flux(int which, const PhysParams *pp, const double *UL,
-                                        const double *primL, const double *UR, const double *primR,
-                                        const double *mL, const double *mR, double *F) {
+ * others: F#(UL, UR) . {m} (Gassner, Winters & Kopriva 2016, metric averaging).
+ * auxL/auxR: split_node_aux of the two nodes (precomputed once per node by the volume integral). */
+HD static inline void split_volume_flux_aux(int which, const PhysParams *pp, const double *UL,
+                                            const double *primL, double auxL, const double *UR,
+                                            const double *primR, double auxR, const double *mL,
+                                            const double *mR, double *F) {
   if (which == SPLIT_SD) {
     double FL[HX_NVAR], FR[HX_NVAR];
     euler_flux_normal(UL, primL, mL, FL);
@@ -183,7 +195,17 @@ HD static inline void split_volume_flux(int which, const PhysParams *pp, const d
     return;
   }
   const double m_avg[3] = {0.5 * (mL[0] + mR[0]), 0.5 * (mL[1] + mR[1]), 0.5 * (mL[2] + mR[2])};
-  split_two_point_flux(which, pp, UL, primL, UR, primR, m_avg, F);
+  if (which == SPLIT_KG || which == SPLIT_PI)
+    split_flux_kg_pi_aux(which == SPLIT_PI, UL, primL, auxL, UR, primR, auxR, m_avg, F);
+  else
+    split_two_point_flux(which, pp, UL, primL, UR, primR, m_avg, F);
+}
+
+HD static inline void split_volume_flux(int which, const PhysParams *pp, const double *UL,
+                                        const double *primL, const double *UR, const double *primR,
+                                        const double *mL, const double *mR, double *F) {
+  split_volume_flux_aux(which, pp, UL, primL, split_node_aux(which, UL, primL), UR, primR,
+                        split_node_aux(which, UR, primR), mL, mR, F);
 }
 
 /* Surface version F#(UL, UR) . n (SD: (F(UL) + F(UR)) / 2 . n), used as the central part of the
