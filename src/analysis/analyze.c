@@ -42,11 +42,7 @@ static void analysis_geometry(const Mesh *m, int e, int na, const double *xa, do
     }
   }
   for (int q = 0; q < n3; q++) {
-#define DX(a, b) dX[((a) * 3 + (b)) * n3 + q]
-    J[q] = DX(0, 0) * (DX(1, 1) * DX(2, 2) - DX(1, 2) * DX(2, 1)) -
-           DX(0, 1) * (DX(1, 0) * DX(2, 2) - DX(1, 2) * DX(2, 0)) +
-           DX(0, 2) * (DX(1, 0) * DX(2, 1) - DX(1, 1) * DX(2, 0));
-#undef DX
+    J[q] = jacobian_determinant(dX, n3, q);
   }
   free(Vg);
   free(comp);

@@ -6,7 +6,17 @@
 void tensor_interp_3d(int nin, int nout, const double *V, const double *in, double *out);
 /* out (nout^2) = (V x V) in (nin^2). */
 void tensor_interp_2d(int nin, int nout, const double *V, const double *in, double *out);
-/* out = derivative of in along direction dir (0 i, 1 j, 2 k) with D (n x n, D[a*n+b] = l_b'(x_a)). */
+/* out = derivative of in along direction dir (0 i, 1 j, 2 k) with D (n x n, D[a*n+b] = l_b'(x_a)).
+ */
 void tensor_deriv_3d(int n, const double *D, int dir, const double *in, double *out);
+
+/* Determinant of the Jacobian dX_a/dxi_b stored as dX[(a*3+b)*stride + q] at point q. */
+static inline double jacobian_determinant(const double *dX, long stride, long q) {
+#define DX(a, b) dX[((a)*3 + (b)) * stride + q]
+  return DX(0, 0) * (DX(1, 1) * DX(2, 2) - DX(1, 2) * DX(2, 1)) -
+         DX(0, 1) * (DX(1, 0) * DX(2, 2) - DX(1, 2) * DX(2, 0)) +
+         DX(0, 2) * (DX(1, 0) * DX(2, 1) - DX(1, 1) * DX(2, 0));
+#undef DX
+}
 
 #endif

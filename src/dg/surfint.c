@@ -1,7 +1,7 @@
 /* SurfInt: each element gathers the numerical fluxes of its six sides (no races, no atomics):
  * Ut += sign * Lhat_end[l] * flux, sign = +1 on the master, -1 on the slave (opposite normal). */
+#include "dg/faceops.h"
 #include "dg/solver.h"
-#include "mesh/facemap.h"
 
 static void surfint_side(const Solver *s, const double *F, int locside, int flip, double *Ut) {
   const Disc *d = &s->disc;
@@ -9,7 +9,6 @@ static void surfint_side(const Solver *s, const double *F, int locside, int flip
   int dir = side_normal_dir(locside), plus = side_is_plus(locside);
   int stride = dir == 0 ? 1 : dir == 1 ? np : np * np;
   double sign = flip == 0 ? 1.0 : -1.0;
-  const double *Lhat = plus ? d->Lhat_plus : d->Lhat_minus;
   const int *map = &s->s2v[(flip * 6 + locside) * n2];
   int lobatto = d->node_type == NODE_GAUSS_LOBATTO;
   for (int v = 0; v < nv; v++)
@@ -17,10 +16,11 @@ static void surfint_side(const Solver *s, const double *F, int locside, int flip
       double fl = sign * F[v * n2 + f];
       int node0 = map[f];
       if (lobatto) {
-        Ut[v * n3 + node0] += Lhat[plus ? d->N : 0] * fl;
+        Ut[v * n3 + node0] += surface_weight(d, locside, plus ? d->N : 0) * fl;
       } else {
         int base = node0 - (plus ? d->N : 0) * stride;
-        for (int l = 0; l < np; l++) Ut[v * n3 + base + l * stride] += Lhat[l] * fl;
+        for (int l = 0; l < np; l++)
+          Ut[v * n3 + base + l * stride] += surface_weight(d, locside, l) * fl;
       }
     }
 }

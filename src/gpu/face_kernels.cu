@@ -3,28 +3,16 @@
 #include "gpu/gpu_internal.cuh"
 
 extern "C" {
-#include "mesh/facemap.h"
+#include "dg/faceops.h"
 #include "physics/riemann.h"
 }
 
-/* State of volume element elem at the face point whose face-adjacent node is node0 (Gauss nodes:
- * interpolation along the normal line). */
+/* State of volume element elem at the face point whose face-adjacent node is node0. */
 __device__ static void prolong_point(const DevData &d, int elem, int locside, int node0,
                                      double *u) {
   const double *Ue = d.U + (size_t)elem * d.nvar * d.n3;
-  if (d.node_type == NODE_GAUSS_LOBATTO) {
-    for (int v = 0; v < HX_NVAR; v++) u[v] = Ue[v * d.n3 + node0];
-    return;
-  }
-  int dir = side_normal_dir(locside), plus = side_is_plus(locside);
-  int stride = dir == 0 ? 1 : dir == 1 ? d.np : d.n2;
-  int base = node0 - (plus ? d.N : 0) * stride;
-  const double *L = plus ? d.disc->L_plus : d.disc->L_minus;
-  for (int v = 0; v < HX_NVAR; v++) {
-    double s = 0.0;
-    for (int l = 0; l < d.np; l++) s += L[l] * Ue[v * d.n3 + base + l * stride];
-    u[v] = s;
-  }
+  for (int v = 0; v < HX_NVAR; v++)
+    u[v] = prolong_to_face_point(d.disc, Ue + v * d.n3, node0, locside);
 }
 
 __global__ static void face_flux_kernel(DevData d, DevPhysics ph, double c_stage) {
@@ -39,7 +27,8 @@ __global__ static void face_flux_kernel(DevData d, DevPhysics ph, double c_stage
     prolong_point(d, info[2], info[3], d.s2v[(info[4] * 6 + info[3]) * d.n2 + f], uR);
   } else { /* BC type 2: exact function as the outer state */
     double x[3];
-    for (int c = 0; c < 3; c++) x[c] = d.face_x[((size_t)side * 3 + c) * d.n2 + f];
+    for (int c = 0; c < 3; c++)
+      x[c] = d.face_x[((size_t)side * 3 + c) * d.n2 + f];
     exact_func(&ph.ef, &ph.pp, x, d.sc->t + c_stage * d.sc->dt, uR);
   }
   for (int c = 0; c < 3; c++) {
@@ -51,7 +40,8 @@ __global__ static void face_flux_kernel(DevData d, DevPhysics ph, double c_stage
   riemann_flux(bc < 0 ? d.riemann : d.riemann_bc, d.split, &ph.pp, uL, uR, n, t1, t2, F);
   double sf = d.face_surf[(size_t)side * d.n2 + f];
   double *out = d.flux + (size_t)side * d.nvar * d.n2 + f;
-  for (int v = 0; v < HX_NVAR; v++) out[v * d.n2] = F[v] * sf;
+  for (int v = 0; v < HX_NVAR; v++)
+    out[v * d.n2] = F[v] * sf;
 }
 
 int launch_face_flux(const DevData *d, const DevPhysics *ph, double c_stage, cudaStream_t s) {

@@ -4,7 +4,7 @@
 #include "gpu/gpu_internal.cuh"
 
 extern "C" {
-#include "mesh/facemap.h"
+#include "dg/faceops.h"
 }
 
 __global__ static void surface_update_kernel(DevData d, DevPhysics ph, double a, double b,
@@ -20,14 +20,8 @@ __global__ static void surface_update_kernel(DevData d, DevPhysics ph, double a,
   double acc[HX_NVAR];
   for (int v = 0; v < HX_NVAR; v++) acc[v] = ut[v * d.n3];
   for (int ls = 0; ls < 6; ls++) {
-    int dir = side_normal_dir(ls), plus = side_is_plus(ls), nidx = ijk[dir];
-    double w;
-    if (d.node_type == NODE_GAUSS_LOBATTO) {
-      if (nidx != (plus ? N : 0)) continue;
-      w = plus ? disc->Lhat_plus[N] : disc->Lhat_minus[0];
-    } else {
-      w = plus ? disc->Lhat_plus[nidx] : disc->Lhat_minus[nidx];
-    }
+    double w = surface_weight(disc, ls, ijk[side_normal_dir(ls)]);
+    if (w == 0.0) continue;
     int side = d.elem_sides[2 * (6 * e + ls)], flip = d.elem_sides[2 * (6 * e + ls) + 1];
     int ps, qs, p, qq;
     volume_to_side(N, ls, ijk[0], ijk[1], ijk[2], &ps, &qs);

@@ -84,11 +84,7 @@ static int element_jacobian(const Mesh *m, int e, const MetricOps *o, const doub
     for (int b = 0; b < 3; b++) tensor_deriv_3d(np, o->Ds, b, &Xs[a * n3], &dX[(a * 3 + b) * n3]);
   int rc = HX_OK;
   for (int q = 0; q < n3; q++) {
-#define DX(a, b) dX[((a) * 3 + (b)) * n3 + q]
-    double J = DX(0, 0) * (DX(1, 1) * DX(2, 2) - DX(1, 2) * DX(2, 1)) -
-               DX(0, 1) * (DX(1, 0) * DX(2, 2) - DX(1, 2) * DX(2, 0)) +
-               DX(0, 2) * (DX(1, 0) * DX(2, 1) - DX(1, 1) * DX(2, 0));
-#undef DX
+    double J = jacobian_determinant(dX, n3, q);
     if (!(J > 0.0)) {
       rc = HX_ERROR(HX_ERR_INPUT,
                     "mesh %s: element %ld has a non-positive Jacobian J=%g at x=(%g, %g, %g) "

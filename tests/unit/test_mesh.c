@@ -121,6 +121,31 @@ static void test_face_points_match(void **state) {
   check_face_points(1, 2); /* two elements that are neighbours on both sides */
 }
 
+/* volume_to_side inverts side_to_volume, and every flip is its own inverse (the GPU surface
+ * integral relies on both to find a node's face point in the master frame). */
+static void test_face_maps_invert(void **state) {
+  (void)state;
+  for (int N = 1; N <= 4; N++)
+    for (int s = 0; s < 6; s++)
+      for (int q = 0; q <= N; q++)
+        for (int p = 0; p <= N; p++) {
+          int i, j, k, p2, q2;
+          side_to_volume(N, s, p, q, &i, &j, &k);
+          volume_to_side(N, s, i, j, k, &p2, &q2);
+          assert_int_equal(p2, p);
+          assert_int_equal(q2, q);
+          int idx[3] = {i, j, k}, dir = side_normal_dir(s);
+          assert_int_equal(idx[dir], side_is_plus(s) ? N : 0);
+          for (int f = 0; f <= 4; f++) {
+            int ps, qs, pb, qb;
+            flip_master_to_slave(f, N, p, q, &ps, &qs);
+            flip_master_to_slave(f, N, ps, qs, &pb, &qb);
+            assert_int_equal(pb, p);
+            assert_int_equal(qb, q);
+          }
+        }
+}
+
 static void test_inverted_element_is_reported(void **state) {
   (void)state;
   Mesh *m = make_box(2, 2, 2, 1, 2, 2.0); /* strong curving folds the elements */
@@ -138,6 +163,7 @@ int main(void) {
       cmocka_unit_test(test_box_elements_follow_the_curve),
       cmocka_unit_test(test_side_counts_and_order),
       cmocka_unit_test(test_face_points_match),
+      cmocka_unit_test(test_face_maps_invert),
       cmocka_unit_test(test_inverted_element_is_reported),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
