@@ -44,7 +44,8 @@ static void interp_coords(const Mesh *m, int e, int nout, const double *V, doubl
   double *comp = malloc(sizeof(double) * n3);
   const double *xg = &m->node_coords[3 * (long)n3 * e];
   for (int c = 0; c < 3; c++) {
-    for (int n = 0; n < n3; n++) comp[n] = xg[3 * n + c];
+    for (int n = 0; n < n3; n++)
+      comp[n] = xg[3 * n + c];
     tensor_interp_3d(ng, nout, V, comp, &X[c * nout * nout * nout]);
   }
   free(comp);
@@ -56,19 +57,21 @@ static void curl_form_metrics(int np, const double *Dl, const double *X, double 
   double *dX = malloc(sizeof(double) * 9 * n3); /* dX[(a*3+b)*n3]: d X_a / d xi_b */
   double *R = malloc(sizeof(double) * 3 * n3), *dR = malloc(sizeof(double) * n3);
   for (int a = 0; a < 3; a++)
-    for (int b = 0; b < 3; b++) tensor_deriv_3d(np, Dl, b, &X[a * n3], &dX[(a * 3 + b) * n3]);
+    for (int b = 0; b < 3; b++)
+      tensor_deriv_3d(np, Dl, b, &X[a * n3], &dX[(a * 3 + b) * n3]);
   for (int n = 0; n < 3; n++) {
     int mm = (n + 1) % 3, l = (n + 2) % 3;
     for (int b = 0; b < 3; b++)
       for (int q = 0; q < n3; q++)
-        R[b * n3 + q] = X[l * n3 + q] * dX[(mm * 3 + b) * n3 + q] -
-                        X[mm * n3 + q] * dX[(l * 3 + b) * n3 + q];
+        R[b * n3 + q] =
+            X[l * n3 + q] * dX[(mm * 3 + b) * n3 + q] - X[mm * n3 + q] * dX[(l * 3 + b) * n3 + q];
     for (int i = 0; i < 3; i++) {
       int i1 = (i + 1) % 3, i2 = (i + 2) % 3; /* (curl V)_i = d_i1 V_i2 - d_i2 V_i1 */
       double *out = &Ja[(i * 3 + n) * n3];
       tensor_deriv_3d(np, Dl, i1, &R[i2 * n3], out);
       tensor_deriv_3d(np, Dl, i2, &R[i1 * n3], dR);
-      for (int q = 0; q < n3; q++) out[q] = -0.5 * (out[q] - dR[q]);
+      for (int q = 0; q < n3; q++)
+        out[q] = -0.5 * (out[q] - dR[q]);
     }
   }
   free(dX);
@@ -76,20 +79,25 @@ static void curl_form_metrics(int np, const double *Dl, const double *X, double 
   free(dR);
 }
 
-static int element_jacobian(const Mesh *m, int e, const MetricOps *o, const double *Xs,
-                            double *sJ) {
+/* 1/J at the solution nodes; a non-positive J is reported (with element and location) only when
+ * report is set, so that a parallel sweep can report the first bad element once. */
+static int element_jacobian(const Mesh *m, int e, const MetricOps *o, const double *Xs, double *sJ,
+                            int report) {
   int np = o->np, n3 = np * np * np;
   double *dX = malloc(sizeof(double) * 9 * n3);
   for (int a = 0; a < 3; a++)
-    for (int b = 0; b < 3; b++) tensor_deriv_3d(np, o->Ds, b, &Xs[a * n3], &dX[(a * 3 + b) * n3]);
+    for (int b = 0; b < 3; b++)
+      tensor_deriv_3d(np, o->Ds, b, &Xs[a * n3], &dX[(a * 3 + b) * n3]);
   int rc = HX_OK;
   for (int q = 0; q < n3; q++) {
     double J = jacobian_determinant(dX, n3, q);
     if (!(J > 0.0)) {
-      rc = HX_ERROR(HX_ERR_INPUT,
-                    "mesh %s: element %ld has a non-positive Jacobian J=%g at x=(%g, %g, %g) "
-                    "(inverted or degenerate element; reduce BoxCurving or fix the mesh)",
-                    m->source, m->elem_global_id[e], J, Xs[q], Xs[n3 + q], Xs[2 * n3 + q]);
+      rc = !report
+               ? HX_ERR_INPUT
+               : HX_ERROR(HX_ERR_INPUT,
+                          "mesh %s: element %ld has a non-positive Jacobian J=%g at x=(%g, %g, %g) "
+                          "(inverted or degenerate element; reduce BoxCurving or fix the mesh)",
+                          m->source, m->elem_global_id[e], J, Xs[q], Xs[n3 + q], Xs[2 * n3 + q]);
       break;
     }
     sJ[q] = 1.0 / J;
@@ -109,7 +117,8 @@ static void tangents(const double n[3], double t1[3], double t2[3]) {
   t1[1] = n[2] * e[0] - n[0] * e[2];
   t1[2] = n[0] * e[1] - n[1] * e[0];
   double s = sqrt(t1[0] * t1[0] + t1[1] * t1[1] + t1[2] * t1[2]);
-  for (int c = 0; c < 3; c++) t1[c] /= s;
+  for (int c = 0; c < 3; c++)
+    t1[c] /= s;
   t2[0] = n[1] * t1[2] - n[2] * t1[1];
   t2[1] = n[2] * t1[0] - n[0] * t1[2];
   t2[2] = n[0] * t1[1] - n[1] * t1[0];
@@ -135,7 +144,8 @@ static void face_metrics(const MetricOps *o, int side, int locside, const double
   for (int f = 0; f < n2; f++) {
     double v[3] = {sign * sol[0][f], sign * sol[1][f], sign * sol[2][f]};
     double s = sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]), n[3], t1[3], t2[3];
-    for (int c = 0; c < 3; c++) n[c] = v[c] / s;
+    for (int c = 0; c < 3; c++)
+      n[c] = v[c] / s;
     tangents(n, t1, t2);
     g->face_surf[(long)side * n2 + f] = s;
     for (int c = 0; c < 3; c++) {
@@ -171,11 +181,11 @@ int metrics_compute(const Mesh *m, const Disc *d, Geometry *g) {
   int np = d->np;
   long n3 = (long)np * np * np;
   HX_CHECK(geometry_alloc(m, np, g));
-  int rc = HX_OK;
+  int bad_elem = m->n_elems;
 #pragma omp parallel
   {
     double *XL = malloc(sizeof(double) * 3 * n3), *JaL = malloc(sizeof(double) * 9 * n3);
-#pragma omp for schedule(static) reduction(max : rc)
+#pragma omp for schedule(static) reduction(min : bad_elem)
     for (int e = 0; e < m->n_elems; e++) {
       double *Xs = &g->elem_x[3 * n3 * e];
       interp_coords(m, e, np, o.Vgeo_l, XL);
@@ -183,8 +193,7 @@ int metrics_compute(const Mesh *m, const Disc *d, Geometry *g) {
       curl_form_metrics(np, o.Dl, XL, JaL);
       for (int c = 0; c < 9; c++)
         tensor_interp_3d(np, np, o.Vl_s, &JaL[c * n3], &g->metrics[(9L * e + c) * n3]);
-      int erc = element_jacobian(m, e, &o, Xs, &g->sJ[n3 * e]);
-      if (erc > rc) rc = erc;
+      if (element_jacobian(m, e, &o, Xs, &g->sJ[n3 * e], 0) != HX_OK && e < bad_elem) bad_elem = e;
       for (int s = 0; s < 6; s++) {
         int side = m->elem_to_side[6 * e + s];
         if (m->elem_to_side_flip[6 * e + s] == 0) face_metrics(&o, side, s, JaL, XL, g);
@@ -193,7 +202,10 @@ int metrics_compute(const Mesh *m, const Disc *d, Geometry *g) {
     free(XL);
     free(JaL);
   }
-  return rc;
+  if (bad_elem < m->n_elems)
+    return element_jacobian(m, bad_elem, &o, &g->elem_x[3 * n3 * bad_elem], &g->sJ[n3 * bad_elem],
+                            1);
+  return HX_OK;
 }
 
 void geometry_free(Geometry *g) {
