@@ -7,8 +7,8 @@ int gpu_device_count(void) { return 0; }
 int gpu_select_device(char *name, size_t len) {
   (void)name;
   (void)len;
-  return HX_ERROR(HX_ERR_DEVICE, "hexdg was built without CUDA (no nvcc found at configure "
-                                 "time); use Backend = cpu or rebuild with nvcc on PATH");
+  return HX_ERROR(HX_ERR_DEVICE, "hexdg was built without CUDA (HEXDG_CUDA=OFF, or no nvcc at "
+                                 "configure time); use Backend = cpu or rebuild with nvcc on PATH");
 }
 
 int gpu_solver_create(const Solver *s, const GpuOptions *opt, double t, GpuSolver **out) {
