@@ -28,10 +28,8 @@ int disc_init(Disc *d, int N, NodeType node_type, int split) {
   }
   for (int i = 0; i < np; i++)
     for (int l = 0; l < np; l++) {
-      if (split == SPLIT_NONE)
-        d->Dvol[i * np + l] = -d->w[l] / d->w[i] * d->D[l * np + i];
-      else
-        d->Dvol[i * np + l] = 2.0 * d->D[i * np + l];
+      d->Dhat[i * np + l] = -d->w[l] / d->w[i] * d->D[l * np + i];
+      d->Dvol[i * np + l] = split == SPLIT_NONE ? d->Dhat[i * np + l] : 2.0 * d->D[i * np + l];
     }
   if (split != SPLIT_NONE) {
     d->Dvol[0] += 1.0 / d->w[0];

@@ -18,6 +18,7 @@ typedef struct {
   double x[HX_NPMAX], w[HX_NPMAX], wb[HX_NPMAX];
   double D[HX_NPMAX * HX_NPMAX];
   double Dvol[HX_NPMAX * HX_NPMAX];
+  double Dhat[HX_NPMAX * HX_NPMAX]; /* weak-form operator (BR1 lifting uses it for either form) */
   double L_minus[HX_NPMAX], L_plus[HX_NPMAX];       /* l_i(-1), l_i(+1) */
   double Lhat_minus[HX_NPMAX], Lhat_plus[HX_NPMAX]; /* l_i(-1)/w_i, l_i(+1)/w_i */
 } Disc;

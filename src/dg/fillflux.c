@@ -1,6 +1,32 @@
 /* FillFlux: numerical fluxes on all sides, scaled by the surface element (master orientation). */
 #include "dg/solver.h"
+#include "physics/eos.h"
+#include "physics/navierstokes.h"
 #include "physics/riemann.h"
+
+/* BR1 viscous flux (Bassi & Rebay 1997): the mean of both sides' viscous fluxes; on boundary sides
+ * the boundary state with the inner gradients. Subtracted from the advective flux Fp. */
+static void subtract_viscous_flux(const Solver *s, int side, int f, const double *uL,
+                                  const double *uR, const double *n, double *Fp) {
+  int n2 = s->n_dof_face, bc = s->mesh->side_bc[side] >= 0;
+  const double *qL = &s->grad_master[(long)side * HX_NGRAD * n2 + f];
+  const double *qR = bc ? qL : &s->grad_slave[(long)side * HX_NGRAD * n2 + f];
+  double pL[HX_NPRIM], pR[HX_NPRIM], gL[3][HX_NLIFT], gR[3][HX_NLIFT], FL[HX_NVAR], FR[HX_NVAR];
+  for (int c = 0; c < 3; c++)
+    for (int v = 0; v < HX_NLIFT; v++) {
+      gL[c][v] = qL[(c * HX_NLIFT + v) * n2];
+      gR[c][v] = qR[(c * HX_NLIFT + v) * n2];
+    }
+  cons_to_prim(&s->phys, uL, pL);
+  cons_to_prim(&s->phys, uR, pR);
+  viscous_flux_normal(&s->phys, pR, gR[0], gR[1], gR[2], n, FR);
+  if (bc) {
+    for (int v = 0; v < HX_NVAR; v++) Fp[v] -= FR[v];
+    return;
+  }
+  viscous_flux_normal(&s->phys, pL, gL[0], gL[1], gL[2], n, FL);
+  for (int v = 0; v < HX_NVAR; v++) Fp[v] -= 0.5 * (FL[v] + FR[v]);
+}
 
 static void side_flux(const Solver *s, int side, double t) {
   const Mesh *m = s->mesh;
@@ -28,6 +54,7 @@ static void side_flux(const Solver *s, int side, double t) {
     }
     riemann_flux(bc < 0 ? s->riemann : s->riemann_bc, s->disc.split, &s->phys, uL, uR, n, t1, t2,
                  Fp);
+    if (s->viscous) subtract_viscous_flux(s, side, f, uL, uR, n, Fp);
     double sf = g->face_surf[(long)side * n2 + f];
     for (int v = 0; v < nv; v++) F[v * n2 + f] = Fp[v] * sf;
   }

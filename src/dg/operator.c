@@ -1,5 +1,6 @@
 /* The CPU backend's DG operator: Ut = R(U, t), in the order of Table 1 of the GALAEXI paper
- * (Kurz et al. 2025): ProlongToFace, FillFlux, VolInt, SurfInt, ApplyJac (+ source terms). */
+ * (Kurz et al. 2025): ProlongToFace, Lifting (Navier-Stokes), FillFlux, VolInt, SurfInt,
+ * ApplyJac (+ source terms). */
 #include "dg/solver.h"
 
 void apply_jacobian_and_source(const Solver *s, double *Ut, double t) {
@@ -23,8 +24,9 @@ void apply_jacobian_and_source(const Solver *s, double *Ut, double t) {
 
 void dg_time_derivative(Solver *s, const double *U, double *Ut, double t) {
   prolong_to_face(s, U);
+  if (s->viscous) lifting(s, U, Ut, t);
   fill_flux(s, t);
-  volume_integral(s, U, Ut);
+  volume_integral(s, U, Ut, s->viscous);
   surface_integral(s, Ut);
   apply_jacobian_and_source(s, Ut, t);
 }

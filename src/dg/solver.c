@@ -92,6 +92,14 @@ static int alloc_state(Solver *s) {
   s->U_slave = hx_calloc(nface, sizeof(double), "slave face states");
   s->flux = hx_calloc(nface, sizeof(double), "face fluxes");
   if (!s->U || !s->Ut || !s->U_master || !s->U_slave || !s->flux) return HX_ERR_MEM;
+  if (!s->viscous) return HX_OK;
+  long ngrad = (long)HX_NGRAD * s->n_dof_elem * s->mesh->n_elems;
+  long nface_grad = (long)HX_NGRAD * s->n_dof_face * s->mesh->n_sides;
+  s->grad = hx_calloc(ngrad, sizeof(double), "lifted gradients");
+  s->grad_master = hx_calloc(nface_grad, sizeof(double), "master face gradients");
+  s->grad_slave = hx_calloc(nface_grad, sizeof(double), "slave face gradients");
+  s->lift_flux = hx_calloc(nface_grad, sizeof(double), "lifting face values");
+  if (!s->grad || !s->grad_master || !s->grad_slave || !s->lift_flux) return HX_ERR_MEM;
   return HX_OK;
 }
 
@@ -107,6 +115,7 @@ static int solver_setup(const Params *p, Solver *s) {
   s->n_dof_elem = s->np * s->np * s->np;
   s->n_dof_face = s->np * s->np;
   s->n_dof = (long)s->n_dof_elem * s->mesh->n_elems;
+  s->viscous = s->phys.mu0 > 0.0;
   HX_CHECK(metrics_compute(s->mesh, &s->disc, &s->geo));
   HX_CHECK(build_face_maps(s));
   return alloc_state(s);
@@ -134,6 +143,10 @@ void solver_destroy(Solver *s) {
   free(s->U_master);
   free(s->U_slave);
   free(s->flux);
+  free(s->grad);
+  free(s->grad_master);
+  free(s->grad_slave);
+  free(s->lift_flux);
   free(s);
 }
 
@@ -154,5 +167,9 @@ size_t solver_host_bytes(const Solver *s) {
   size_t n3 = s->n_dof_elem, n2 = s->n_dof_face, ne = s->mesh->n_elems, ns = s->mesh->n_sides;
   size_t vol = ne * n3 * (3 * s->n_var + 9 + 1 + 3); /* U, Ut, RK register; metrics, 1/J, x */
   size_t face = ns * n2 * (3 * s->n_var + 9 + 1 + 3); /* states, flux; frame, surface, x */
+  if (s->viscous) {
+    vol += ne * n3 * HX_NGRAD;
+    face += ns * n2 * 3 * HX_NGRAD;
+  }
   return sizeof(double) * (vol + face);
 }

@@ -24,7 +24,14 @@ typedef struct {
   int *s2v;         /* [flip 5][locside 6][q][p] -> volume node of the face point */
   double *U, *Ut;
   double *U_master, *U_slave, *flux; /* [side][var][q][p] */
+  /* Navier-Stokes (mu0 > 0): BR1-lifted gradients of (u, v, w, T) */
+  int viscous;
+  double *grad;                    /* [elem][dir 3][lift 4][k][j][i] */
+  double *grad_master, *grad_slave; /* [side][dir 3][lift 4][q][p] */
+  double *lift_flux;               /* [side][dir 3][lift 4][q][p]: w* n_dir s */
 } Solver;
+
+#define HX_NGRAD (3 * HX_NLIFT)
 
 int solver_define_params(Params *p);
 int solver_create(const Params *p, Solver **out);
@@ -42,8 +49,15 @@ void dg_time_derivative(Solver *s, const double *U, double *Ut, double t);
 /* Steps of the operator, exposed for tests and for the GPU backend's reference. */
 void prolong_to_face(const Solver *s, const double *U);
 void fill_flux(const Solver *s, double t);
-void volume_integral(const Solver *s, const double *U, double *Ut);
+/* accumulate: add to Ut (it holds the viscous volume term) instead of overwriting it */
+void volume_integral(const Solver *s, const double *U, double *Ut, int accumulate);
 void surface_integral(const Solver *s, double *Ut);
+/* BR1 lifting: gradients of the lifting variables into s->grad, their face values into
+ * s->grad_master/slave, and Ut = minus the viscous volume integral (needs prolong_to_face first). */
+void lifting(const Solver *s, const double *U, double *Ut, double t);
+/* Generic forms over nv variables per node/face point. */
+void prolong_vars_to_face(const Solver *s, const double *U, int nv, double *master, double *slave);
+void surface_integral_vars(const Solver *s, const double *flux, int nv, double *Ut);
 void apply_jacobian_and_source(const Solver *s, double *Ut, double t);
 
 #endif

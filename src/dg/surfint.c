@@ -3,9 +3,10 @@
 #include "dg/faceops.h"
 #include "dg/solver.h"
 
-static void surfint_side(const Solver *s, const double *F, int locside, int flip, double *Ut) {
+static void surfint_side(const Solver *s, const double *F, int nv, int locside, int flip,
+                         double *Ut) {
   const Disc *d = &s->disc;
-  int np = d->np, n2 = np * np, n3 = s->n_dof_elem, nv = s->n_var;
+  int np = d->np, n2 = np * np, n3 = s->n_dof_elem;
   int dir = side_normal_dir(locside), plus = side_is_plus(locside);
   int stride = dir == 0 ? 1 : dir == 1 ? np : np * np;
   double sign = flip == 0 ? 1.0 : -1.0;
@@ -25,14 +26,18 @@ static void surfint_side(const Solver *s, const double *F, int locside, int flip
     }
 }
 
-void surface_integral(const Solver *s, double *Ut) {
+void surface_integral_vars(const Solver *s, const double *flux, int nv, double *Ut) {
   const Mesh *m = s->mesh;
-  long face_block = (long)s->n_var * s->n_dof_face, elem_block = (long)s->n_var * s->n_dof_elem;
+  long face_block = (long)nv * s->n_dof_face, elem_block = (long)nv * s->n_dof_elem;
 #pragma omp parallel for schedule(static)
   for (int e = 0; e < m->n_elems; e++)
     for (int ls = 0; ls < 6; ls++) {
       int side = m->elem_to_side[6 * e + ls];
-      surfint_side(s, &s->flux[face_block * side], ls, m->elem_to_side_flip[6 * e + ls],
+      surfint_side(s, &flux[face_block * side], nv, ls, m->elem_to_side_flip[6 * e + ls],
                    &Ut[elem_block * e]);
     }
+}
+
+void surface_integral(const Solver *s, double *Ut) {
+  surface_integral_vars(s, s->flux, s->n_var, Ut);
 }

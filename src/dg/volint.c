@@ -27,7 +27,8 @@ static void load_node(const VolScratch *w, int n3, int q, double *u, double *pr)
 }
 
 /* Weak form: contravariant fluxes at every node, then Dhat along each direction. */
-static void volint_weak(const Solver *s, const double *Ja, VolScratch *w, double *Ut) {
+static void volint_weak(const Solver *s, const double *Ja, VolScratch *w, double *Ut,
+                        int accumulate) {
   int np = s->np, n3 = s->n_dof_elem, nv = s->n_var;
   for (int q = 0; q < n3; q++) {
     double u[HX_NVAR], pr[HX_NPRIM], fxyz[3][HX_NVAR];
@@ -51,16 +52,19 @@ static void volint_weak(const Solver *s, const double *Ja, VolScratch *w, double
             acc += Dv[i * np + l] * f[(k * np + j) * np + l] +
                    Dv[j * np + l] * g[(k * np + l) * np + i] +
                    Dv[k * np + l] * h[(l * np + j) * np + i];
-          Ut[v * n3 + (k * np + j) * np + i] = acc;
+          double *out = &Ut[v * n3 + (k * np + j) * np + i];
+          *out = accumulate ? *out + acc : acc;
         }
   }
 }
 
 /* Split form: two-point fluxes between all node pairs of a line, each pair computed once. */
-static void volint_split(const Solver *s, const double *Ja, VolScratch *w, double *Ut) {
+static void volint_split(const Solver *s, const double *Ja, VolScratch *w, double *Ut,
+                         int accumulate) {
   int np = s->np, n3 = s->n_dof_elem, nv = s->n_var;
   const double *Dv = s->disc.Dvol;
-  for (int q = 0; q < nv * n3; q++) Ut[q] = 0.0;
+  if (!accumulate)
+    for (int q = 0; q < nv * n3; q++) Ut[q] = 0.0;
   for (int d = 0; d < 3; d++) {
     int stride = d == 0 ? 1 : d == 1 ? np : np * np;
     for (int a = 0; a < np; a++)
@@ -90,7 +94,7 @@ static void volint_split(const Solver *s, const double *Ja, VolScratch *w, doubl
   }
 }
 
-void volume_integral(const Solver *s, const double *U, double *Ut) {
+void volume_integral(const Solver *s, const double *U, double *Ut, int accumulate) {
   int n3 = s->n_dof_elem, nv = s->n_var;
 #pragma omp parallel
   {
@@ -104,9 +108,9 @@ void volume_integral(const Solver *s, const double *U, double *Ut) {
       const double *Ja = &s->geo.metrics[9L * n3 * e];
       gather_state(s, &U[(long)nv * n3 * e], &w);
       if (s->disc.split == SPLIT_NONE)
-        volint_weak(s, Ja, &w, &Ut[(long)nv * n3 * e]);
+        volint_weak(s, Ja, &w, &Ut[(long)nv * n3 * e], accumulate);
       else
-        volint_split(s, Ja, &w, &Ut[(long)nv * n3 * e]);
+        volint_split(s, Ja, &w, &Ut[(long)nv * n3 * e], accumulate);
     }
     free(w.u);
     free(w.prim);

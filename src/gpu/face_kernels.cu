@@ -4,6 +4,8 @@
 
 extern "C" {
 #include "dg/faceops.h"
+#include "physics/eos.h"
+#include "physics/navierstokes.h"
 #include "physics/riemann.h"
 }
 
@@ -13,6 +15,36 @@ __device__ static void prolong_point(const DevData &d, int elem, int locside, in
   const double *Ue = d.U + (size_t)elem * d.nvar * d.n3;
   for (int v = 0; v < HX_NVAR; v++)
     u[v] = prolong_to_face_point(d.disc, Ue + v * d.n3, node0, locside);
+}
+
+/* Lifted gradients [3][4] of element elem at a face point (same prolongation as the state). */
+__device__ static void prolong_grad_point(const DevData &d, int elem, int locside, int node0,
+                                          double g[3][HX_NLIFT]) {
+  const double *q = d.grad + (size_t)elem * HX_NGRAD * d.n3;
+  for (int c = 0; c < 3; c++)
+    for (int v = 0; v < HX_NLIFT; v++)
+      g[c][v] = prolong_to_face_point(d.disc, q + (c * HX_NLIFT + v) * d.n3, node0, locside);
+}
+
+/* BR1 viscous flux (mean of both sides; boundary state with inner gradients on BC sides),
+ * subtracted from the advective flux F. */
+__device__ static void subtract_viscous(const DevData &d, const PhysParams &pp, const int *info,
+                                        int f, const double *uL, const double *uR,
+                                        const double *n, double *F) {
+  double pL[HX_NPRIM], pR[HX_NPRIM], gL[3][HX_NLIFT], gR[3][HX_NLIFT], FL[HX_NVAR], FR[HX_NVAR];
+  int bc = info[5] >= 0;
+  prolong_grad_point(d, info[0], info[1], d.s2v[info[1] * d.n2 + f], gL);
+  if (!bc) prolong_grad_point(d, info[2], info[3], d.s2v[(info[4] * 6 + info[3]) * d.n2 + f], gR);
+  cons_to_prim(&pp, uL, pL);
+  cons_to_prim(&pp, uR, pR);
+  if (bc) {
+    viscous_flux_normal(&pp, pR, gL[0], gL[1], gL[2], n, FR);
+    for (int v = 0; v < HX_NVAR; v++) F[v] -= FR[v];
+    return;
+  }
+  viscous_flux_normal(&pp, pR, gR[0], gR[1], gR[2], n, FR);
+  viscous_flux_normal(&pp, pL, gL[0], gL[1], gL[2], n, FL);
+  for (int v = 0; v < HX_NVAR; v++) F[v] -= 0.5 * (FL[v] + FR[v]);
 }
 
 __global__ static void face_flux_kernel(DevData d, DevPhysics ph, double c_stage) {
@@ -38,6 +70,7 @@ __global__ static void face_flux_kernel(DevData d, DevPhysics ph, double c_stage
     t2[c] = d.face_t2[at];
   }
   riemann_flux(bc < 0 ? d.riemann : d.riemann_bc, d.split, &ph.pp, uL, uR, n, t1, t2, F);
+  if (d.viscous) subtract_viscous(d, ph.pp, info, f, uL, uR, n, F);
   double sf = d.face_surf[(size_t)side * d.n2 + f];
   double *out = d.flux + (size_t)side * d.nvar * d.n2 + f;
   for (int v = 0; v < HX_NVAR; v++)
@@ -47,6 +80,42 @@ __global__ static void face_flux_kernel(DevData d, DevPhysics ph, double c_stage
 int launch_face_flux(const DevData *d, const DevPhysics *ph, double c_stage, cudaStream_t s) {
   int n = d->n_sides * d->n2, threads = 128;
   face_flux_kernel<<<(n + threads - 1) / threads, threads, 0, s>>>(*d, *ph, c_stage);
+  CU_CHECK(cudaGetLastError());
+  return HX_OK;
+}
+
+/* BR1 lifting face values w* n_c s: one thread per face point. */
+__global__ static void face_lifting_kernel(DevData d, DevPhysics ph, double c_stage) {
+  int gid = blockIdx.x * blockDim.x + threadIdx.x;
+  if (gid >= d.n_sides * d.n2 || !(d.sc->dt > 0.0)) return;
+  int side = gid / d.n2, f = gid - side * d.n2;
+  const int *info = d.side_info + 6 * side;
+  double uL[HX_NVAR], uR[HX_NVAR], pL[HX_NPRIM], pR[HX_NPRIM], wL[HX_NLIFT], wR[HX_NLIFT];
+  prolong_point(d, info[0], info[1], d.s2v[info[1] * d.n2 + f], uL);
+  int bc = info[5] >= 0;
+  if (!bc) {
+    prolong_point(d, info[2], info[3], d.s2v[(info[4] * 6 + info[3]) * d.n2 + f], uR);
+  } else {
+    double x[3];
+    for (int c = 0; c < 3; c++) x[c] = d.face_x[((size_t)side * 3 + c) * d.n2 + f];
+    exact_func(&ph.ef, &ph.pp, x, d.sc->t + c_stage * d.sc->dt, uR);
+  }
+  cons_to_prim(&ph.pp, uL, pL);
+  cons_to_prim(&ph.pp, uR, pR);
+  lifting_variables(pL, wL);
+  lifting_variables(pR, wR);
+  double sf = d.face_surf[(size_t)side * d.n2 + f];
+  double *out = d.lift_flux + (size_t)side * HX_NGRAD * d.n2 + f;
+  for (int c = 0; c < 3; c++) {
+    double nc = d.face_nvec[((size_t)side * 3 + c) * d.n2 + f] * sf;
+    for (int v = 0; v < HX_NLIFT; v++)
+      out[(c * HX_NLIFT + v) * d.n2] = (bc ? wR[v] : 0.5 * (wL[v] + wR[v])) * nc;
+  }
+}
+
+int launch_face_lifting(const DevData *d, const DevPhysics *ph, double c_stage, cudaStream_t s) {
+  int n = d->n_sides * d->n2, threads = 128;
+  face_lifting_kernel<<<(n + threads - 1) / threads, threads, 0, s>>>(*d, *ph, c_stage);
   CU_CHECK(cudaGetLastError());
   return HX_OK;
 }

@@ -17,7 +17,7 @@ typedef struct GpuSolver GpuSolver;
 
 typedef struct {
   const LowStorageRK *rk;
-  double cfl_scale;
+  double cfl_scale, dfl_scale;
   int use_graphs; /* capture a whole step in a CUDA graph (1) or launch kernel by kernel (0) */
 } GpuOptions;
 

@@ -7,6 +7,7 @@
 extern "C" {
 #include "core/error.h"
 #include "dg/disc.h"
+#include "dg/solver.h"
 #include "physics/exactfunc.h"
 #include "physics/physics.h"
 }
@@ -23,7 +24,8 @@ extern "C" {
 /* Scalars of the time loop, kept on the device so that a captured step needs no host input. */
 typedef struct {
   double t, dt, t_analyze;
-  unsigned long long lmax_bits; /* max of the CFL eigenvalue sum (non-negative: bits are ordered) */
+  unsigned long long lmax_bits;  /* max of the CFL eigenvalue sum (non-negative: bits are ordered) */
+  unsigned long long lvmax_bits; /* max of the viscous (DFL) eigenvalue sum */
   int landed, bad;
 } StepScalars;
 
@@ -32,9 +34,12 @@ typedef struct {
   int N, np, n2, n3, nvar;
   int n_elems, n_sides;
   int node_type, split, riemann, riemann_bc, has_source;
-  double dt_factor; /* CFLscale * alpha(N) / (2N+1) * 2 */
+  double dt_factor;      /* CFLscale * alpha(N) / (2N+1) * 2 */
+  double dt_factor_visc; /* viscous counterpart (DFLscale), 0 for Euler */
+  int viscous;           /* Navier-Stokes: BR1 lifting and viscous fluxes */
   const Disc *disc;
   double *U, *Ut, *k, *flux;
+  double *grad, *lift_flux; /* [elem][3][4][n3], [side][3][4][n2] (Navier-Stokes only) */
   const double *metrics, *sJ, *elem_x;
   const double *face_nvec, *face_t1, *face_t2, *face_surf, *face_x;
   const int *side_info;  /* [side][6]: master elem, master locside, slave elem, slave locside, flip, bc */
@@ -51,6 +56,9 @@ typedef struct {
 /* Launchers (stream-ordered, capturable). c_stage, a, b: RK coefficients of the stage. */
 int launch_face_flux(const DevData *d, const DevPhysics *ph, double c_stage, cudaStream_t s);
 int launch_volume_integral(const DevData *d, const DevPhysics *ph, cudaStream_t s);
+int launch_face_lifting(const DevData *d, const DevPhysics *ph, double c_stage, cudaStream_t s);
+int launch_lifting(const DevData *d, const DevPhysics *ph, cudaStream_t s);
+int lifting_configure(const DevData *d);
 int volume_integral_configure(const DevData *d);
 int launch_surface_update(const DevData *d, const DevPhysics *ph, double a, double b,
                           double c_stage, cudaStream_t s);

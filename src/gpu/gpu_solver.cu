@@ -9,6 +9,7 @@
 
 extern "C" {
 #include "gpu/gpu.h"
+#include "time/timedisc.h"
 }
 
 #define GPU_MAX_BUFFERS 32
@@ -19,7 +20,7 @@ struct GpuSolver {
   const LowStorageRK *rk;
   int use_graphs;
   cudaStream_t s_elem, s_side, s_mpi;
-  cudaEvent_t ev_stage[64], ev_faces[64], ev_t0, ev_t1;
+  cudaEvent_t ev_stage[64], ev_faces[64], ev_lift[64], ev_grad[64], ev_t0, ev_t1;
   cudaGraphExec_t step_graph;
   StepScalars *sc_host; /* pinned mirror of the device scalars */
   double t_analyze_host;
@@ -78,6 +79,10 @@ static size_t planned_bytes(const Solver *s) {
   size_t n3 = s->n_dof_elem, n2 = s->n_dof_face, ne = s->mesh->n_elems, ns = s->mesh->n_sides;
   size_t vol = ne * n3 * (3 * HX_NVAR + 9 + 1 + (exact_has_source(s->exact.which) ? 3 : 0));
   size_t face = ns * n2 * (HX_NVAR + 9 + 1 + 3);
+  if (s->viscous) {
+    vol += ne * n3 * HX_NGRAD;
+    face += ns * n2 * HX_NGRAD;
+  }
   return sizeof(double) * (vol + face) + sizeof(int) * (6 * ns + 12 * ne + 30 * n2) +
          sizeof(Disc) + sizeof(StepScalars);
 }
@@ -155,6 +160,8 @@ static int upload_solver(GpuSolver *g, const Solver *s, const GpuOptions *opt) {
   const double *alpha = s->disc.node_type == NODE_GAUSS ? opt->rk->cfl_alpha_gauss
                                                          : opt->rk->cfl_alpha_lobatto;
   d->dt_factor = opt->cfl_scale * alpha[d->N] / (2.0 * d->N + 1.0) * 2.0;
+  d->viscous = s->viscous;
+  d->dt_factor_visc = s->viscous ? timedisc_viscous_factor(s, opt->rk, opt->dfl_scale) : 0.0;
   g->ph.pp = s->phys;
   g->ph.ef = s->exact;
   HX_CHECK(dev_alloc(g, (void **)&d->disc, sizeof(Disc), &s->disc, "basis"));
@@ -165,6 +172,14 @@ static int upload_solver(GpuSolver *g, const Solver *s, const GpuOptions *opt) {
   HX_CHECK(dev_alloc(g, (void **)&d->flux, sizeof(double) * HX_NVAR * s->n_dof_face * d->n_sides,
                      NULL, "face fluxes"));
   HX_CHECK(upload_geometry(g, s));
+  if (d->viscous) {
+    HX_CHECK(dev_alloc(g, (void **)&d->grad, sizeof(double) * HX_NGRAD * n3 * ne, NULL,
+                       "lifted gradients"));
+    HX_CHECK(dev_alloc(g, (void **)&d->lift_flux,
+                       sizeof(double) * HX_NGRAD * s->n_dof_face * d->n_sides, NULL,
+                       "lifting face values"));
+    HX_CHECK(lifting_configure(d));
+  }
   HX_CHECK(upload_connectivity(g, s));
   HX_CHECK(dev_alloc(g, (void **)&d->sc, sizeof(StepScalars), NULL, "time-step scalars"));
   CU_CHECK(cudaMemset(d->sc, 0, sizeof(StepScalars)));
@@ -180,6 +195,8 @@ static int create_streams(GpuSolver *g) {
   for (int st = 0; st < g->rk->n_stages; st++) {
     CU_CHECK(cudaEventCreateWithFlags(&g->ev_stage[st], cudaEventDisableTiming));
     CU_CHECK(cudaEventCreateWithFlags(&g->ev_faces[st], cudaEventDisableTiming));
+    CU_CHECK(cudaEventCreateWithFlags(&g->ev_lift[st], cudaEventDisableTiming));
+    CU_CHECK(cudaEventCreateWithFlags(&g->ev_grad[st], cudaEventDisableTiming));
   }
   CU_CHECK(cudaEventCreate(&g->ev_t0));
   CU_CHECK(cudaEventCreate(&g->ev_t1));
@@ -188,13 +205,22 @@ static int create_streams(GpuSolver *g) {
 }
 
 /* One RK step in stream order (GALAEXI Fig. 4): per stage the side work (ProlongToFace+FillFlux,
- * mid priority) runs beside VolInt (low priority); one join before SurfInt. */
+ * mid priority) runs beside VolInt (low priority); one join before SurfInt. Navier-Stokes first
+ * lifts: face values (sides) -> gradients and viscous volume term (elements) -> then as Euler. */
 static int enqueue_step(GpuSolver *g) {
   const LowStorageRK *rk = g->rk;
   HX_CHECK(launch_timestep(&g->d, &g->ph, g->s_elem));
   for (int st = 0; st < rk->n_stages; st++) {
     CU_CHECK(cudaEventRecord(g->ev_stage[st], g->s_elem));
     CU_CHECK(cudaStreamWaitEvent(g->s_side, g->ev_stage[st], 0));
+    if (g->d.viscous) {
+      HX_CHECK(launch_face_lifting(&g->d, &g->ph, rk->c[st], g->s_side));
+      CU_CHECK(cudaEventRecord(g->ev_lift[st], g->s_side));
+      CU_CHECK(cudaStreamWaitEvent(g->s_elem, g->ev_lift[st], 0));
+      HX_CHECK(launch_lifting(&g->d, &g->ph, g->s_elem));
+      CU_CHECK(cudaEventRecord(g->ev_grad[st], g->s_elem));
+      CU_CHECK(cudaStreamWaitEvent(g->s_side, g->ev_grad[st], 0));
+    }
     HX_CHECK(launch_face_flux(&g->d, &g->ph, rk->c[st], g->s_side));
     CU_CHECK(cudaEventRecord(g->ev_faces[st], g->s_side));
     HX_CHECK(launch_volume_integral(&g->d, &g->ph, g->s_elem));
@@ -262,6 +288,8 @@ extern "C" void gpu_solver_destroy(GpuSolver *g) {
   for (int st = 0; st < g->rk->n_stages && st < 64; st++) {
     if (g->ev_stage[st]) cudaEventDestroy(g->ev_stage[st]);
     if (g->ev_faces[st]) cudaEventDestroy(g->ev_faces[st]);
+    if (g->ev_lift[st]) cudaEventDestroy(g->ev_lift[st]);
+    if (g->ev_grad[st]) cudaEventDestroy(g->ev_grad[st]);
   }
   if (g->ev_t0) cudaEventDestroy(g->ev_t0);
   if (g->ev_t1) cudaEventDestroy(g->ev_t1);

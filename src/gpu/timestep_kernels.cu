@@ -4,59 +4,86 @@
 
 extern "C" {
 #include "physics/eos.h"
+#include "physics/navierstokes.h"
 }
 
-__device__ static double node_lambda(const DevData &d, const PhysParams &pp, int e, int q) {
+/* Spectral radii of node q per direction: convective lam[d] and viscous lamv[d]; false if the
+ * state is not admissible. Same arithmetic as src/time/timedisc.c. */
+__device__ static bool node_lambdas(const DevData &d, const PhysParams &pp, int e, int q,
+                                    double *lam, double *lamv) {
   const double *Ue = d.U + (size_t)e * d.nvar * d.n3;
   double u[HX_NVAR], pr[HX_NPRIM];
-  for (int v = 0; v < HX_NVAR; v++) u[v] = Ue[v * d.n3 + q];
+  for (int v = 0; v < HX_NVAR; v++)
+    u[v] = Ue[v * d.n3 + q];
   cons_to_prim(&pp, u, pr);
-  if (!(pr[PDENS] > 0.0) || !(pr[PRES] > 0.0)) return -1.0;
-  double c = speed_of_sound(&pp, pr), lam = 0.0, sJ = d.sJ[(size_t)e * d.n3 + q];
+  if (!(pr[PDENS] > 0.0) || !(pr[PRES] > 0.0)) return false;
+  double c = speed_of_sound(&pp, pr), sJ = d.sJ[(size_t)e * d.n3 + q];
+  double coeff = d.viscous ? viscous_spectral_coeff(&pp, pr) : 0.0;
   for (int dir = 0; dir < 3; dir++) {
     const double *Ja = d.metrics + ((size_t)e * 9 + dir * 3) * d.n3 + q;
     double m0 = Ja[0], m1 = Ja[d.n3], m2 = Ja[2 * d.n3];
     double vn = pr[VEL1] * m0 + pr[VEL2] * m1 + pr[VEL3] * m2;
     double mn = sqrt(m0 * m0 + m1 * m1 + m2 * m2);
-    lam += sJ * (fabs(vn) + c * mn);
+    lam[dir] = sJ * (fabs(vn) + c * mn);
+    lamv[dir] = coeff * (sJ * mn) * (sJ * mn);
   }
-  return lam;
+  return lam[0] == lam[0] && lamv[0] + lamv[1] + lamv[2] == lamv[0] + lamv[1] + lamv[2];
 }
 
+#define LAMBDA_THREADS 128
+
+/* One block per element: per-direction maxima over the nodes, summed (FLEXI's estimate), then an
+ * order-independent max over the elements. */
 __global__ static void lambda_max_kernel(DevData d, DevPhysics ph) {
-  __shared__ double red[256];
-  size_t gid = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-  double lam = 0.0;
-  if (gid < (size_t)d.n_elems * d.n3) {
-    int e = (int)(gid / d.n3);
-    lam = node_lambda(d, ph.pp, e, (int)(gid - (size_t)e * d.n3));
-    if (!(lam >= 0.0)) { /* negative (not admissible) or NaN */
+  __shared__ double red[6][LAMBDA_THREADS];
+  int e = blockIdx.x;
+  double m[6] = {0, 0, 0, 0, 0, 0};
+  for (int q = threadIdx.x; q < d.n3; q += blockDim.x) {
+    double lam[3], lamv[3];
+    if (!node_lambdas(d, ph.pp, e, q, lam, lamv)) {
       atomicOr(&d.sc->bad, 1);
-      lam = 0.0;
+      continue;
+    }
+    for (int k = 0; k < 3; k++) {
+      m[k] = fmax(m[k], lam[k]);
+      m[3 + k] = fmax(m[3 + k], lamv[k]);
     }
   }
-  red[threadIdx.x] = lam;
+  for (int k = 0; k < 6; k++)
+    red[k][threadIdx.x] = m[k];
   __syncthreads();
   for (int s = blockDim.x / 2; s > 0; s >>= 1) {
-    if (threadIdx.x < s) red[threadIdx.x] = fmax(red[threadIdx.x], red[threadIdx.x + s]);
+    if (threadIdx.x < s)
+      for (int k = 0; k < 6; k++)
+        red[k][threadIdx.x] = fmax(red[k][threadIdx.x], red[k][threadIdx.x + s]);
     __syncthreads();
   }
   /* max of non-negative doubles: the bit patterns are ordered like the values, so the result
    * does not depend on the order of the atomics */
-  if (threadIdx.x == 0) atomicMax(&d.sc->lmax_bits, (unsigned long long)__double_as_longlong(red[0]));
+  if (threadIdx.x == 0) {
+    double lsum = red[0][0] + red[1][0] + red[2][0], lvsum = red[3][0] + red[4][0] + red[5][0];
+    atomicMax(&d.sc->lmax_bits, (unsigned long long)__double_as_longlong(lsum));
+    atomicMax(&d.sc->lvmax_bits, (unsigned long long)__double_as_longlong(lvsum));
+  }
 }
 
 /* dt and landing, the same arithmetic as simulation.c; resets the reduction for the next step. */
 __global__ static void dt_finalize_kernel(DevData d) {
   StepScalars *sc = d.sc;
   double lmax = __longlong_as_double((long long)sc->lmax_bits);
+  double lvmax = __longlong_as_double((long long)sc->lvmax_bits);
   sc->lmax_bits = 0ull;
+  sc->lvmax_bits = 0ull;
   if (sc->bad || !(lmax > 0.0)) {
     sc->dt = -1.0;
     sc->landed = 0;
     return;
   }
   double dt = __ddiv_rn(d.dt_factor, lmax);
+  if (d.viscous && lvmax > 0.0) {
+    double dtv = __ddiv_rn(d.dt_factor_visc, lvmax);
+    if (dtv < dt) dt = dtv;
+  }
   int land = __dsub_rn(sc->t_analyze, sc->t) <= __dmul_rn(dt, 1.0 + 1e-9);
   sc->dt = land ? __dsub_rn(sc->t_analyze, sc->t) : dt;
   sc->landed = land;
@@ -68,8 +95,7 @@ __global__ static void time_advance_kernel(DevData d) {
 }
 
 int launch_timestep(const DevData *d, const DevPhysics *ph, cudaStream_t s) {
-  size_t n = (size_t)d->n_elems * d->n3;
-  lambda_max_kernel<<<(unsigned)((n + 255) / 256), 256, 0, s>>>(*d, *ph);
+  lambda_max_kernel<<<d->n_elems, LAMBDA_THREADS, 0, s>>>(*d, *ph);
   CU_CHECK(cudaGetLastError());
   dt_finalize_kernel<<<1, 1, 0, s>>>(*d);
   CU_CHECK(cudaGetLastError());

@@ -130,7 +130,8 @@ __global__ static void __launch_bounds__(VOLINT_THREADS, VOLINT_MIN_BLOCKS)
       }
     }
     double *ut = d.Ut + (size_t)e * d.nvar * n3;
-    for (int v = 0; v < HX_NVAR; v++) ut[v * n3 + q] = acc[v];
+    for (int v = 0; v < HX_NVAR; v++) /* Navier-Stokes: Ut already holds the viscous part */
+      ut[v * n3 + q] = d.viscous ? ut[v * n3 + q] + acc[v] : acc[v];
   }
 }
 

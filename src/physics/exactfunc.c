@@ -1,5 +1,6 @@
-/* Parameters of the gas model and of the exact functions: FLEXI's keys and defaults
- * (flexi src/equations/navierstokes/equation.f90, idealgas/exactfunc.f90, idealgas/eos.f90). */
+/* Parameters of the gas model, the transport properties and the exact functions: FLEXI's keys and
+ * defaults (flexi src/equations/navierstokes/equation.f90, idealgas/exactfunc.f90,
+ * idealgas/eos.f90, src/testcase/taylorgreenvortex/testcase.f90). */
 #include <math.h>
 #include <string.h>
 
@@ -7,8 +8,10 @@
 #include "core/params.h"
 #include "physics/eos.h"
 #include "physics/exactfunc.h"
+#include "physics/viscosity.h"
 
 #define EXACTFUNC_LIST                                                                             \
+  "0 (testcase: the Taylor-Green vortex of TestCase = taylorgreenvortex), "                        \
   "1 (refstate), 2 (sine density wave), 4 (oblique sine wave manufactured solution), "             \
   "7 (Shu isentropic vortex), 10 (moving normal shock), 11 (Sod shock tube), "                     \
   "12 (Shu-Osher), 13 (double Mach reflection)"
@@ -23,8 +26,9 @@ typedef struct {
 } ParamSpec;
 
 static const ParamSpec exactfunc_param_specs[] = {
-    {"Exactfunc", "IniExactFunc", PARAM_INT, 0, NULL, false,
-     "Exact function for the initial solution: " EXACTFUNC_LIST "."},
+    {"Exactfunc", "IniExactFunc", PARAM_INT, 0, "", false,
+     "Exact function for the initial solution: " EXACTFUNC_LIST
+     ". Mandatory unless TestCase = taylorgreenvortex (then 0 by default)."},
     {"Equation", "IniRefState", PARAM_INT, 0, "1", false,
      "RefState (1-based) used by the initial solution (IniExactFunc 1 and 7)."},
     {"Equation", "RefState", PARAM_REAL_ARRAY, 5, "", true,
@@ -48,7 +52,30 @@ static const ParamSpec exactfunc_param_specs[] = {
      "Moving shock (10): density ahead of the shock (pressure = density/kappa)."},
     {"EquationOfState", "kappa", PARAM_REAL, 0, "1.4", false, "Ratio of specific heats."},
     {"EquationOfState", "R", PARAM_REAL, 0, "287.058", false, "Specific gas constant."},
+    {"EquationOfState", "mu0", PARAM_REAL, 0, "0.", false,
+     "Dynamic viscosity (at Tref for ViscosityLaw = sutherland and powerlaw); 0: Euler "
+     "equations."},
+    {"EquationOfState", "Pr", PARAM_REAL, 0, "0.72", false,
+     "Prandtl number; heat conductivity = mu cp / Pr."},
+    {"EquationOfState", "Ts", PARAM_REAL, 0, "110.4", false,
+     "Sutherland's law: Sutherland temperature (for the Taylor-Green vortex with neither Ts nor "
+     "Tref given: 0.4042 times its temperature T0, as FLEXI)."},
+    {"EquationOfState", "Tref", PARAM_REAL, 0, "273.15", false,
+     "Sutherland's and power law: reference temperature at which mu = mu0 (for the Taylor-Green "
+     "vortex with neither Ts nor Tref given: its temperature T0, as FLEXI)."},
+    {"EquationOfState", "ExpoSuth", PARAM_REAL, 0, "1.5", false,
+     "Sutherland's and power law: exponent of T/Tref."},
+    {"Testcase", "MachNumber", PARAM_REAL, 0, "0.1", false,
+     "Taylor-Green vortex: Mach number U0/c0 (rho0 = U0 = 1, p0 = 1/(kappa MachNumber^2))."},
+    {"Testcase", "TGVVersion", PARAM_INT, 0, "2", false,
+     "Taylor-Green vortex initial density: 1 constant density rho0 (FLEXI with constant "
+     "viscosity), 2 constant temperature T0 = p0/(rho0 R), rho = p/(R T0)."},
 };
+
+static const char *const VISCOSITY_LAW_NAMES[] = {"constant", "sutherland", "powerlaw"};
+static const int VISCOSITY_LAW_IDS[] = {VISC_CONSTANT, VISC_SUTHERLAND, VISC_POWERLAW};
+static const char *const TESTCASE_NAMES[] = {"default", "taylorgreenvortex"};
+static const int TESTCASE_IDS[] = {TESTCASE_DEFAULT, TESTCASE_TGV};
 
 int exactfunc_define_params(Params *params) {
   const int n_specs = (int)(sizeof exactfunc_param_specs / sizeof exactfunc_param_specs[0]);
@@ -57,6 +84,15 @@ int exactfunc_define_params(Params *params) {
     HX_CHECK(params_define(params, s->section, s->name, s->type, s->array_len, s->default_text,
                            s->multiple, s->help));
   }
+  HX_CHECK(params_define_choice(
+      params, "EquationOfState", "ViscosityLaw", "constant", 3, VISCOSITY_LAW_NAMES,
+      VISCOSITY_LAW_IDS,
+      "Viscosity law (FLEXI chooses it at compile time, PP_VISC): constant mu0; sutherland: "
+      "mu0 (T/Tref)^ExpoSuth (Tref+Ts)/(T+Ts), linear below Ts; powerlaw: mu0 (T/Tref)^ExpoSuth."));
+  HX_CHECK(params_define_choice(
+      params, "Testcase", "TestCase", "default", 2, TESTCASE_NAMES, TESTCASE_IDS,
+      "Test case (FLEXI chooses it at compile time, FLEXI_TESTCASE): taylorgreenvortex makes "
+      "IniExactFunc 0 the Taylor-Green vortex (MachNumber, TGVVersion) and its default."));
   return HX_OK;
 }
 
@@ -71,8 +107,30 @@ static int read_gas(const Params *params, PhysParams *pp) {
   return HX_OK;
 }
 
+static int read_transport(const Params *params, PhysParams *pp) {
+  int law;
+  double mu0, Pr, Ts, Tref, expo;
+  HX_CHECK(params_get_choice(params, "ViscosityLaw", &law));
+  HX_CHECK(params_get_real(params, "mu0", &mu0));
+  HX_CHECK(params_get_real(params, "Pr", &Pr));
+  HX_CHECK(params_get_real(params, "Ts", &Ts));
+  HX_CHECK(params_get_real(params, "Tref", &Tref));
+  HX_CHECK(params_get_real(params, "ExpoSuth", &expo));
+  if (!(mu0 >= 0.0))
+    return HX_ERROR(HX_ERR_INPUT, "mu0 = %g must be >= 0 (dynamic viscosity; 0: Euler)", mu0);
+  if (!(Pr > 0.0)) return HX_ERROR(HX_ERR_INPUT, "Pr = %g must be > 0 (Prandtl number)", Pr);
+  if (!(Ts > 0.0))
+    return HX_ERROR(HX_ERR_INPUT, "Ts = %g must be > 0 (Sutherland temperature)", Ts);
+  if (!(Tref > 0.0))
+    return HX_ERROR(HX_ERR_INPUT, "Tref = %g must be > 0 (reference temperature)", Tref);
+  if (!isfinite(expo)) return HX_ERROR(HX_ERR_INPUT, "ExpoSuth = %g must be finite", expo);
+  physparams_set_transport(pp, law, mu0, Pr, Ts, Tref, expo);
+  return HX_OK;
+}
+
 static int check_supported(int which) {
   switch (which) {
+  case EXACT_TESTCASE:
   case EXACT_REFSTATE:
   case EXACT_SINE_DENSITY:
   case EXACT_SINE_MMS:
@@ -149,10 +207,10 @@ static int read_wave_params(const Params *params, ExactFuncParams *ef) {
   HX_CHECK(params_get_real_array(params, "AdvVel", 3, ef->adv_vel));
   HX_CHECK(read_optional_real(params, "IniFrequency", sine_density ? 0.5 : 1.0, &ef->frequency));
   HX_CHECK(read_optional_real(params, "IniAmplitude", amplitude_default, &ef->amplitude));
-  if (ef->which == EXACT_SINE_MMS && !(fabs(ef->amplitude) < 2.0))
+  if (ef->which == EXACT_SINE_MMS && !(fabs(ef->amplitude) < 0.5))
     return HX_ERROR(HX_ERR_INPUT,
-                    "IniAmplitude = %g: the manufactured solution 4 has density 2 + A sin(..), "
-                    "so |IniAmplitude| must be < 2",
+                    "IniAmplitude = %g: the manufactured solution 4 has g = 2 + A sin(..) and "
+                    "pressure (kappa-1) g (g - 3/2), so |IniAmplitude| must be < 0.5",
                     ef->amplitude);
   if (sine_density && !(fabs(ef->amplitude) < 1.0))
     return HX_ERROR(HX_ERR_INPUT,
@@ -198,11 +256,54 @@ static int read_shock_params(const Params *params, ExactFuncParams *ef) {
   return HX_OK;
 }
 
+/* IniExactFunc, defaulting to 0 (the TGV) for TestCase = taylorgreenvortex. */
+static int read_which(const Params *params, ExactFuncParams *ef) {
+  HX_CHECK(params_get_choice(params, "TestCase", &ef->test_case));
+  if (params_is_set(params, "IniExactFunc")) {
+    HX_CHECK(params_get_int(params, "IniExactFunc", &ef->which));
+  } else if (ef->test_case == TESTCASE_TGV) {
+    ef->which = EXACT_TESTCASE;
+  } else {
+    return HX_ERROR(HX_ERR_INPUT, "IniExactFunc is not set; give one of " EXACTFUNC_LIST
+                                  ", or TestCase = taylorgreenvortex");
+  }
+  HX_CHECK(check_supported(ef->which));
+  if (ef->which == EXACT_TESTCASE && ef->test_case == TESTCASE_DEFAULT)
+    return HX_ERROR(
+        HX_ERR_INPUT,
+        "IniExactFunc = 0 is the exact function of the test case, but TestCase = "
+        "default has none; set TestCase = taylorgreenvortex for the Taylor-Green vortex");
+  return HX_OK;
+}
+
+/* MachNumber and TGVVersion; with Sutherland's law and neither Ts nor Tref given, FLEXI's TGV sets
+ * Tref = T0 and Ts = 0.4042 T0 (110.4 K / 273.15 K in units of the TGV temperature). */
+static int read_tgv_params(const Params *params, PhysParams *pp, ExactFuncParams *ef) {
+  HX_CHECK(params_get_real(params, "MachNumber", &ef->tgv_mach));
+  HX_CHECK(params_get_int(params, "TGVVersion", &ef->tgv_version));
+  if (ef->test_case != TESTCASE_TGV) return HX_OK;
+  if (!(ef->tgv_mach > 0.0))
+    return HX_ERROR(HX_ERR_INPUT, "MachNumber = %g of the Taylor-Green vortex must be > 0",
+                    ef->tgv_mach);
+  if (ef->tgv_version != TGV_CONSTANT_DENSITY && ef->tgv_version != TGV_CONSTANT_TEMPERATURE)
+    return HX_ERROR(HX_ERR_INPUT,
+                    "TGVVersion = %d: use 1 (constant density) or 2 (constant temperature)",
+                    ef->tgv_version);
+  if (pp->viscosity_law == VISC_SUTHERLAND && !params_is_set(params, "Ts") &&
+      !params_is_set(params, "Tref")) {
+    const double T0 = 1.0 / (pp->kappa * ef->tgv_mach * ef->tgv_mach * pp->R);
+    pp->Tref = T0;
+    pp->Ts = 0.4042 * T0;
+  }
+  return HX_OK;
+}
+
 int exactfunc_init(const Params *params, PhysParams *pp, ExactFuncParams *ef) {
   memset(ef, 0, sizeof *ef);
   HX_CHECK(read_gas(params, pp));
-  HX_CHECK(params_get_int(params, "IniExactFunc", &ef->which));
-  HX_CHECK(check_supported(ef->which));
+  HX_CHECK(read_transport(params, pp));
+  HX_CHECK(read_which(params, ef));
+  HX_CHECK(read_tgv_params(params, pp, ef));
   HX_CHECK(read_ref_states(params, pp, ef));
   HX_CHECK(read_ini_ref_state(params, ef));
   HX_CHECK(read_wave_params(params, ef));

@@ -10,11 +10,13 @@
 #include "core/params.h"
 #include "physics/eos.h"
 #include "physics/physics.h"
+#include "physics/viscosity.h"
 
 #define HX_MAX_REFSTATES 16
 
 /* FLEXI's IniExactFunc ids supported by hexdg. */
 enum {
+  EXACT_TESTCASE = 0,     /* the exact function of TestCase (FLEXI: "testcase"), i.e. the TGV */
   EXACT_REFSTATE = 1,     /* constant RefState number IniRefState */
   EXACT_SINE_DENSITY = 2, /* density sine wave advected with AdvVel */
   EXACT_SINE_MMS = 4,     /* oblique sine wave, manufactured solution with a source term */
@@ -25,9 +27,18 @@ enum {
   EXACT_DMR = 13          /* double Mach reflection: RefState 1 behind the shock, 2 ahead */
 };
 
+/* TestCase (a compile-time choice in FLEXI, FLEXI_TESTCASE): what IniExactFunc 0 means. */
+enum { TESTCASE_DEFAULT = 0, TESTCASE_TGV = 1 };
+
+/* Taylor-Green vortex initialisation (TGVVersion): constant density or constant temperature. */
+enum { TGV_CONSTANT_DENSITY = 1, TGV_CONSTANT_TEMPERATURE = 2 };
+
 /* Plain data, copied by value to the device. */
 typedef struct {
   int which;                                   /* IniExactFunc */
+  int test_case;                               /* TestCase: TESTCASE_DEFAULT or TESTCASE_TGV */
+  int tgv_version;                             /* TGVVersion: 1 or 2 */
+  double tgv_mach;                             /* MachNumber of the TGV */
   int ref_state;                               /* IniRefState - 1 (0-based index into ref_prim) */
   int n_ref_states;                            /* number of RefState entries */
   double ref_prim[HX_MAX_REFSTATES][HX_NPRIM]; /* RefStates, primitive (rho,u,v,w,p,T) */
@@ -106,6 +117,28 @@ HD static inline void exact_sine_mms_source(const ExactFuncParams *ef, const Phy
   S[ENER] = c * (6.0 * w * g - 2.0 * a * g + 3.0 * w * dp_dg);
 }
 
+/* Viscous part of the case-4 source, to add to S_E when mu0 > 0. The velocity is 1 everywhere,
+ * so tau = 0 and the viscous flux is lambda grad T with T = (kappa-1)(g - 3/2)/R and
+ * lambda = mu(T) cp/Pr. With s = A sin(phase), c = A cos(phase), w = pi f, dT/dg = (kappa-1)/R:
+ *   -div(lambda grad T) = 3 w^2 (cp/Pr) dT/dg (mu s - mu'(T) dT/dg c^2).
+ * For constant viscosity this is FLEXI's term 3 mu0 kappa w^2 A sin(phase)/Pr (CalcSource,
+ * tmp(6)). FLEXI uses mu0 for every law; here mu'(T) of the active law keeps case 4 an exact
+ * solution with Sutherland's and the power law too. */
+HD static inline double exact_sine_mms_viscous_source(const ExactFuncParams *ef,
+                                                      const PhysParams *pp, const double x[3],
+                                                      double t) {
+  const double phase = exact_mms_phase(ef, x, t);
+  const double g = 2.0 + ef->amplitude * sin(phase);
+  const double s = ef->amplitude * sin(phase);
+  const double c = ef->amplitude * cos(phase);
+  const double w = HX_PI * ef->frequency;
+  const double dT_dg = pp->kappa_m1 / pp->R;
+  const double T = dT_dg * (g - 1.5);
+  const double mu = viscosity(pp, T);
+  const double dmu_dT = viscosity_dT(pp, T);
+  return 3.0 * w * w * pp->lambda_factor * dT_dg * (mu * s - dmu_dT * dT_dg * c * c);
+}
+
 /* FLEXI case 7, isentropic vortex (Shu 1998, Lecture Notes in Math. 1697) on the RefState: with
  * r = IniAxis x (x - IniCenter - u_ref t) / IniHalfwidth, du = IniAmplitude/(2 pi)
  * exp((1-|r|^2)/2), u = u_ref + du r, dT = -(kappa-1)/(2 kappa RT_ref) du^2, rho = rho_ref
@@ -174,6 +207,34 @@ HD static inline int exact_dmr_side(const double x[3], double t) {
   return x[0] < 1.0 / 6.0 + (x[1] + 20.0 * t) / sqrt(3.0) ? 0 : 1;
 }
 
+/* Taylor-Green vortex (Taylor & Green 1937, Proc. R. Soc. A 158) on [0, 2pi]^3 (or any 2pi-periodic
+ * box) with density rho0, velocity scale U0 and Mach number Ms = U0/c0:
+ *   u = U0 sin x cos y cos z, v = -U0 cos x sin y cos z, w = 0,
+ *   p = p0 + rho0 U0^2/16 (cos 2x + cos 2y)(cos 2z + 2),  p0 = rho0 U0^2 / (kappa Ms^2),
+ *   version 1: rho = rho0 (FLEXI's testcase taylorgreenvortex with constant viscosity),
+ *   version 2: T = T0 = p0/(rho0 R), rho = rho0 p/p0 (isothermal; FLEXI with Sutherland's law). */
+HD static inline void exact_tgv(const PhysParams *pp, int version, double rho0, double u0,
+                                double mach, const double x[3], double *U) {
+  const double p0 = rho0 * u0 * u0 / (pp->kappa * mach * mach);
+  const double p =
+      p0 + rho0 * u0 * u0 / 16.0 * (cos(2.0 * x[0]) + cos(2.0 * x[1])) * (cos(2.0 * x[2]) + 2.0);
+  const double rho = version == TGV_CONSTANT_TEMPERATURE ? rho0 * p / p0 : rho0;
+  const double u = u0 * sin(x[0]) * cos(x[1]) * cos(x[2]);
+  const double v = -u0 * cos(x[0]) * sin(x[1]) * cos(x[2]);
+  exact_from_prim5(pp, rho, u, v, 0.0, p, U);
+}
+
+/* FLEXI's TGV (src/testcase/taylorgreenvortex/testcase.f90): rho0 = 1, U0 = 1, MachNumber. */
+HD static inline void exact_testcase(const ExactFuncParams *ef, const PhysParams *pp,
+                                     const double x[3], double *U) {
+  if (ef->test_case == TESTCASE_TGV) {
+    exact_tgv(pp, ef->tgv_version, 1.0, 1.0, ef->tgv_mach, x, U);
+    return;
+  }
+  for (int v = 0; v < HX_NVAR; v++)
+    U[v] = nan("");
+}
+
 /* Exact function `which` with RefState index ref_state (0-based; boundary conditions may use
  * another one than IniRefState). Unknown ids or missing RefStates give NaN. */
 HD static inline void exact_func_eval(const ExactFuncParams *ef, const PhysParams *pp, int which,
@@ -187,6 +248,9 @@ HD static inline void exact_func_eval(const ExactFuncParams *ef, const PhysParam
     return;
   }
   switch (which) {
+  case EXACT_TESTCASE:
+    exact_testcase(ef, pp, x, U);
+    break;
   case EXACT_REFSTATE:
     prim_to_cons(pp, ef->ref_prim[ref_state], U);
     break;
@@ -224,11 +288,13 @@ HD static inline void exact_func(const ExactFuncParams *ef, const PhysParams *pp
   exact_func_eval(ef, pp, ef->which, ef->ref_state, x, t, U);
 }
 
-/* Source term S(x, t) to add to dU/dt; zero unless exact_has_source(ef->which). */
+/* Source term S(x, t) to add to dU/dt; zero unless exact_has_source(ef->which). With mu0 > 0
+ * it is the Navier-Stokes source (viscous part included). */
 HD static inline void exact_source(const ExactFuncParams *ef, const PhysParams *pp,
                                    const double x[3], double t, double *S) {
   if (ef->which == EXACT_SINE_MMS) {
     exact_sine_mms_source(ef, pp, x, t, S);
+    if (pp->mu0 > 0.0) S[ENER] += exact_sine_mms_viscous_source(ef, pp, x, t);
     return;
   }
   for (int v = 0; v < HX_NVAR; v++)
@@ -239,10 +305,13 @@ HD static inline void exact_source(const ExactFuncParams *ef, const PhysParams *
 extern "C" {
 #endif
 /* Host side (exactfunc.c). Register FLEXI's keys: IniExactFunc, IniRefState, RefState, AdvVel,
- * IniFrequency, IniAmplitude, IniCenter, IniAxis, IniHalfwidth, MachShock, PreShockDens, kappa, R.
+ * IniFrequency, IniAmplitude, IniCenter, IniAxis, IniHalfwidth, MachShock, PreShockDens, kappa, R,
+ * mu0, Pr, Ts, Tref, ExpoSuth, MachNumber; and hexdg's ViscosityLaw (FLEXI: compile-time PP_VISC),
+ * TestCase (FLEXI: compile-time FLEXI_TESTCASE) and TGVVersion.
  */
 int exactfunc_define_params(Params *params);
-/* Read and validate them; fills the gas constants and the exact-function parameters. */
+/* Read and validate them; fills the gas constants, the transport properties and the
+ * exact-function parameters. */
 int exactfunc_init(const Params *params, PhysParams *pp, ExactFuncParams *ef);
 #ifdef __cplusplus
 }

@@ -86,7 +86,7 @@ static int backend_init(const Params *p, Simulation *sim) {
     return HX_OK;
   }
   HX_CHECK(gpu_select_device(sim->device_name, sizeof sim->device_name));
-  GpuOptions opt = {sim->td.rk, sim->td.cfl_scale, graphs};
+  GpuOptions opt = {sim->td.rk, sim->td.cfl_scale, sim->td.dfl_scale, graphs};
   return gpu_solver_create(sim->solver, &opt, sim->t, &sim->gpu);
 }
 

@@ -6,6 +6,7 @@
 
 #include "core/error.h"
 #include "physics/eos.h"
+#include "physics/navierstokes.h"
 
 int timedisc_define_params(Params *p) {
   const char *s = "TimeDisc";
@@ -15,6 +16,9 @@ int timedisc_define_params(Params *p) {
   HX_CHECK(params_define(p, s, "tend", PARAM_REAL, 0, NULL, false, "End time of the simulation."));
   HX_CHECK(params_define(p, s, "CFLscale", PARAM_REAL, 0, "0.9", false,
                          "Courant number; multiplied by an N- and scheme-dependent factor."));
+  HX_CHECK(params_define(p, s, "DFLscale", PARAM_REAL, 0, "0.9", false,
+                         "Diffusion number of the viscous time step (Navier-Stokes); multiplied "
+                         "by an N- and scheme-dependent factor."));
   HX_CHECK(params_define(p, s, "Analyze_dt", PARAM_REAL, 0, "0.", false,
                          "Interval of analysis (error norms, totals, progress); 0: start/end only."));
   HX_CHECK(params_define(p, s, "nWriteData", PARAM_INT, 0, "1", false,
@@ -40,6 +44,9 @@ int timedisc_init(const Params *p, const Solver *s, TimeDisc *td) {
   }
   HX_CHECK(params_get_real(p, "tend", &td->tend));
   HX_CHECK(params_get_real(p, "CFLscale", &td->cfl_scale));
+  HX_CHECK(params_get_real(p, "DFLscale", &td->dfl_scale));
+  if (!(td->dfl_scale > 0.0))
+    return HX_ERROR(HX_ERR_INPUT, "DFLscale = %g must be positive", td->dfl_scale);
   HX_CHECK(params_get_real(p, "Analyze_dt", &td->analyze_dt));
   HX_CHECK(params_get_int(p, "nWriteData", &td->n_write_data));
   HX_CHECK(params_get_int(p, "maxIter", &max_iter));
@@ -61,39 +68,55 @@ void timedisc_free(TimeDisc *td) {
   td->k = NULL;
 }
 
-/* Largest sum over directions of the contravariant spectral radii in one element; -1 if the
- * state is not admissible. */
-static double element_max_lambda(const Solver *s, int e) {
+/* FLEXI's time-step estimate of one element: per direction the maximum over the nodes of the
+ * convective spectral radius sJ (|v . Ja^d| + c |Ja^d|) and of the viscous one
+ * coeff (sJ |Ja^d|)^2, summed over the directions. lam[0] = -1 if the state is not admissible. */
+static void element_max_lambda(const Solver *s, int e, double lam_sum[2]) {
   int n3 = s->n_dof_elem, nv = s->n_var;
   const double *U = &s->U[(long)nv * n3 * e], *Ja = &s->geo.metrics[9L * n3 * e];
   const double *sJ = &s->geo.sJ[(long)n3 * e];
-  double lmax = 0.0;
+  double lam[3] = {0, 0, 0}, lamv[3] = {0, 0, 0};
+  lam_sum[0] = lam_sum[1] = 0.0;
   for (int q = 0; q < n3; q++) {
     double u[HX_NVAR], pr[HX_NPRIM];
     for (int v = 0; v < nv; v++) u[v] = U[v * n3 + q];
     cons_to_prim(&s->phys, u, pr);
-    if (!(pr[PDENS] > 0.0) || !(pr[PRES] > 0.0)) return -1.0;
-    double c = speed_of_sound(&s->phys, pr), lam = 0.0;
+    if (!(pr[PDENS] > 0.0) || !(pr[PRES] > 0.0)) {
+      lam_sum[0] = -1.0;
+      return;
+    }
+    double c = speed_of_sound(&s->phys, pr);
+    double coeff = s->viscous ? viscous_spectral_coeff(&s->phys, pr) : 0.0;
     for (int d = 0; d < 3; d++) {
       const double *m0 = &Ja[(d * 3 + 0) * n3], *m1 = &Ja[(d * 3 + 1) * n3],
                    *m2 = &Ja[(d * 3 + 2) * n3];
       double vn = pr[VEL1] * m0[q] + pr[VEL2] * m1[q] + pr[VEL3] * m2[q];
       double mn = sqrt(m0[q] * m0[q] + m1[q] * m1[q] + m2[q] * m2[q]);
-      lam += sJ[q] * (fabs(vn) + c * mn);
+      double l = sJ[q] * (fabs(vn) + c * mn), lv = coeff * (sJ[q] * mn) * (sJ[q] * mn);
+      if (l > lam[d]) lam[d] = l;
+      if (lv > lamv[d]) lamv[d] = lv;
     }
-    if (lam > lmax) lmax = lam;
   }
-  return lmax;
+  lam_sum[0] = lam[0] + lam[1] + lam[2];
+  lam_sum[1] = lamv[0] + lamv[1] + lamv[2];
+}
+
+double timedisc_viscous_factor(const Solver *s, const LowStorageRK *rk, double dfl_scale) {
+  int N = s->disc.N;
+  const double *alpha = s->disc.node_type == NODE_GAUSS ? rk->dfl_alpha_gauss : rk->dfl_alpha_lobatto;
+  return dfl_scale * alpha[N] / ((2.0 * N + 1.0) * (2.0 * N + 1.0)) * 4.0;
 }
 
 double timedisc_calc_dt(const Solver *s, const TimeDisc *td) {
-  double lmax = 0.0;
+  double lmax = 0.0, lvmax = 0.0;
   int bad = -1;
-#pragma omp parallel for schedule(static) reduction(max : lmax, bad)
+#pragma omp parallel for schedule(static) reduction(max : lmax, lvmax, bad)
   for (int e = 0; e < s->mesh->n_elems; e++) {
-    double l = element_max_lambda(s, e);
-    if (l < 0.0 || l != l) bad = e > bad ? e : bad;
-    if (l > lmax) lmax = l;
+    double l[2];
+    element_max_lambda(s, e, l);
+    if (l[0] < 0.0 || l[0] != l[0] || l[1] != l[1]) bad = e > bad ? e : bad;
+    if (l[0] > lmax) lmax = l[0];
+    if (l[1] > lvmax) lvmax = l[1];
   }
   if (bad >= 0) {
     HX_ERROR(HX_ERR_NUMERIC,
@@ -106,7 +129,12 @@ double timedisc_calc_dt(const Solver *s, const TimeDisc *td) {
   const double *alpha = s->disc.node_type == NODE_GAUSS ? td->rk->cfl_alpha_gauss
                                                          : td->rk->cfl_alpha_lobatto;
   /* FLEXI's convention: CFLscale * alpha(N) / (2N+1), alpha from the scheme's stability table */
-  return td->cfl_scale * alpha[N] / (2.0 * N + 1.0) * 2.0 / lmax;
+  double dt = td->cfl_scale * alpha[N] / (2.0 * N + 1.0) * 2.0 / lmax;
+  if (s->viscous && lvmax > 0.0) {
+    double dtv = timedisc_viscous_factor(s, td->rk, td->dfl_scale) / lvmax;
+    if (dtv < dt) dt = dtv;
+  }
+  return dt;
 }
 
 void timedisc_rk_step(Solver *s, TimeDisc *td, double t, double dt) {

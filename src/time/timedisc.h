@@ -7,7 +7,7 @@
 
 typedef struct {
   const LowStorageRK *rk;
-  double tend, cfl_scale, analyze_dt;
+  double tend, cfl_scale, dfl_scale, analyze_dt;
   int n_write_data;
   long max_iter;
   double *k; /* RK register */
@@ -17,9 +17,14 @@ int timedisc_define_params(Params *p);
 int timedisc_init(const Params *p, const Solver *s, TimeDisc *td);
 void timedisc_free(TimeDisc *td);
 
-/* dt = CFLscale * alpha(N) / (2N+1) * 2 / max over nodes of sum_d sJ (|v . Ja^d| + c |Ja^d|). Returns a
+/* dt = CFLscale * alpha(N) / (2N+1) * 2 / max over elements of sum_d (max over the element's nodes of
+ * sJ (|v . Ja^d| + c |Ja^d|)), and the viscous counterpart (FLEXI's CALCTIMESTEP). Returns a
  * negative value (and reports) if the state is not admissible (rho or p <= 0, NaN). */
 double timedisc_calc_dt(const Solver *s, const TimeDisc *td);
+
+/* Viscous time-step factor: dt_visc = factor / max over elements of sum_d max over nodes of
+ * viscous_spectral_coeff (sJ |Ja^d|)^2, factor = DFLscale * alpha_DFL(N) / (2N+1)^2 * 4. */
+double timedisc_viscous_factor(const Solver *s, const LowStorageRK *rk, double dfl_scale);
 
 /* One step of size dt from time t: U <- U + dt * RK(R). */
 void timedisc_rk_step(Solver *s, TimeDisc *td, double t, double dt);

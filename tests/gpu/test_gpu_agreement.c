@@ -9,7 +9,7 @@
 #include <cmocka.h>
 
 #include "gpu/gpu.h"
-#include "regression/harness.h"
+#include "regression/mms.h"
 
 static const char *const MMS[] = {
     "ProjectName = gpu_agreement", "MeshFile = box", "BoxElems = (/3,2,2/)", "NGeo = 3",
@@ -36,23 +36,29 @@ static double rel_l2_diff(const double *a, const double *b, long n) {
   return sqrt(num / den);
 }
 
-static void agreement(int N, const char *node, const char *split, const char *periodic) {
-  char sN[32], sNode[64], sSplit[64], sPer[64];
+static void agreement_mu(int N, const char *node, const char *split, const char *periodic,
+                         const char *mu) {
+  char sN[32], sNode[64], sSplit[64], sPer[64], sMu[64];
+  snprintf(sMu, sizeof sMu, "mu0 = %s", mu);
   snprintf(sN, sizeof sN, "N = %d", N);
   snprintf(sNode, sizeof sNode, "NodeType = %s", node);
   snprintf(sSplit, sizeof sSplit, "SplitDG = %s", split);
   snprintf(sPer, sizeof sPer, "BoxPeriodic = %s", periodic);
-  const char *cpu[] = {sN, sNode, sPer, split ? sSplit : NULL, "Backend = cpu", NULL};
-  const char *gpu[] = {sN, sNode, sPer, split ? sSplit : NULL, "Backend = cuda", NULL};
+  const char *cpu[] = {sN, sNode, sPer, sMu, "Backend = cpu", split ? sSplit : NULL, NULL};
+  const char *gpu[] = {sN, sNode, sPer, sMu, "Backend = cuda", split ? sSplit : NULL, NULL};
   long n_cpu, n_gpu;
   double *uc = run_copy(MMS, cpu, &n_cpu), *ug = run_copy(MMS, gpu, &n_gpu);
   assert_int_equal(n_cpu, n_gpu);
   double d = rel_l2_diff(ug, uc, n_cpu);
-  printf("  N=%d %-13s %-4s periodic %s: relative L2 difference GPU-CPU %.3e\n", N, node,
-         split ? split : "weak", periodic, d);
+  printf("  N=%d %-13s %-4s periodic %s mu0 %s: relative L2 difference GPU-CPU %.3e\n", N, node,
+         split ? split : "weak", periodic, mu, d);
   assert_true(d <= 1e-12);
   free(uc);
   free(ug);
+}
+
+static void agreement(int N, const char *node, const char *split, const char *periodic) {
+  agreement_mu(N, node, split, periodic, "0.");
 }
 
 static int have_gpu(void) {
@@ -126,6 +132,27 @@ static void test_gpu_runs_are_bitwise_identical(void **state) {
   free(c);
 }
 
+static void test_agreement_navierstokes(void **state) {
+  (void)state;
+  if (!have_gpu()) skip();
+  const int Ns[] = {1, 3, 7};
+  for (int a = 0; a < 3; a++) {
+    agreement_mu(Ns[a], "GAUSS-LOBATTO", "PI", "(/T,T,T/)", "0.01");
+    agreement_mu(Ns[a], "GAUSS", NULL, "(/T,F,T/)", "0.01");
+    agreement_mu(Ns[a], "GAUSS-LOBATTO", "CH", "(/F,T,T/)", "0.01");
+  }
+}
+
+static void test_navierstokes_mms_on_gpu(void **state) {
+  (void)state;
+  if (!have_gpu()) skip();
+  const char *extra[] = {"mu0 = 0.01", "Backend = cuda", NULL};
+  const MmsSeries split = {"GAUSS-LOBATTO", "PI", extra, 2, 5, 0.7};
+  const MmsSeries weak = {"GAUSS", NULL, extra, 1, 5, 0.7};
+  convergence_series(&split);
+  convergence_series(&weak);
+}
+
 int main(void) {
   harness_scratch_dir("gpu");
   const struct CMUnitTest tests[] = {
@@ -133,6 +160,8 @@ int main(void) {
       cmocka_unit_test(test_gpu_runs_are_bitwise_identical),
       cmocka_unit_test(test_agreement_split_forms),
       cmocka_unit_test(test_agreement_weak_gauss_and_boundaries),
+      cmocka_unit_test(test_agreement_navierstokes),
+      cmocka_unit_test(test_navierstokes_mms_on_gpu),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -37,7 +37,7 @@ static double rng_uniform(Rng *rng, double lo, double hi) {
 }
 
 static PhysParams gas(void) {
-  PhysParams pp;
+  PhysParams pp = {0}; /* mu0 = 0: Euler */
   physparams_set(&pp, 1.4, 287.058);
   return pp;
 }

@@ -1,0 +1,144 @@
+/* BR1 lifting (Bassi & Rebay 1997, JCP 131): gradients q = grad w of the lifting variables
+ * w = (u, v, w, T) from the weak form
+ *   J q_c(i) = sum_d sum_l Dhat[i][l] (Ja^d_c w)_l + sum_faces Lhat_end(i) w* n_c s,
+ * with w* the mean of both sides on inner faces and the boundary state on boundary faces; then the
+ * viscous part of the volume integral. The surface integral is the advective one applied to the
+ * 12 "fluxes" w* n_c s, so the lifting inherits its conservation and free-stream properties. */
+#include <stdlib.h>
+
+#include "dg/solver.h"
+#include "physics/eos.h"
+#include "physics/navierstokes.h"
+
+static void face_lifting_point(const Solver *s, int side, int f, double t) {
+  const Geometry *g = &s->geo;
+  int n2 = s->n_dof_face;
+  long blk = (long)s->n_var * n2;
+  double uL[HX_NVAR], uR[HX_NVAR] = {0}, pL[HX_NPRIM], pR[HX_NPRIM], wL[HX_NLIFT], wR[HX_NLIFT];
+  for (int v = 0; v < s->n_var; v++) uL[v] = s->U_master[blk * side + v * n2 + f];
+  if (s->mesh->side_bc[side] < 0) {
+    for (int v = 0; v < s->n_var; v++) uR[v] = s->U_slave[blk * side + v * n2 + f];
+  } else {
+    double x[3];
+    for (int c = 0; c < 3; c++) x[c] = g->face_x[((long)side * 3 + c) * n2 + f];
+    exact_func(&s->exact, &s->phys, x, t, uR);
+  }
+  cons_to_prim(&s->phys, uL, pL);
+  cons_to_prim(&s->phys, uR, pR);
+  lifting_variables(pL, wL);
+  lifting_variables(pR, wR);
+  int bc = s->mesh->side_bc[side] >= 0;
+  double sf = g->face_surf[(long)side * n2 + f];
+  double *out = &s->lift_flux[(long)side * HX_NGRAD * n2];
+  for (int c = 0; c < 3; c++) {
+    double nc = g->face_nvec[((long)side * 3 + c) * n2 + f] * sf;
+    for (int v = 0; v < HX_NLIFT; v++) {
+      double wstar = bc ? wR[v] : 0.5 * (wL[v] + wR[v]);
+      out[(c * HX_NLIFT + v) * n2 + f] = wstar * nc;
+    }
+  }
+}
+
+/* J q from the volume term; w of every node of the element in wbuf ([lift][node]). */
+static void lifting_volume_element(const Solver *s, const double *Uall, int e, double *wbuf) {
+  int np = s->np, n3 = s->n_dof_elem, nv = s->n_var;
+  const double *U = &Uall[(long)nv * n3 * e], *Ja = &s->geo.metrics[9L * n3 * e];
+  const double *Dh = s->disc.Dhat;
+  double *q = &s->grad[(long)HX_NGRAD * n3 * e];
+  for (int n = 0; n < n3; n++) {
+    double u[HX_NVAR], pr[HX_NPRIM], w[HX_NLIFT];
+    for (int v = 0; v < nv; v++) u[v] = U[v * n3 + n];
+    cons_to_prim(&s->phys, u, pr);
+    lifting_variables(pr, w);
+    for (int v = 0; v < HX_NLIFT; v++) wbuf[v * n3 + n] = w[v];
+  }
+  for (int k = 0; k < np; k++)
+    for (int j = 0; j < np; j++)
+      for (int i = 0; i < np; i++) {
+        int n = (k * np + j) * np + i, idx[3] = {i, j, k};
+        for (int c = 0; c < 3; c++)
+          for (int v = 0; v < HX_NLIFT; v++) {
+            double acc = 0.0;
+            for (int d = 0; d < 3; d++) {
+              int stride = d == 0 ? 1 : d == 1 ? np : np * np, base = n - idx[d] * stride;
+              const double *Jdc = &Ja[(d * 3 + c) * n3];
+              for (int l = 0; l < np; l++) {
+                int nl = base + l * stride;
+                acc += Dh[idx[d] * np + l] * Jdc[nl] * wbuf[v * n3 + nl];
+              }
+            }
+            q[(c * HX_NLIFT + v) * n3 + n] = acc;
+          }
+      }
+}
+
+/* Ut = - sum_d sum_l Dvol[i][l] G_il, G the contravariant viscous flux g_l (weak form) or its
+ * two-point mean (g_i + g_l)/2 (split form, the standard-DG part of the split operator). */
+static void viscous_volume_element(const Solver *s, const double *Uall, int e, double *gbuf,
+                                   double *Ut) {
+  int np = s->np, n3 = s->n_dof_elem, nv = s->n_var, split = s->disc.split != SPLIT_NONE;
+  const double *U = &Uall[(long)nv * n3 * e], *Ja = &s->geo.metrics[9L * n3 * e];
+  const double *q = &s->grad[(long)HX_NGRAD * n3 * e], *Dv = s->disc.Dvol;
+  for (int n = 0; n < n3; n++) {
+    double u[HX_NVAR], pr[HX_NPRIM], gr[3][HX_NLIFT], fv[3][HX_NVAR];
+    for (int v = 0; v < nv; v++) u[v] = U[v * n3 + n];
+    cons_to_prim(&s->phys, u, pr);
+    for (int c = 0; c < 3; c++)
+      for (int v = 0; v < HX_NLIFT; v++) gr[c][v] = q[(c * HX_NLIFT + v) * n3 + n];
+    viscous_fluxes_xyz(&s->phys, pr, gr[0], gr[1], gr[2], fv[0], fv[1], fv[2]);
+    for (int d = 0; d < 3; d++)
+      for (int v = 0; v < nv; v++)
+        gbuf[(d * nv + v) * n3 + n] = fv[0][v] * Ja[(d * 3) * n3 + n] +
+                                      fv[1][v] * Ja[(d * 3 + 1) * n3 + n] +
+                                      fv[2][v] * Ja[(d * 3 + 2) * n3 + n];
+  }
+  double *ut = &Ut[(long)nv * n3 * e];
+  for (int k = 0; k < np; k++)
+    for (int j = 0; j < np; j++)
+      for (int i = 0; i < np; i++) {
+        int n = (k * np + j) * np + i, idx[3] = {i, j, k};
+        for (int v = 0; v < nv; v++) {
+          double acc = 0.0;
+          for (int d = 0; d < 3; d++) {
+            int stride = d == 0 ? 1 : d == 1 ? np : np * np, base = n - idx[d] * stride;
+            const double *g = &gbuf[(d * nv + v) * n3];
+            for (int l = 0; l < np; l++) {
+              double G = split ? 0.5 * (g[n] + g[base + l * stride]) : g[base + l * stride];
+              acc += Dv[idx[d] * np + l] * G;
+            }
+          }
+          ut[v * n3 + n] = -acc;
+        }
+      }
+}
+
+void lifting(const Solver *s, const double *U, double *Ut, double t) {
+  const Mesh *m = s->mesh;
+  int n2 = s->n_dof_face, n3 = s->n_dof_elem;
+#pragma omp parallel for schedule(static)
+  for (int side = 0; side < m->n_sides; side++)
+    for (int f = 0; f < n2; f++) face_lifting_point(s, side, f, t);
+#pragma omp parallel
+  {
+    double *buf = malloc(sizeof(double) * 3 * s->n_var * n3);
+#pragma omp for schedule(static)
+    for (int e = 0; e < m->n_elems; e++) lifting_volume_element(s, U, e, buf);
+    free(buf);
+  }
+  surface_integral_vars(s, s->lift_flux, HX_NGRAD, s->grad);
+#pragma omp parallel for schedule(static)
+  for (int e = 0; e < m->n_elems; e++) {
+    const double *sJ = &s->geo.sJ[(long)n3 * e];
+    double *q = &s->grad[(long)HX_NGRAD * n3 * e];
+    for (int c = 0; c < HX_NGRAD; c++)
+      for (int n = 0; n < n3; n++) q[c * n3 + n] *= sJ[n];
+  }
+  prolong_vars_to_face(s, s->grad, HX_NGRAD, s->grad_master, s->grad_slave);
+#pragma omp parallel
+  {
+    double *buf = malloc(sizeof(double) * 3 * s->n_var * n3);
+#pragma omp for schedule(static)
+    for (int e = 0; e < m->n_elems; e++) viscous_volume_element(s, U, e, buf, Ut);
+    free(buf);
+  }
+}

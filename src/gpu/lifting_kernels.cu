@@ -1,0 +1,165 @@
+/* BR1 lifting on the device, one block per element (or a few for low N):
+ *   1. the lifting variables w = (u, v, w, T) of the element are staged in shared memory;
+ *   2. each thread forms the gradients of its node: weak volume term (Dhat along the three lines)
+ *      plus the gathered face values w* n s of the six sides, times 1/J; writes them for the face
+ *      kernel and stages its contravariant viscous fluxes in shared memory;
+ *   3. each thread sums the viscous volume integral of its node into Ut (VolInt adds the
+ *      advective part afterwards). Same arithmetic as src/dg/lifting.c. */
+#include "gpu/gpu_internal.cuh"
+
+extern "C" {
+#include "dg/faceops.h"
+#include "physics/eos.h"
+#include "physics/navierstokes.h"
+}
+
+#define LIFT_THREADS 256
+#define LIFT_MAX_SHARED (200 * 1024)
+#define LIFT_CACHE (HX_NLIFT + 3 * HX_NVAR) /* per node: w, then g[dir][var] */
+
+__device__ static void node_prim(const DevData &d, const PhysParams &pp, int e, int n,
+                                 double *prim) {
+  const double *Ue = d.U + (size_t)e * d.nvar * d.n3;
+  double u[HX_NVAR];
+  for (int v = 0; v < HX_NVAR; v++) u[v] = Ue[v * d.n3 + n];
+  cons_to_prim(&pp, u, prim);
+}
+
+/* Gradients of node n: volume term, face values, 1/J. */
+__device__ static void node_gradient(const DevData &d, const double *Dh, const double *wc, int e,
+                                     int n, double q[3][HX_NLIFT]) {
+  const int np = d.np, n3 = d.n3;
+  int idx[3] = {n % np, (n / np) % np, n / (np * np)};
+  const double *Ja = d.metrics + (size_t)e * 9 * n3;
+  for (int c = 0; c < 3; c++)
+    for (int v = 0; v < HX_NLIFT; v++) q[c][v] = 0.0;
+  for (int dir = 0; dir < 3; dir++) {
+    int stride = dir == 0 ? 1 : dir == 1 ? np : np * np, base = n - idx[dir] * stride;
+    for (int l = 0; l < np; l++) {
+      int nl = base + l * stride;
+      double w = Dh[idx[dir] * np + l];
+      for (int c = 0; c < 3; c++) {
+        double wm = w * __ldg(&Ja[(dir * 3 + c) * n3 + nl]);
+        for (int v = 0; v < HX_NLIFT; v++) q[c][v] += wm * wc[v * n3 + nl];
+      }
+    }
+  }
+  for (int ls = 0; ls < 6; ls++) {
+    double w = surface_weight(d.disc, ls, idx[side_normal_dir(ls)]);
+    if (w == 0.0) continue;
+    int side = d.elem_sides[2 * (6 * e + ls)], flip = d.elem_sides[2 * (6 * e + ls) + 1];
+    int ps, qs, p, qq;
+    volume_to_side(d.N, ls, idx[0], idx[1], idx[2], &ps, &qs);
+    flip_master_to_slave(flip, d.N, ps, qs, &p, &qq);
+    double sw = flip == 0 ? w : -w;
+    const double *L = d.lift_flux + (size_t)side * HX_NGRAD * d.n2 + qq * np + p;
+    for (int c = 0; c < 3; c++)
+      for (int v = 0; v < HX_NLIFT; v++) q[c][v] += sw * L[(c * HX_NLIFT + v) * d.n2];
+  }
+  double sJ = d.sJ[(size_t)e * n3 + n];
+  for (int c = 0; c < 3; c++)
+    for (int v = 0; v < HX_NLIFT; v++) q[c][v] *= sJ;
+}
+
+template <bool SPLIT>
+__global__ static void __launch_bounds__(LIFT_THREADS, 2)
+    lifting_kernel(DevData d, DevPhysics ph, int elems_per_block, int threads_per_elem) {
+  extern __shared__ double smem[];
+  const int np = d.np, n3 = d.n3;
+  double *Dh = smem, *Dv = smem + np * np;
+  int le = threadIdx.x / threads_per_elem, lt = threadIdx.x - le * threads_per_elem;
+  int e = blockIdx.x * elems_per_block + le;
+  bool active = le < elems_per_block && e < d.n_elems && d.sc->dt > 0.0;
+  double *wc = smem + 2 * np * np + (size_t)le * LIFT_CACHE * n3, *gc = wc + HX_NLIFT * n3;
+  for (int t = threadIdx.x; t < np * np; t += blockDim.x) {
+    Dh[t] = d.disc->Dhat[t];
+    Dv[t] = d.disc->Dvol[t];
+  }
+  if (active)
+    for (int n = lt; n < n3; n += threads_per_elem) {
+      double prim[HX_NPRIM], w[HX_NLIFT];
+      node_prim(d, ph.pp, e, n, prim);
+      lifting_variables(prim, w);
+      for (int v = 0; v < HX_NLIFT; v++) wc[v * n3 + n] = w[v];
+    }
+  __syncthreads();
+  if (active)
+    for (int n = lt; n < n3; n += threads_per_elem) {
+      double q[3][HX_NLIFT], prim[HX_NPRIM], fv[3][HX_NVAR];
+      node_gradient(d, Dh, wc, e, n, q);
+      double *qg = d.grad + (size_t)e * HX_NGRAD * n3 + n;
+      for (int c = 0; c < 3; c++)
+        for (int v = 0; v < HX_NLIFT; v++) qg[(c * HX_NLIFT + v) * n3] = q[c][v];
+      node_prim(d, ph.pp, e, n, prim);
+      viscous_fluxes_xyz(&ph.pp, prim, q[0], q[1], q[2], fv[0], fv[1], fv[2]);
+      const double *Ja = d.metrics + (size_t)e * 9 * n3 + n;
+      for (int dir = 0; dir < 3; dir++)
+        for (int v = 0; v < HX_NVAR; v++)
+          gc[(dir * HX_NVAR + v) * n3 + n] = fv[0][v] * Ja[(dir * 3) * n3] +
+                                             fv[1][v] * Ja[(dir * 3 + 1) * n3] +
+                                             fv[2][v] * Ja[(dir * 3 + 2) * n3];
+    }
+  __syncthreads();
+  if (!active) return;
+  for (int n = lt; n < n3; n += threads_per_elem) {
+    int idx[3] = {n % np, (n / np) % np, n / (np * np)};
+    double *ut = d.Ut + (size_t)e * d.nvar * n3 + n;
+    for (int v = 0; v < HX_NVAR; v++) {
+      double acc = 0.0;
+      for (int dir = 0; dir < 3; dir++) {
+        int stride = dir == 0 ? 1 : dir == 1 ? np : np * np, base = n - idx[dir] * stride;
+        const double *g = gc + (dir * HX_NVAR + v) * n3;
+        for (int l = 0; l < np; l++) {
+          double G = SPLIT ? 0.5 * (g[n] + g[base + l * stride]) : g[base + l * stride];
+          acc += Dv[idx[dir] * np + l] * G;
+        }
+      }
+      ut[v * n3] = -acc;
+    }
+  }
+}
+
+typedef struct {
+  int elems_per_block, threads_per_elem;
+  size_t shared_bytes;
+} LiftConfig;
+
+static LiftConfig lift_config(const DevData *d) {
+  LiftConfig c;
+  int n3 = d->n3;
+  c.elems_per_block = n3 >= 128 ? 1 : 128 / n3;
+  c.shared_bytes = sizeof(double) * (2 * d->np * d->np + (size_t)LIFT_CACHE * n3 * c.elems_per_block);
+  int max_threads = LIFT_THREADS / c.elems_per_block;
+  int passes = (n3 + max_threads - 1) / max_threads;
+  c.threads_per_elem = (n3 + passes - 1) / passes;
+  if (passes > 1) c.threads_per_elem = (c.threads_per_elem + 31) / 32 * 32;
+  return c;
+}
+
+int lifting_configure(const DevData *d) {
+  LiftConfig c = lift_config(d);
+  if (c.shared_bytes > LIFT_MAX_SHARED)
+    return HX_ERROR(HX_ERR_INPUT,
+                    "Navier-Stokes on the GPU supports N <= 9 (the lifting kernel keeps an "
+                    "element in shared memory; N = %d needs %zu bytes); use Backend = cpu",
+                    d->N, c.shared_bytes);
+  CU_CHECK(cudaFuncSetAttribute(lifting_kernel<true>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                (int)c.shared_bytes));
+  CU_CHECK(cudaFuncSetAttribute(lifting_kernel<false>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                (int)c.shared_bytes));
+  return HX_OK;
+}
+
+int launch_lifting(const DevData *d, const DevPhysics *ph, cudaStream_t s) {
+  LiftConfig c = lift_config(d);
+  int blocks = (d->n_elems + c.elems_per_block - 1) / c.elems_per_block;
+  int threads = c.elems_per_block * c.threads_per_elem;
+  if (d->split != SPLIT_NONE)
+    lifting_kernel<true><<<blocks, threads, c.shared_bytes, s>>>(*d, *ph, c.elems_per_block,
+                                                                c.threads_per_elem);
+  else
+    lifting_kernel<false><<<blocks, threads, c.shared_bytes, s>>>(*d, *ph, c.elems_per_block,
+                                                                 c.threads_per_elem);
+  CU_CHECK(cudaGetLastError());
+  return HX_OK;
+}
