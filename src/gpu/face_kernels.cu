@@ -87,7 +87,7 @@ int launch_face_flux(const DevData *d, const DevPhysics *ph, double c_stage, cud
 /* BR1 lifting face values w* n_c s: one thread per face point. */
 __global__ static void face_lifting_kernel(DevData d, DevPhysics ph, double c_stage) {
   int gid = blockIdx.x * blockDim.x + threadIdx.x;
-  if (gid >= d.n_sides * d.n2 || !(d.sc->dt > 0.0)) return;
+  if (gid >= d.n_sides * d.n2 || d.sc->dt < 0.0) return;
   int side = gid / d.n2, f = gid - side * d.n2;
   const int *info = d.side_info + 6 * side;
   double uL[HX_NVAR], uR[HX_NVAR], pL[HX_NPRIM], pR[HX_NPRIM], wL[HX_NLIFT], wR[HX_NLIFT];

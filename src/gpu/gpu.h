@@ -39,6 +39,10 @@ int gpu_step(GpuSolver *g, double t_analyze, double *t, double *dt, int *landed)
 int gpu_download_state(GpuSolver *g, double *U);
 int gpu_upload_state(GpuSolver *g, const double *U, double t);
 
+/* Taylor-Green vortex integrals of the current solution, reduced on the device (gradients lifted
+ * from the current state first when the run is viscous): sums[HX_TGV_NSUMS], max |omega|. */
+int gpu_tgv_sums(GpuSolver *g, double *sums, double *max_vort);
+
 /* Device memory held by the solver, in bytes. */
 size_t gpu_bytes_allocated(const GpuSolver *g);
 /* Run n_steps steps (no landing) timed with CUDA events; seconds of device time. */

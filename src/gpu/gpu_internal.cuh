@@ -59,6 +59,9 @@ int launch_volume_integral(const DevData *d, const DevPhysics *ph, cudaStream_t 
 int launch_face_lifting(const DevData *d, const DevPhysics *ph, double c_stage, cudaStream_t s);
 int launch_lifting(const DevData *d, const DevPhysics *ph, cudaStream_t s);
 int lifting_configure(const DevData *d);
+/* TGV analysis: per-element sums (HX_TGV_NSUMS integrals + max vorticity) and their total. */
+int launch_tgv_sums(const DevData *d, const DevPhysics *ph, double *elem_sums, double *total,
+                    cudaStream_t s);
 int volume_integral_configure(const DevData *d);
 int launch_surface_update(const DevData *d, const DevPhysics *ph, double a, double b,
                           double c_stage, cudaStream_t s);

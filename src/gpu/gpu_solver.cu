@@ -8,6 +8,7 @@
 #include "gpu/gpu_internal.cuh"
 
 extern "C" {
+#include "analysis/tgv_pointwise.h"
 #include "gpu/gpu.h"
 #include "time/timedisc.h"
 }
@@ -27,6 +28,7 @@ struct GpuSolver {
   void *buffers[GPU_MAX_BUFFERS];
   int n_buffers;
   size_t bytes;
+  double *tgv_elem, *tgv_total; /* TGV analysis sums (allocated on first use) */
 };
 
 extern "C" int gpu_device_count(void) {
@@ -324,6 +326,27 @@ extern "C" int gpu_step(GpuSolver *g, double t_analyze, double *t, double *dt, i
   *t = sc->t;
   *dt = sc->dt;
   *landed = sc->landed;
+  return HX_OK;
+}
+
+extern "C" int gpu_tgv_sums(GpuSolver *g, double *sums, double *max_vort) {
+  if (!g->d.viscous)
+    return HX_ERROR(HX_ERR_INPUT, "the TGV analysis on the GPU needs the lifted gradients of a "
+                                  "Navier-Stokes run (mu0 > 0)");
+  if (!g->tgv_elem) {
+    HX_CHECK(dev_alloc(g, (void **)&g->tgv_elem,
+                       sizeof(double) * (HX_TGV_NSUMS + 1) * g->d.n_elems, NULL, "TGV sums"));
+    HX_CHECK(dev_alloc(g, (void **)&g->tgv_total, sizeof(double) * (HX_TGV_NSUMS + 1), NULL,
+                       "TGV sums"));
+  }
+  HX_CHECK(launch_face_lifting(&g->d, &g->ph, 0.0, g->s_elem));
+  HX_CHECK(launch_lifting(&g->d, &g->ph, g->s_elem));
+  HX_CHECK(launch_tgv_sums(&g->d, &g->ph, g->tgv_elem, g->tgv_total, g->s_elem));
+  double host[HX_TGV_NSUMS + 1];
+  CU_CHECK(cudaMemcpyAsync(host, g->tgv_total, sizeof host, cudaMemcpyDeviceToHost, g->s_elem));
+  CU_CHECK(cudaStreamSynchronize(g->s_elem));
+  for (int m = 0; m < HX_TGV_NSUMS; m++) sums[m] = host[m];
+  *max_vort = host[HX_TGV_NSUMS];
   return HX_OK;
 }
 

@@ -69,7 +69,7 @@ __global__ static void __launch_bounds__(LIFT_THREADS, 2)
   double *Dh = smem, *Dv = smem + np * np;
   int le = threadIdx.x / threads_per_elem, lt = threadIdx.x - le * threads_per_elem;
   int e = blockIdx.x * elems_per_block + le;
-  bool active = le < elems_per_block && e < d.n_elems && d.sc->dt > 0.0;
+  bool active = le < elems_per_block && e < d.n_elems && !(d.sc->dt < 0.0); /* dt < 0: inadmissible state; dt = 0: analysis before the first step */
   double *wc = smem + 2 * np * np + (size_t)le * LIFT_CACHE * n3, *gc = wc + HX_NLIFT * n3;
   for (int t = threadIdx.x; t < np * np; t += blockDim.x) {
     Dh[t] = d.disc->Dhat[t];

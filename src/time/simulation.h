@@ -3,6 +3,7 @@
 #define HEXDG_SIMULATION_H
 
 #include "analysis/analyze.h"
+#include "analysis/tgv.h"
 #include "dg/solver.h"
 #include "gpu/gpu.h"
 #include "time/timedisc.h"
@@ -23,6 +24,9 @@ typedef struct {
   int n_analyses;    /* analyses since the start of this run */
   int quiet;         /* no progress output (tests) */
   char last_state[1100];
+  int tgv;           /* TestCase = taylorgreenvortex: write <project>_TGVAnalysis.csv */
+  TgvAnalysis tgva;
+  int restarted;
 } Simulation;
 
 /* Register every parameter of every module (the one registry behind --help). */
