@@ -17,7 +17,7 @@ static void usage(FILE *f) {
              "  hexdg [run] case.ini [state.h5] [--backend cpu|cuda]\n"
              "                                    run a case; with a state file: restart from it\n"
              "  hexdg bench [--N 7] [--elems 32] [--split PI] [--node GAUSS-LOBATTO]\n"
-             "              [--backend cuda] [--steps 50] [--graphs T] [--curving 0]\n"
+             "              [--backend cuda] [--steps 50] [--graphs T] [--curving 0] [--mu0 0]\n"
              "                                    PID and bytes/DOF on a periodic box\n"
              "  hexdg --help [--markdown]         list all parameters (Markdown: docs page)\n"
              "  hexdg --version\n\n"

@@ -10,12 +10,12 @@
 
 typedef struct {
   int N, elems, steps, warmup;
-  char split[16], node[32], backend[16], graphs[4];
+  char split[16], node[32], backend[16], graphs[4], mu0[32];
   double curving;
 } BenchOptions;
 
 static int parse_bench_options(int argc, char **argv, BenchOptions *o) {
-  *o = (BenchOptions){7, 32, 50, 5, "PI", "GAUSS-LOBATTO", "auto", "T", 0.0};
+  *o = (BenchOptions){7, 32, 50, 5, "PI", "GAUSS-LOBATTO", "auto", "T", "0.", 0.0};
   for (int a = 0; a < argc; a++) {
     const char *key = argv[a], *val = a + 1 < argc ? argv[a + 1] : NULL;
     if (!val) return HX_ERROR(HX_ERR_INPUT, "bench: option %s needs a value", key);
@@ -28,9 +28,10 @@ static int parse_bench_options(int argc, char **argv, BenchOptions *o) {
     else if (!strcmp(key, "--backend")) snprintf(o->backend, sizeof o->backend, "%s", val);
     else if (!strcmp(key, "--graphs")) snprintf(o->graphs, sizeof o->graphs, "%s", val);
     else if (!strcmp(key, "--curving")) o->curving = atof(val);
+    else if (!strcmp(key, "--mu0")) snprintf(o->mu0, sizeof o->mu0, "%s", val);
     else
       return HX_ERROR(HX_ERR_INPUT, "bench: unknown option %s (options: --N --elems --split --node "
-                                    "--backend --steps --warmup --curving --graphs)", key);
+                                    "--backend --steps --warmup --curving --graphs --mu0)", key);
     a++;
   }
   if (o->elems < 1 || o->steps < 1 || o->warmup < 0)
@@ -51,7 +52,7 @@ static int bench_params(const BenchOptions *o, Params **out) {
                          {"N", N}, {"NodeType", o->node}, {"IniExactFunc", "2"},
                          {"AdvVel", "(/0.3,0.2,0.1/)"}, {"tend", "1e30"}, {"CalcErrorNorms", "F"},
                          {"Backend", o->backend}, {"UseCudaGraphs", o->graphs},
-                         {"BoxCurving", curving}, {"NGeo", ngeo}};
+                         {"BoxCurving", curving}, {"NGeo", ngeo}, {"mu0", o->mu0}};
   int rc = simulation_define_params(p);
   for (size_t i = 0; rc == HX_OK && i < sizeof kv / sizeof kv[0]; i++)
     rc = params_set(p, kv[i][0], kv[i][1], "hexdg bench");
@@ -97,8 +98,9 @@ int hexdg_bench(int argc, char **argv) {
   if (rc == HX_OK) {
     long stages = (long)o.steps * sim->td.rk->n_stages;
     double pid = seconds / ((double)s->n_dof * stages);
-    printf("bench: %s, N=%d %s %s, %d^3 elements, %s, %s, %d steps in %.4f s\n", sim->device_name,
-           o.N, o.node, strcmp(o.node, "GAUSS") ? o.split : "weak", o.elems, sim->td.rk->name,
+    printf("bench: %s, %s, N=%d %s %s, %d^3 elements, %s, %s, %d steps in %.4f s\n",
+           sim->device_name, s->viscous ? "Navier-Stokes" : "Euler", o.N, o.node,
+           strcmp(o.node, "GAUSS") ? o.split : "weak", o.elems, sim->td.rk->name,
            sim->backend == BACKEND_CUDA ? (o.graphs[0] == 'T' ? "CUDA graph" : "no graph") : "cpu",
            o.steps, seconds);
     printf("PID %.4e DOF %ld stages %ld bytes_per_DOF %.1f\n", pid, s->n_dof, stages,

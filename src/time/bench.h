@@ -3,7 +3,7 @@
 #define HEXDG_BENCH_H
 
 /* argv: the options after "bench" (--N, --elems, --split, --node, --backend, --steps, --curving,
- * --graphs). Prints a table line and, last, "PID <s> DOF <n> stages <n> bytes_per_DOF <n>". */
+ * --graphs, --mu0). Prints a table line and, last, "PID <s> DOF <n> stages <n> bytes_per_DOF <n>". */
 int hexdg_bench(int argc, char **argv);
 
 #endif
