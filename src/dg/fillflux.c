@@ -25,7 +25,8 @@ static void subtract_viscous_flux(const Solver *s, int side, int f, const double
     return;
   }
   viscous_flux_normal(&s->phys, pL, gL[0], gL[1], gL[2], n, FL);
-  for (int v = 0; v < HX_NVAR; v++) Fp[v] -= 0.5 * (FL[v] + FR[v]);
+  for (int v = 0; v < HX_NVAR; v++) Fp[v] -= 0.5 * FL[v];
+  for (int v = 0; v < HX_NVAR; v++) Fp[v] -= 0.5 * FR[v];
 }
 
 static void side_flux(const Solver *s, int side, double t) {

@@ -21,30 +21,32 @@ __device__ static void prolong_point(const DevData &d, int elem, int locside, in
 __device__ static void prolong_grad_point(const DevData &d, int elem, int locside, int node0,
                                           double g[3][HX_NLIFT]) {
   const double *q = d.grad + (size_t)elem * HX_NGRAD * d.n3;
+#pragma unroll
   for (int c = 0; c < 3; c++)
+#pragma unroll
     for (int v = 0; v < HX_NLIFT; v++)
       g[c][v] = prolong_to_face_point(d.disc, q + (c * HX_NLIFT + v) * d.n3, node0, locside);
 }
 
 /* BR1 viscous flux (mean of both sides; boundary state with inner gradients on BC sides),
- * subtracted from the advective flux F. */
+ * subtracted from the advective flux F. One side at a time keeps the gradients in registers. */
 __device__ static void subtract_viscous(const DevData &d, const PhysParams &pp, const int *info,
                                         int f, const double *uL, const double *uR,
                                         const double *n, double *F) {
-  double pL[HX_NPRIM], pR[HX_NPRIM], gL[3][HX_NLIFT], gR[3][HX_NLIFT], FL[HX_NVAR], FR[HX_NVAR];
+  double prim[HX_NPRIM], g[3][HX_NLIFT], Fv[HX_NVAR];
   int bc = info[5] >= 0;
-  prolong_grad_point(d, info[0], info[1], d.s2v[info[1] * d.n2 + f], gL);
-  if (!bc) prolong_grad_point(d, info[2], info[3], d.s2v[(info[4] * 6 + info[3]) * d.n2 + f], gR);
-  cons_to_prim(&pp, uL, pL);
-  cons_to_prim(&pp, uR, pR);
+  prolong_grad_point(d, info[0], info[1], d.s2v[info[1] * d.n2 + f], g);
+  cons_to_prim(&pp, bc ? uR : uL, prim);
+  viscous_flux_normal(&pp, prim, g[0], g[1], g[2], n, Fv);
   if (bc) {
-    viscous_flux_normal(&pp, pR, gL[0], gL[1], gL[2], n, FR);
-    for (int v = 0; v < HX_NVAR; v++) F[v] -= FR[v];
+    for (int v = 0; v < HX_NVAR; v++) F[v] -= Fv[v];
     return;
   }
-  viscous_flux_normal(&pp, pR, gR[0], gR[1], gR[2], n, FR);
-  viscous_flux_normal(&pp, pL, gL[0], gL[1], gL[2], n, FL);
-  for (int v = 0; v < HX_NVAR; v++) F[v] -= 0.5 * (FL[v] + FR[v]);
+  for (int v = 0; v < HX_NVAR; v++) F[v] -= 0.5 * Fv[v];
+  prolong_grad_point(d, info[2], info[3], d.s2v[(info[4] * 6 + info[3]) * d.n2 + f], g);
+  cons_to_prim(&pp, uR, prim);
+  viscous_flux_normal(&pp, prim, g[0], g[1], g[2], n, Fv);
+  for (int v = 0; v < HX_NVAR; v++) F[v] -= 0.5 * Fv[v];
 }
 
 __global__ static void face_flux_kernel(DevData d, DevPhysics ph, double c_stage) {

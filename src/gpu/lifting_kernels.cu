@@ -15,7 +15,9 @@ extern "C" {
 
 #define LIFT_THREADS 256
 #define LIFT_MAX_SHARED (200 * 1024)
-#define LIFT_CACHE (HX_NLIFT + 3 * HX_NVAR) /* per node: w, then g[dir][var] */
+/* per node: w, then a region used first for the metrics Ja[dir][comp] (gradients) and then for the
+ * contravariant viscous fluxes g[dir][var] (viscous volume integral) */
+#define LIFT_CACHE (HX_NLIFT + 3 * HX_NVAR)
 
 __device__ static void node_prim(const DevData &d, const PhysParams &pp, int e, int n,
                                  double *prim) {
@@ -25,12 +27,11 @@ __device__ static void node_prim(const DevData &d, const PhysParams &pp, int e, 
   cons_to_prim(&pp, u, prim);
 }
 
-/* Gradients of node n: volume term, face values, 1/J. */
-__device__ static void node_gradient(const DevData &d, const double *Dh, const double *wc, int e,
-                                     int n, double q[3][HX_NLIFT]) {
+/* Gradients of node n: volume term, face values, 1/J. Ja: the element's metrics in shared memory. */
+__device__ static void node_gradient(const DevData &d, const double *Dh, const double *wc,
+                                     const double *Ja, int e, int n, double q[3][HX_NLIFT]) {
   const int np = d.np, n3 = d.n3;
   int idx[3] = {n % np, (n / np) % np, n / (np * np)};
-  const double *Ja = d.metrics + (size_t)e * 9 * n3;
   for (int c = 0; c < 3; c++)
     for (int v = 0; v < HX_NLIFT; v++) q[c][v] = 0.0;
   for (int dir = 0; dir < 3; dir++) {
@@ -39,7 +40,7 @@ __device__ static void node_gradient(const DevData &d, const double *Dh, const d
       int nl = base + l * stride;
       double w = Dh[idx[dir] * np + l];
       for (int c = 0; c < 3; c++) {
-        double wm = w * __ldg(&Ja[(dir * 3 + c) * n3 + nl]);
+        double wm = w * Ja[(dir * 3 + c) * n3 + nl];
         for (int v = 0; v < HX_NLIFT; v++) q[c][v] += wm * wc[v * n3 + nl];
       }
     }
@@ -81,15 +82,25 @@ __global__ static void __launch_bounds__(LIFT_THREADS, 2)
       node_prim(d, ph.pp, e, n, prim);
       lifting_variables(prim, w);
       for (int v = 0; v < HX_NLIFT; v++) wc[v * n3 + n] = w[v];
+      const double *Ja = d.metrics + (size_t)e * 9 * n3;
+      for (int c = 0; c < 9; c++) gc[c * n3 + n] = __ldg(&Ja[c * n3 + n]);
     }
   __syncthreads();
   if (active)
     for (int n = lt; n < n3; n += threads_per_elem) {
-      double q[3][HX_NLIFT], prim[HX_NPRIM], fv[3][HX_NVAR];
-      node_gradient(d, Dh, wc, e, n, q);
+      double q[3][HX_NLIFT];
+      node_gradient(d, Dh, wc, gc, e, n, q);
       double *qg = d.grad + (size_t)e * HX_NGRAD * n3 + n;
       for (int c = 0; c < 3; c++)
         for (int v = 0; v < HX_NLIFT; v++) qg[(c * HX_NLIFT + v) * n3] = q[c][v];
+    }
+  __syncthreads(); /* the metrics region now receives the viscous fluxes */
+  if (active)
+    for (int n = lt; n < n3; n += threads_per_elem) {
+      double q[3][HX_NLIFT], prim[HX_NPRIM], fv[3][HX_NVAR];
+      const double *qg = d.grad + (size_t)e * HX_NGRAD * n3 + n; /* written by this thread */
+      for (int c = 0; c < 3; c++)
+        for (int v = 0; v < HX_NLIFT; v++) q[c][v] = qg[(c * HX_NLIFT + v) * n3];
       node_prim(d, ph.pp, e, n, prim);
       viscous_fluxes_xyz(&ph.pp, prim, q[0], q[1], q[2], fv[0], fv[1], fv[2]);
       const double *Ja = d.metrics + (size_t)e * 9 * n3 + n;
