@@ -8,6 +8,7 @@
 
 #include "core/error.h"
 #include "core/params.h"
+#include "mesh/meshtool.h"
 #include "time/bench.h"
 #include "time/simulation.h"
 
@@ -19,6 +20,10 @@ static void usage(FILE *f) {
              "  hexdg bench [--N 7] [--elems 32] [--split PI] [--node GAUSS-LOBATTO]\n"
              "              [--backend cuda] [--steps 50] [--graphs T] [--curving 0] [--mu0 0]\n"
              "                                    PID and bytes/DOF on a periodic box\n"
+             "  hexdg mesh box [--elems nx,ny,nz] [--lower x,y,z] [--upper x,y,z]\n"
+             "                 [--periodic T,T,T] [--NGeo n] [--curving a] -o name_mesh.h5\n"
+             "  hexdg mesh import file.msh -o name_mesh.h5\n"
+             "                                    write meshes in the HOPR format\n"
              "  hexdg --help [--markdown]         list all parameters (Markdown: docs page)\n"
              "  hexdg --version\n\n"
              "Parameter files use FLEXI's syntax (Key = value, ! comments, T/F, (/a,b,c/)).\n"
@@ -74,6 +79,8 @@ int main(int argc, char **argv) {
   int markdown = 0, help = 0;
   const char *backend = NULL;
   if (argc > 1 && !strcmp(argv[1], "bench")) return hexdg_bench(argc - 2, argv + 2) == HX_OK ? 0 : 1;
+  if (argc > 1 && !strcmp(argv[1], "mesh"))
+    return hexdg_mesh_command(argc - 2, argv + 2) == HX_OK ? 0 : 1;
   const char *pos[3] = {NULL, NULL, NULL};
   int npos = 0;
   for (int a = 1; a < argc; a++) {

@@ -2,6 +2,7 @@
 #include "dg/solver.h"
 #include "physics/eos.h"
 #include "physics/navierstokes.h"
+#include "physics/bc.h"
 #include "physics/riemann.h"
 
 /* BR1 viscous flux (Bassi & Rebay 1997): the mean of both sides' viscous fluxes; on boundary sides
@@ -17,13 +18,15 @@ static void subtract_viscous_flux(const Solver *s, int side, int f, const double
       gL[c][v] = qL[(c * HX_NLIFT + v) * n2];
       gR[c][v] = qR[(c * HX_NLIFT + v) * n2];
     }
-  cons_to_prim(&s->phys, uL, pL);
-  cons_to_prim(&s->phys, uR, pR);
-  viscous_flux_normal(&s->phys, pR, gR[0], gR[1], gR[2], n, FR);
   if (bc) {
+    bc_viscous_flux(s->bc_info[2 * s->mesh->side_bc[side]], &s->phys, uR, gL[0], gL[1], gL[2], n,
+                    FR);
     for (int v = 0; v < HX_NVAR; v++) Fp[v] -= FR[v];
     return;
   }
+  cons_to_prim(&s->phys, uL, pL);
+  cons_to_prim(&s->phys, uR, pR);
+  viscous_flux_normal(&s->phys, pR, gR[0], gR[1], gR[2], n, FR);
   viscous_flux_normal(&s->phys, pL, gL[0], gL[1], gL[2], n, FL);
   for (int v = 0; v < HX_NVAR; v++) Fp[v] -= 0.5 * FL[v];
   for (int v = 0; v < HX_NVAR; v++) Fp[v] -= 0.5 * FR[v];
@@ -48,13 +51,17 @@ static void side_flux(const Solver *s, int side, double t) {
     for (int v = 0; v < nv; v++) uL[v] = UL[v * n2 + f];
     if (bc < 0) {
       for (int v = 0; v < nv; v++) uR[v] = UR[v * n2 + f];
-    } else { /* BC type 2: exact function as the outer state of a Riemann problem */
+    } else {
       double x[3];
       for (int c = 0; c < 3; c++) x[c] = g->face_x[((long)side * 3 + c) * n2 + f];
-      exact_func(&s->exact, &s->phys, x, t, uR);
+      bc_outer_state(s->bc_info[2 * bc], s->bc_info[2 * bc + 1], &s->exact, &s->phys, uL, n, x, t,
+                     uR);
     }
-    riemann_flux(bc < 0 ? s->riemann : s->riemann_bc, s->disc.split, &s->phys, uL, uR, n, t1, t2,
-                 Fp);
+    if (bc < 0)
+      riemann_flux(s->riemann, s->disc.split, &s->phys, uL, uR, n, t1, t2, Fp);
+    else
+      bc_advective_flux(s->bc_info[2 * bc], s->riemann_bc, s->disc.split, &s->phys, uL, uR, n, t1,
+                        t2, Fp);
     if (s->viscous) subtract_viscous_flux(s, side, f, uL, uR, n, Fp);
     double sf = g->face_surf[(long)side * n2 + f];
     for (int v = 0; v < nv; v++) F[v * n2 + f] = Fp[v] * sf;

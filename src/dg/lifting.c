@@ -7,6 +7,7 @@
 #include <stdlib.h>
 
 #include "dg/solver.h"
+#include "physics/bc.h"
 #include "physics/eos.h"
 #include "physics/navierstokes.h"
 
@@ -14,20 +15,25 @@ static void face_lifting_point(const Solver *s, int side, int f, double t) {
   const Geometry *g = &s->geo;
   int n2 = s->n_dof_face;
   long blk = (long)s->n_var * n2;
-  double uL[HX_NVAR], uR[HX_NVAR] = {0}, pL[HX_NPRIM], pR[HX_NPRIM], wL[HX_NLIFT], wR[HX_NLIFT];
+  double uL[HX_NVAR], uR[HX_NVAR] = {0}, pL[HX_NPRIM], pR[HX_NPRIM], wL[HX_NLIFT] = {0}, wR[HX_NLIFT];
   for (int v = 0; v < s->n_var; v++) uL[v] = s->U_master[blk * side + v * n2 + f];
-  if (s->mesh->side_bc[side] < 0) {
+  int bci = s->mesh->side_bc[side], bc = bci >= 0;
+  if (!bc) {
     for (int v = 0; v < s->n_var; v++) uR[v] = s->U_slave[blk * side + v * n2 + f];
+    cons_to_prim(&s->phys, uL, pL);
+    cons_to_prim(&s->phys, uR, pR);
+    lifting_variables(pL, wL);
+    lifting_variables(pR, wR);
   } else {
-    double x[3];
-    for (int c = 0; c < 3; c++) x[c] = g->face_x[((long)side * 3 + c) * n2 + f];
-    exact_func(&s->exact, &s->phys, x, t, uR);
+    double x[3], n[3];
+    for (int c = 0; c < 3; c++) {
+      x[c] = g->face_x[((long)side * 3 + c) * n2 + f];
+      n[c] = g->face_nvec[((long)side * 3 + c) * n2 + f];
+    }
+    bc_outer_state(s->bc_info[2 * bci], s->bc_info[2 * bci + 1], &s->exact, &s->phys, uL, n, x, t,
+                   uR);
+    bc_lifting_value(s->bc_info[2 * bci], &s->phys, uL, uR, wR);
   }
-  cons_to_prim(&s->phys, uL, pL);
-  cons_to_prim(&s->phys, uR, pR);
-  lifting_variables(pL, wL);
-  lifting_variables(pR, wR);
-  int bc = s->mesh->side_bc[side] >= 0;
   double sf = g->face_surf[(long)side * n2 + f];
   double *out = &s->lift_flux[(long)side * HX_NGRAD * n2];
   for (int c = 0; c < 3; c++) {

@@ -7,6 +7,7 @@
 
 #include "core/error.h"
 #include "mesh/facemap.h"
+#include "physics/bc.h"
 
 static const char *const NODE_NAMES[] = {"GAUSS", "GAUSS-LOBATTO"};
 static const int NODE_IDS[] = {NODE_GAUSS, NODE_GAUSS_LOBATTO};
@@ -56,13 +57,32 @@ static int read_disc_params(const Params *p, Solver *s, int *N, int *node, int *
   return HX_OK;
 }
 
-static int check_boundaries(const Mesh *m) {
-  for (int b = 0; b < m->n_bcs; b++)
-    if (m->bcs[b].type != 2)
+/* Check every boundary condition and convert its state for physics/bc.h: the exact-function
+ * number for type 2, the 0-based RefState index for the walls and outflows that use one. */
+static int setup_boundaries(Solver *s) {
+  const Mesh *m = s->mesh;
+  s->bc_info = hx_malloc(sizeof(int) * 2 * (m->n_bcs ? m->n_bcs : 1), "boundary conditions");
+  HX_ALLOC_CHECK(s->bc_info);
+  for (int b = 0; b < m->n_bcs; b++) {
+    int type = m->bcs[b].type, state = m->bcs[b].state;
+    if (!bc_supported(type))
       return HX_ERROR(HX_ERR_INPUT,
-                      "boundary '%s' has BC type %d; this version supports type 2 (exact "
-                      "function) and periodic connections",
-                      m->bcs[b].name, m->bcs[b].type);
+                      "boundary '%s' of mesh %s has BC type %d; supported on boundary faces: 2 "
+                      "(exact function), 3 (adiabatic wall), 4 (isothermal wall), 9 (slip wall), "
+                      "24 (pressure outflow); type 1 needs a periodic partner. Override with "
+                      "BoundaryName/BoundaryType",
+                      m->bcs[b].name, m->source, type);
+    int uses_refstate = type == BC_WALL_ISOTHERMAL || type == BC_OUTFLOW_PRESSURE;
+    if (uses_refstate && (state < 1 || state > s->exact.n_ref_states))
+      return HX_ERROR(HX_ERR_INPUT,
+                      "boundary '%s' (BC type %d) needs a RefState for its %s: its state is %d "
+                      "but %d RefState entries are given; set BoundaryType = (/%d, k/)",
+                      m->bcs[b].name, type,
+                      type == BC_WALL_ISOTHERMAL ? "wall temperature" : "pressure", state,
+                      s->exact.n_ref_states, type);
+    s->bc_info[2 * b] = type;
+    s->bc_info[2 * b + 1] = uses_refstate ? state - 1 : state;
+  }
   return HX_OK;
 }
 
@@ -109,7 +129,7 @@ static int solver_setup(const Params *p, Solver *s) {
   HX_CHECK(read_disc_params(p, s, &N, &node, &split));
   HX_CHECK(disc_init(&s->disc, N, (NodeType)node, split));
   HX_CHECK(mesh_create_from_params(p, &s->mesh));
-  HX_CHECK(check_boundaries(s->mesh));
+  HX_CHECK(setup_boundaries(s));
   s->n_var = HX_NVAR;
   s->np = N + 1;
   s->n_dof_elem = s->np * s->np * s->np;
@@ -138,6 +158,7 @@ void solver_destroy(Solver *s) {
   mesh_destroy(s->mesh);
   geometry_free(&s->geo);
   free(s->s2v);
+  free(s->bc_info);
   free(s->U);
   free(s->Ut);
   free(s->U_master);

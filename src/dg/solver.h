@@ -22,6 +22,7 @@ typedef struct {
   int n_var, np, n_dof_elem, n_dof_face;
   long n_dof;
   int *s2v;         /* [flip 5][locside 6][q][p] -> volume node of the face point */
+  int *bc_info;     /* [bc][2]: BC type and its state as physics/bc.h takes it */
   double *U, *Ut;
   double *U_master, *U_slave, *flux; /* [side][var][q][p] */
   /* Navier-Stokes (mu0 > 0): BR1-lifted gradients of (u, v, w, T) */

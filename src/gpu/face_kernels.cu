@@ -4,6 +4,7 @@
 
 extern "C" {
 #include "dg/faceops.h"
+#include "physics/bc.h"
 #include "physics/eos.h"
 #include "physics/navierstokes.h"
 #include "physics/riemann.h"
@@ -36,12 +37,13 @@ __device__ static void subtract_viscous(const DevData &d, const PhysParams &pp, 
   double prim[HX_NPRIM], g[3][HX_NLIFT], Fv[HX_NVAR];
   int bc = info[5] >= 0;
   prolong_grad_point(d, info[0], info[1], d.s2v[info[1] * d.n2 + f], g);
-  cons_to_prim(&pp, bc ? uR : uL, prim);
-  viscous_flux_normal(&pp, prim, g[0], g[1], g[2], n, Fv);
   if (bc) {
+    bc_viscous_flux(d.bc_info[2 * info[5]], &pp, uR, g[0], g[1], g[2], n, Fv);
     for (int v = 0; v < HX_NVAR; v++) F[v] -= Fv[v];
     return;
   }
+  cons_to_prim(&pp, uL, prim);
+  viscous_flux_normal(&pp, prim, g[0], g[1], g[2], n, Fv);
   for (int v = 0; v < HX_NVAR; v++) F[v] -= 0.5 * Fv[v];
   prolong_grad_point(d, info[2], info[3], d.s2v[(info[4] * 6 + info[3]) * d.n2 + f], g);
   cons_to_prim(&pp, uR, prim);
@@ -55,23 +57,24 @@ __global__ static void face_flux_kernel(DevData d, DevPhysics ph, double c_stage
   int side = gid / d.n2, f = gid - side * d.n2;
   const int *info = d.side_info + 6 * side;
   double uL[HX_NVAR], uR[HX_NVAR], F[HX_NVAR], n[3], t1[3], t2[3];
-  prolong_point(d, info[0], info[1], d.s2v[info[1] * d.n2 + f], uL);
-  int bc = info[5];
-  if (bc < 0) {
-    prolong_point(d, info[2], info[3], d.s2v[(info[4] * 6 + info[3]) * d.n2 + f], uR);
-  } else { /* BC type 2: exact function as the outer state */
-    double x[3];
-    for (int c = 0; c < 3; c++)
-      x[c] = d.face_x[((size_t)side * 3 + c) * d.n2 + f];
-    exact_func(&ph.ef, &ph.pp, x, d.sc->t + c_stage * d.sc->dt, uR);
-  }
   for (int c = 0; c < 3; c++) {
     size_t at = ((size_t)side * 3 + c) * d.n2 + f;
     n[c] = d.face_nvec[at];
     t1[c] = d.face_t1[at];
     t2[c] = d.face_t2[at];
   }
-  riemann_flux(bc < 0 ? d.riemann : d.riemann_bc, d.split, &ph.pp, uL, uR, n, t1, t2, F);
+  prolong_point(d, info[0], info[1], d.s2v[info[1] * d.n2 + f], uL);
+  int bc = info[5];
+  if (bc < 0) {
+    prolong_point(d, info[2], info[3], d.s2v[(info[4] * 6 + info[3]) * d.n2 + f], uR);
+    riemann_flux(d.riemann, d.split, &ph.pp, uL, uR, n, t1, t2, F);
+  } else {
+    double x[3];
+    for (int c = 0; c < 3; c++) x[c] = d.face_x[((size_t)side * 3 + c) * d.n2 + f];
+    bc_outer_state(d.bc_info[2 * bc], d.bc_info[2 * bc + 1], &ph.ef, &ph.pp, uL, n, x,
+                   d.sc->t + c_stage * d.sc->dt, uR);
+    bc_advective_flux(d.bc_info[2 * bc], d.riemann_bc, d.split, &ph.pp, uL, uR, n, t1, t2, F);
+  }
   if (d.viscous) subtract_viscous(d, ph.pp, info, f, uL, uR, n, F);
   double sf = d.face_surf[(size_t)side * d.n2 + f];
   double *out = d.flux + (size_t)side * d.nvar * d.n2 + f;
@@ -97,15 +100,20 @@ __global__ static void face_lifting_kernel(DevData d, DevPhysics ph, double c_st
   int bc = info[5] >= 0;
   if (!bc) {
     prolong_point(d, info[2], info[3], d.s2v[(info[4] * 6 + info[3]) * d.n2 + f], uR);
+    cons_to_prim(&ph.pp, uL, pL);
+    cons_to_prim(&ph.pp, uR, pR);
+    lifting_variables(pL, wL);
+    lifting_variables(pR, wR);
   } else {
-    double x[3];
-    for (int c = 0; c < 3; c++) x[c] = d.face_x[((size_t)side * 3 + c) * d.n2 + f];
-    exact_func(&ph.ef, &ph.pp, x, d.sc->t + c_stage * d.sc->dt, uR);
+    double x[3], n[3];
+    for (int c = 0; c < 3; c++) {
+      x[c] = d.face_x[((size_t)side * 3 + c) * d.n2 + f];
+      n[c] = d.face_nvec[((size_t)side * 3 + c) * d.n2 + f];
+    }
+    bc_outer_state(d.bc_info[2 * info[5]], d.bc_info[2 * info[5] + 1], &ph.ef, &ph.pp, uL, n, x,
+                   d.sc->t + c_stage * d.sc->dt, uR);
+    bc_lifting_value(d.bc_info[2 * info[5]], &ph.pp, uL, uR, wR);
   }
-  cons_to_prim(&ph.pp, uL, pL);
-  cons_to_prim(&ph.pp, uR, pR);
-  lifting_variables(pL, wL);
-  lifting_variables(pR, wR);
   double sf = d.face_surf[(size_t)side * d.n2 + f];
   double *out = d.lift_flux + (size_t)side * HX_NGRAD * d.n2 + f;
   for (int c = 0; c < 3; c++) {

@@ -45,6 +45,7 @@ typedef struct {
   const int *side_info;  /* [side][6]: master elem, master locside, slave elem, slave locside, flip, bc */
   const int *elem_sides; /* [elem][6][2]: side, flip */
   const int *s2v;        /* [flip][locside][q][p] -> volume node */
+  const int *bc_info;    /* [bc][2]: type, state (physics/bc.h) */
   StepScalars *sc;
 } DevData;
 

@@ -113,6 +113,9 @@ static int upload_connectivity(GpuSolver *g, const Solver *s) {
                    "element sides");
   if (rc == HX_OK)
     rc = dev_alloc(g, (void **)&g->d.s2v, sizeof(int) * 30 * s->n_dof_face, s->s2v, "face maps");
+  if (rc == HX_OK)
+    rc = dev_alloc(g, (void **)&g->d.bc_info, sizeof(int) * 2 * (m->n_bcs ? m->n_bcs : 1),
+                   s->bc_info, "boundary conditions");
   free(side_info);
   free(elem_sides);
   return rc;

@@ -1,14 +1,24 @@
 /* Mesh parameters, creation from the parameter file, and clean-up. */
 #include <stdlib.h>
+#include <string.h>
 #include <strings.h>
 
 #include "core/error.h"
+#include "mesh/gmsh.h"
+#include "mesh/hopr.h"
 #include "mesh/mesh.h"
 
 int mesh_define_params(Params *p) {
   const char *s = "Mesh";
   HX_CHECK(params_define(p, s, "MeshFile", PARAM_STRING, 0, NULL, false,
-                         "Mesh to use: 'box' for the built-in box generator (Box* options)."));
+                         "Mesh to use: a HOPR file (*.h5), a gmsh file (*.msh, format 4.1), or "
+                         "'box' for the built-in generator (Box* options)."));
+  HX_CHECK(params_define(p, s, "BoundaryName", PARAM_STRING, 0, "", true,
+                         "Name of a boundary whose condition is overridden by the BoundaryType "
+                         "given with it (repeat the pair for several boundaries)."));
+  HX_CHECK(params_define(p, s, "BoundaryType", PARAM_INT_ARRAY, 2, "", true,
+                         "(/type, state/) for the preceding BoundaryName: FLEXI's BC type and "
+                         "its state (RefState index / exact function)."));
   HX_CHECK(params_define(p, s, "BoxElems", PARAM_INT_ARRAY, 3, "(/4,4,4/)", false,
                          "Built-in box: number of elements in x, y, z."));
   HX_CHECK(params_define(p, s, "BoxLower", PARAM_REAL_ARRAY, 3, "(/-1.,-1.,-1./)", false,
@@ -38,18 +48,66 @@ static int box_spec_from_params(const Params *p, BoxSpec *b) {
   return HX_OK;
 }
 
+static int has_suffix(const char *s, const char *suffix) {
+  size_t n = strlen(s), k = strlen(suffix);
+  return n >= k && strcasecmp(s + n - k, suffix) == 0;
+}
+
+/* BoundaryName / BoundaryType pairs (FLEXI): override the condition of named boundaries. */
+static int apply_boundary_overrides(const Params *p, Mesh *m) {
+  int n_names = params_count(p, "BoundaryName"), n_types = params_count(p, "BoundaryType");
+  if (n_names != n_types)
+    return HX_ERROR(HX_ERR_INPUT,
+                    "%d BoundaryName but %d BoundaryType entries: give one BoundaryType "
+                    "(/type, state/) after each BoundaryName",
+                    n_names, n_types);
+  for (int i = 0; i < n_names; i++) {
+    const char *name;
+    int ts[2], found = -1;
+    HX_CHECK(params_get_string_at(p, "BoundaryName", i, &name));
+    HX_CHECK(params_get_int_array_at(p, "BoundaryType", i, 2, ts));
+    for (int b = 0; b < m->n_bcs; b++)
+      if (strcasecmp(m->bcs[b].name, name) == 0) found = b;
+    if (found < 0) {
+      char list[1024] = "";
+      for (int b = 0; b < m->n_bcs; b++) {
+        strncat(list, b ? ", " : "", sizeof list - strlen(list) - 1);
+        strncat(list, m->bcs[b].name, sizeof list - strlen(list) - 1);
+      }
+      return HX_ERROR(HX_ERR_INPUT, "BoundaryName = %s: mesh %s has no such boundary (it has: %s)",
+                      name, m->source, m->n_bcs ? list : "none");
+    }
+    m->bcs[found].type = ts[0];
+    m->bcs[found].state = ts[1];
+  }
+  return HX_OK;
+}
+
 int mesh_create_from_params(const Params *p, Mesh **out) {
   const char *file;
   HX_CHECK(params_get_string(p, "MeshFile", &file));
+  int rc;
   if (strcasecmp(file, "box") == 0) {
     BoxSpec b;
     HX_CHECK(box_spec_from_params(p, &b));
-    return mesh_create_box(&b, out);
+    rc = mesh_create_box(&b, out);
+  } else if (has_suffix(file, ".msh")) {
+    rc = mesh_read_gmsh(file, out);
+  } else if (has_suffix(file, ".h5")) {
+    rc = mesh_read_hopr(file, out);
+  } else {
+    return HX_ERROR(HX_ERR_INPUT,
+                    "MeshFile = %s: unknown mesh format; use a HOPR file (*_mesh.h5), a gmsh "
+                    "file (*.msh) or 'box'",
+                    file);
   }
-  return HX_ERROR(HX_ERR_INPUT,
-                  "MeshFile = %s: only the built-in generator (MeshFile = box) is available in "
-                  "this version; HOPR and gmsh meshes come with the mesh reader",
-                  file);
+  if (rc != HX_OK) return rc;
+  rc = apply_boundary_overrides(p, *out);
+  if (rc != HX_OK) {
+    mesh_destroy(*out);
+    *out = NULL;
+  }
+  return rc;
 }
 
 void mesh_destroy(Mesh *m) {

@@ -143,6 +143,40 @@ static void test_agreement_navierstokes(void **state) {
   }
 }
 
+/* Walls and outflows: CPU and GPU agree with every supported boundary type. */
+static void test_agreement_boundaries(void **state) {
+  (void)state;
+  if (!have_gpu()) skip();
+  const char *walls[][8] = {
+      {"BoundaryName = BC_xminus", "BoundaryType = (/9,0/)", "BoundaryName = BC_xplus",
+       "BoundaryType = (/24,1/)", "BoundaryName = BC_yminus", "BoundaryType = (/3,0/)",
+       "BoundaryName = BC_yplus", "BoundaryType = (/4,2/)"},
+  };
+  const char *mus[] = {"mu0 = 0.", "mu0 = 0.02"};
+  for (int m = 0; m < 2; m++)
+    for (int N = 3; N <= 7; N += 4) {
+      char sN[16];
+      snprintf(sN, sizeof sN, "N = %d", N);
+      const char *base[] = {"ProjectName = gpu_bc", "MeshFile = box", "BoxElems = (/3,2,2/)",
+                            "NGeo = 3", "BoxCurving = 0.05", "BoxPeriodic = (/F,F,T/)",
+                            "NodeType = GAUSS-LOBATTO", "SplitDG = PI", "IniExactFunc = 2",
+                            "AdvVel = (/0.3,0.2,0.1/)", "RefState = (/1.,0.3,0.2,0.1,1./)",
+                            "RefState = (/1.,0.,0.,0.,1.2/)", "tend = 1e10", "maxIter = 100",
+                            "CalcErrorNorms = F", NULL};
+      const char *cpu[16] = {sN, mus[m], "Backend = cpu"}, *gpu[16] = {sN, mus[m], "Backend = cuda"};
+      for (int k = 0; k < 8; k++) cpu[3 + k] = gpu[3 + k] = walls[0][k];
+      cpu[11] = gpu[11] = NULL;
+      long nc, ng;
+      double *uc = run_copy(base, cpu, &nc), *ug = run_copy(base, gpu, &ng);
+      double d = rel_l2_diff(ug, uc, nc);
+      printf("  N=%d walls (slip, adiabatic, isothermal) + pressure outflow, %s: GPU-CPU %.3e\n", N,
+             mus[m], d);
+      assert_true(d <= 1e-12);
+      free(uc);
+      free(ug);
+    }
+}
+
 static void test_navierstokes_mms_on_gpu(void **state) {
   (void)state;
   if (!have_gpu()) skip();
@@ -161,6 +195,7 @@ int main(void) {
       cmocka_unit_test(test_agreement_split_forms),
       cmocka_unit_test(test_agreement_weak_gauss_and_boundaries),
       cmocka_unit_test(test_agreement_navierstokes),
+      cmocka_unit_test(test_agreement_boundaries),
       cmocka_unit_test(test_navierstokes_mms_on_gpu),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
