@@ -42,7 +42,7 @@ static void agreement_mu(int N, const char *node, const char *split, const char 
   snprintf(sMu, sizeof sMu, "mu0 = %s", mu);
   snprintf(sN, sizeof sN, "N = %d", N);
   snprintf(sNode, sizeof sNode, "NodeType = %s", node);
-  snprintf(sSplit, sizeof sSplit, "SplitDG = %s", split);
+  snprintf(sSplit, sizeof sSplit, "SplitDG = %s", split ? split : "none");
   snprintf(sPer, sizeof sPer, "BoxPeriodic = %s", periodic);
   const char *cpu[] = {sN, sNode, sPer, sMu, "Backend = cpu", split ? sSplit : NULL, NULL};
   const char *gpu[] = {sN, sNode, sPer, sMu, "Backend = cuda", split ? sSplit : NULL, NULL};
