@@ -4,10 +4,12 @@
  *   hexdg --help [--markdown]         every parameter with type, default and help
  *   hexdg --version */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/error.h"
 #include "core/params.h"
+#include "io/vtu.h"
 #include "mesh/meshtool.h"
 #include "time/bench.h"
 #include "time/simulation.h"
@@ -23,6 +25,8 @@ static void usage(FILE *f) {
              "  hexdg mesh box [--elems nx,ny,nz] [--lower x,y,z] [--upper x,y,z]\n"
              "                 [--periodic T,T,T] [--NGeo n] [--curving a] -o name_mesh.h5\n"
              "  hexdg mesh import file.msh -o name_mesh.h5\n"
+             "  hexdg convert case.ini state.h5 -o out.vtu [--NVisu n]\n"
+             "                                    ParaView file of a state\n"
              "                                    write meshes in the HOPR format\n"
              "  hexdg --help [--markdown]         list all parameters (Markdown: docs page)\n"
              "  hexdg --version\n\n"
@@ -75,12 +79,36 @@ static int run_case(const char *ini, const char *restart, const char *backend) {
   return rc;
 }
 
+/* hexdg convert case.ini state.h5 -o out.vtu [--NVisu n] */
+static int convert_command(int argc, char **argv) {
+  const char *ini = NULL, *state = NULL, *out = NULL;
+  int nvisu = 0;
+  for (int a = 0; a < argc; a++) {
+    if (!strcmp(argv[a], "-o") && a + 1 < argc)
+      out = argv[++a];
+    else if (!strcmp(argv[a], "--NVisu") && a + 1 < argc)
+      nvisu = atoi(argv[++a]);
+    else if (!ini)
+      ini = argv[a];
+    else if (!state)
+      state = argv[a];
+    else
+      ini = NULL, a = argc; /* too many arguments: fall through to the usage message */
+  }
+  if (!ini || !state || !out) {
+    fprintf(stderr, "usage: hexdg convert case.ini state.h5 -o out.vtu [--NVisu n]\n");
+    return 2;
+  }
+  return vtu_convert_state(state, ini, out, nvisu) == HX_OK ? 0 : 1;
+}
+
 int main(int argc, char **argv) {
   int markdown = 0, help = 0;
   const char *backend = NULL;
   if (argc > 1 && !strcmp(argv[1], "bench")) return hexdg_bench(argc - 2, argv + 2) == HX_OK ? 0 : 1;
   if (argc > 1 && !strcmp(argv[1], "mesh"))
     return hexdg_mesh_command(argc - 2, argv + 2) == HX_OK ? 0 : 1;
+  if (argc > 1 && !strcmp(argv[1], "convert")) return convert_command(argc - 2, argv + 2);
   const char *pos[3] = {NULL, NULL, NULL};
   int npos = 0;
   for (int a = 1; a < argc; a++) {

@@ -9,6 +9,7 @@
 
 #include "core/error.h"
 #include "io/state.h"
+#include "io/vtu.h"
 
 static const char *const STATE_VAR_NAMES[HX_NVAR] = {"Density", "MomentumX", "MomentumY",
                                                      "MomentumZ", "EnergyStagnationDensity"};
@@ -36,6 +37,7 @@ int simulation_define_params(Params *p) {
   HX_CHECK(solver_define_params(p));
   HX_CHECK(timedisc_define_params(p));
   HX_CHECK(analyze_define_params(p));
+  HX_CHECK(vtu_define_params(p));
   return HX_OK;
 }
 
@@ -62,7 +64,10 @@ int simulation_write_state(Simulation *sim) {
   HX_CHECK(simulation_sync_host(sim));
   state_header(sim, &h);
   state_file_name(sim->last_state, sizeof sim->last_state, sim->project, sim->t);
-  return state_write(sim->last_state, &h, STATE_VAR_NAMES, sim->solver->U);
+  HX_CHECK(state_write(sim->last_state, &h, STATE_VAR_NAMES, sim->solver->U));
+  if (sim->output_format == OUTPUT_FORMAT_PARAVIEW)
+    HX_CHECK(vtu_write_output(sim->project, sim->solver, sim->solver->U, sim->n_visu, sim->t, NULL));
+  return HX_OK;
 }
 
 static int load_restart(Simulation *sim, const char *file) {
@@ -99,6 +104,8 @@ int simulation_create(const Params *p, const char *restart_file, Simulation **ou
   if (rc == HX_OK) rc = solver_create(p, &sim->solver);
   if (rc == HX_OK) rc = timedisc_init(p, sim->solver, &sim->td);
   if (rc == HX_OK) rc = analyze_init(p, sim->solver, sim->project, &sim->ana);
+  if (rc == HX_OK)
+    rc = vtu_read_params(p, sim->solver->disc.N, &sim->output_format, &sim->n_visu);
   if (rc == HX_OK) {
     if (restart_file)
       rc = load_restart(sim, restart_file);

@@ -27,6 +27,7 @@ typedef struct {
   int tgv;           /* TestCase = taylorgreenvortex: write <project>_TGVAnalysis.csv */
   TgvAnalysis tgva;
   int restarted;
+  int output_format, n_visu; /* OutputFormat (ParaView: a .vtu beside each state), NVisu */
 } Simulation;
 
 /* Register every parameter of every module (the one registry behind --help). */

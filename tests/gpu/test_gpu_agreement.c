@@ -9,6 +9,7 @@
 #include <cmocka.h>
 
 #include "gpu/gpu.h"
+#include "mesh/hopr.h"
 #include "regression/mms.h"
 
 static const char *const MMS[] = {
@@ -177,6 +178,39 @@ static void test_agreement_boundaries(void **state) {
     }
 }
 
+/* Free stream on meshes from files (gmsh with rotated elements, a curved HOPR file) on the GPU. */
+static void test_freestream_on_mesh_files_gpu(void **state) {
+  (void)state;
+  if (!have_gpu()) skip();
+  char dir[1024], msh[1200], file[1300];
+  snprintf(dir, sizeof dir, "%s", __FILE__);
+  char *slash = strrchr(dir, '/');
+  if (slash) *slash = 0;
+  snprintf(msh, sizeof msh, "%s/../data/gmsh_box_unstructured_o2.msh", dir);
+  BoxSpec b = {{3, 2, 3}, {0, 0, 0}, {1, 2, 1.5}, {1, 0, 1}, 4, 0.08};
+  Mesh *m = NULL;
+  assert_int_equal(mesh_create_box(&b, &m), HX_OK);
+  assert_int_equal(mesh_write_hopr(m, "gpu_curvedbox_mesh.h5"), HX_OK);
+  mesh_destroy(m);
+  const char *meshes[] = {msh, "gpu_curvedbox_mesh.h5"};
+  for (int i = 0; i < 2; i++) {
+    snprintf(file, sizeof file, "MeshFile = %s", meshes[i]);
+    const char *base[] = {"ProjectName = gpu_meshes", file, "IniExactFunc = 1", "N = 3",
+                          "RefState = (/1.2, 0.4, -0.3, 0.25, 0.9/)", "tend = 100.",
+                          "maxIter = 40", "CalcErrorNorms = F", "Backend = cuda",
+                          "NodeType = GAUSS-LOBATTO", "SplitDG = PI", "mu0 = 0.01", NULL};
+    long n;
+    double *u = run_copy(base, NULL, &n), dev = 0.0;
+    double ref[5] = {1.2, 1.2 * 0.4, -1.2 * 0.3, 1.2 * 0.25,
+                     0.9 / 0.4 + 0.5 * 1.2 * (0.16 + 0.09 + 0.0625)};
+    long n3 = 64;
+    for (long q = 0; q < n; q++) dev = fmax(dev, fabs(u[q] - ref[(q / n3) % 5]));
+    printf("  free stream on the GPU, %s (Navier-Stokes): max|U-Uinf| = %.3e\n", meshes[i], dev);
+    assert_true(dev < 1e-12);
+    free(u);
+  }
+}
+
 static void test_navierstokes_mms_on_gpu(void **state) {
   (void)state;
   if (!have_gpu()) skip();
@@ -196,6 +230,7 @@ int main(void) {
       cmocka_unit_test(test_agreement_weak_gauss_and_boundaries),
       cmocka_unit_test(test_agreement_navierstokes),
       cmocka_unit_test(test_agreement_boundaries),
+      cmocka_unit_test(test_freestream_on_mesh_files_gpu),
       cmocka_unit_test(test_navierstokes_mms_on_gpu),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
