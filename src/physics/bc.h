@@ -66,13 +66,30 @@ HD static inline void bc_outer_state(int type, int state, const ExactFuncParams 
   prim_to_cons(pp, pr, uR);
 }
 
-/* Advective boundary flux F . n per unit area. No-slip walls: the pressure flux of the inner
+/* Wall pressure: exact solution of the Riemann problem between the inner state and its mirror
+ * image (Toro 2009, Sec. 4.2/4.3): a rarefaction when the flow leaves the wall (u_n < 0), a shock
+ * when it moves into it; u_n = v . n with n the outward unit normal. */
+HD static inline double bc_wall_pressure(const PhysParams *pp, const double *prim, const double n[3]) {
+  const double vn = prim[VEL1] * n[0] + prim[VEL2] * n[1] + prim[VEL3] * n[2];
+  const double rho = prim[PDENS], p = prim[PRES], kappa = pp->kappa;
+  if (vn <= 0.0) {
+    const double c = sqrt(kappa * p / rho);
+    const double base = 1.0 + 0.5 * pp->kappa_m1 * vn / c;
+    return base > 0.0 ? p * pow(base, 2.0 * kappa / pp->kappa_m1) : 0.0;
+  }
+  const double ar = 2.0 / (pp->kappa_p1 * rho), br = pp->kappa_m1 / pp->kappa_p1 * p;
+  return p + vn / ar * 0.5 * (vn + sqrt(vn * vn + 4.0 * ar * (p + br)));
+}
+
+/* Advective boundary flux F . n per unit area. No-slip walls: the pressure flux of the wall
  * pressure (no mass or energy crosses the wall); the others through the Riemann solver. */
 HD static inline void bc_advective_flux(int type, int riemann, int split, const PhysParams *pp,
                                         const double *uL, const double *uR, const double n[3],
                                         const double t1[3], const double t2[3], double *F) {
   if (type == BC_WALL_ADIABATIC || type == BC_WALL_ISOTHERMAL) {
-    double p = pressure_from_cons(pp, uL);
+    double prim[HX_NPRIM];
+    cons_to_prim(pp, uL, prim);
+    double p = bc_wall_pressure(pp, prim, n);
     F[DENS] = F[ENER] = 0.0;
     for (int k = 0; k < 3; k++) F[MOM1 + k] = p * n[k];
     return;
