@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "core/error.h"
+#include "analysis/bodyforces.h"
 #include "io/state.h"
 #include "io/vtu.h"
 
@@ -38,6 +39,7 @@ int simulation_define_params(Params *p) {
   HX_CHECK(timedisc_define_params(p));
   HX_CHECK(analyze_define_params(p));
   HX_CHECK(vtu_define_params(p));
+  HX_CHECK(bodyforces_define_params(p));
   return HX_OK;
 }
 
@@ -106,6 +108,7 @@ int simulation_create(const Params *p, const char *restart_file, Simulation **ou
   if (rc == HX_OK) rc = analyze_init(p, sim->solver, sim->project, &sim->ana);
   if (rc == HX_OK)
     rc = vtu_read_params(p, sim->solver->disc.N, &sim->output_format, &sim->n_visu);
+  if (rc == HX_OK) rc = bodyforces_enabled(p, sim->solver, &sim->body_forces);
   if (rc == HX_OK) {
     if (restart_file)
       rc = load_restart(sim, restart_file);
@@ -135,6 +138,14 @@ void simulation_destroy(Simulation *sim) {
   free(sim);
 }
 
+/* Face states and (Navier-Stokes) lifted gradients of the current host solution, for analyses
+ * that integrate over faces. */
+static void current_face_data(Simulation *sim) {
+  Solver *s = sim->solver;
+  prolong_to_face(s, s->U);
+  if (s->viscous) lifting(s, s->U, s->Ut, sim->t);
+}
+
 /* TGV analysis of the current state: integrals on the device (CUDA) or the host, one CSV line. */
 static int analyze_tgv(Simulation *sim, bool fresh) {
   Solver *s = sim->solver;
@@ -142,10 +153,7 @@ static int analyze_tgv(Simulation *sim, bool fresh) {
   if (sim->backend == BACKEND_CUDA) {
     HX_CHECK(gpu_tgv_sums(sim->gpu, sums, &max_vort));
   } else {
-    if (s->viscous) { /* gradients of the current state (s->grad holds the last stage's) */
-      prolong_to_face(s, s->U);
-      lifting(s, s->U, s->Ut, sim->t);
-    }
+    if (s->viscous) current_face_data(sim); /* s->grad holds the last stage's gradients */
     HX_CHECK(tgv_sums_cpu(s, s->viscous ? s->grad : NULL, sums, &max_vort));
   }
   HX_CHECK(tgv_columns(&sim->tgva, sim->t, sums, max_vort, cols));
@@ -155,6 +163,18 @@ static int analyze_tgv(Simulation *sim, bool fresh) {
            cols[TGV_COL_EKIN], cols[TGV_COL_DR_INCOMP], cols[TGV_COL_ENSTROPHY],
            cols[TGV_COL_MAX_VORT]);
   return HX_OK;
+}
+
+static int analyze_body_forces(Simulation *sim, bool fresh) {
+  Solver *s = sim->solver;
+  double *forces = hx_malloc(sizeof(double) * 6 * (s->mesh->n_bcs ? s->mesh->n_bcs : 1),
+                             "body forces");
+  HX_ALLOC_CHECK(forces);
+  current_face_data(sim);
+  bodyforces_compute(s, forces);
+  int rc = bodyforces_write(s, sim->project, sim->t, forces, fresh);
+  free(forces);
+  return rc;
 }
 
 /* Analysis at the current time: error norms (CSV), totals and a progress line. */
@@ -168,6 +188,7 @@ static int analyze_now(Simulation *sim, double dt, double wall_start, long stage
     HX_CHECK(analyze_write_csv(&sim->ana, sim->t, L2, Linf, sim->n_analyses == 0));
   }
   bool first = sim->n_analyses++ == 0;
+  if (sim->body_forces) HX_CHECK(analyze_body_forces(sim, first && !sim->restarted));
   if (sim->quiet) return sim->tgv ? analyze_tgv(sim, first && !sim->restarted) : HX_OK;
   double wall = omp_get_wtime() - wall_start, tend = sim->td.tend;
   double frac = tend > sim->t_start ? (sim->t - sim->t_start) / (tend - sim->t_start) : 1.0;

@@ -28,6 +28,7 @@ typedef struct {
   TgvAnalysis tgva;
   int restarted;
   int output_format, n_visu; /* OutputFormat (ParaView: a .vtu beside each state), NVisu */
+  bool body_forces;          /* CalcBodyForces */
 } Simulation;
 
 /* Register every parameter of every module (the one registry behind --help). */

@@ -105,6 +105,49 @@ static void test_isothermal_walls_keep_gas_at_rest(void **state) {
   run_freestream(rest, "gas at rest between isothermal walls");
 }
 
+/* CalcBodyForces: gas at rest (p0 = 0.9) in a closed curved box with slip, adiabatic and
+ * isothermal walls: each wall carries p0 * area * n and no viscous force. */
+static void test_body_forces_at_rest(void **state) {
+  (void)state;
+  const char *rest[] = {
+      "ProjectName = bc_forces", "MeshFile = box", "BoxElems = (/2,2,2/)", "NGeo = 3",
+      "BoxCurving = 0.05", "BoxPeriodic = (/F,F,F/)", "BoxUpper = (/1.,2.,3./)", "N = 3",
+      "NodeType = GAUSS", "IniExactFunc = 1", "RefState = (/1.2, 0., 0., 0., 0.9/)",
+      "mu0 = 0.01", "tend = 10", "maxIter = 5", "CalcErrorNorms = F", "Backend = cpu",
+      "CalcBodyForces = T", "BoundaryName = BC_xminus", "BoundaryType = (/9,0/)",
+      "BoundaryName = BC_xplus", "BoundaryType = (/9,0/)", "BoundaryName = BC_yminus",
+      "BoundaryType = (/3,0/)", "BoundaryName = BC_yplus", "BoundaryType = (/3,0/)",
+      "BoundaryName = BC_zminus", "BoundaryType = (/4,1/)", "BoundaryName = BC_zplus",
+      "BoundaryType = (/4,1/)", NULL};
+  Simulation *sim = harness_sim(rest, NULL, NULL);
+  assert_non_null(sim);
+  assert_int_equal(simulation_run(sim), HX_OK);
+  simulation_destroy(sim);
+  /* box [-1,1] x [-1,2] x [-1,3]: face areas 12 (x), 8 (y), 6 (z) */
+  const char *names[] = {"BC_xplus", "BC_yminus", "BC_zplus"};
+  const double expect[3][3] = {{0.9 * 12, 0, 0}, {0, -0.9 * 8, 0}, {0, 0, 0.9 * 6}};
+  for (int b = 0; b < 3; b++) {
+    char path[256], line[1024];
+    snprintf(path, sizeof path, "bc_forces_BodyForces_%s.csv", names[b]);
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    while (fgets(line, sizeof line, f)) {
+      if (line[0] == 't') continue;
+      double t, F[9];
+      assert_int_equal(sscanf(line, "%lf,%lf,%lf,%lf,%lf,%lf,%lf,%lf,%lf,%lf", &t, &F[0], &F[1],
+                              &F[2], &F[3], &F[4], &F[5], &F[6], &F[7], &F[8]),
+                       10);
+      for (int c = 0; c < 3; c++) {
+        assert_true(fabs(F[c] - expect[b][c]) < 1e-10);
+        assert_true(fabs(F[3 + c]) < 1e-10);
+      }
+    }
+    fclose(f);
+    printf("  body force on %s at rest: (%g, %g, %g) as p0 A n, no viscous force\n", names[b],
+           expect[b][0], expect[b][1], expect[b][2]);
+  }
+}
+
 static void test_bad_boundary_input(void **state) {
   (void)state;
   const char *unknown[] = {"ProjectName = bc_bad", "MeshFile = box", "BoxPeriodic = (/F,T,T/)",
@@ -127,6 +170,7 @@ int main(void) {
       cmocka_unit_test(test_slip_walls_and_outflow_keep_free_stream),
       cmocka_unit_test(test_closed_boxes_conserve_mass_and_energy),
       cmocka_unit_test(test_isothermal_walls_keep_gas_at_rest),
+      cmocka_unit_test(test_body_forces_at_rest),
       cmocka_unit_test(test_bad_boundary_input),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

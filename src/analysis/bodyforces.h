@@ -1,0 +1,21 @@
+/* Forces on wall boundaries (BC types 3, 4, 9): pressure force int p n dA and viscous force
+ * -int tau n dA (n: outward normal of the flow domain, i.e. into the wall), written at every
+ * analysis to <ProjectName>_BodyForces_<BCName>.csv when CalcBodyForces = T. */
+#ifndef HEXDG_BODYFORCES_H
+#define HEXDG_BODYFORCES_H
+
+#include <stdbool.h>
+
+#include "dg/solver.h"
+
+int bodyforces_define_params(Params *p);
+/* Whether CalcBodyForces is set (and the mesh has walls). */
+int bodyforces_enabled(const Params *p, const Solver *s, bool *enabled);
+/* forces[bc][6]: pressure force (3), viscous force (3) per boundary condition (zero for
+ * non-wall BCs). The solver's face states and gradients must belong to the current U. */
+void bodyforces_compute(const Solver *s, double *forces);
+/* Append one line per wall BC; fresh: new files with a header. */
+int bodyforces_write(const Solver *s, const char *project, double t, const double *forces,
+                     bool fresh);
+
+#endif
