@@ -3,7 +3,7 @@
  * ApplyJac (+ source terms). */
 #include "dg/solver.h"
 
-void apply_jacobian_and_source(const Solver *s, double *Ut, double t) {
+void apply_jacobian_and_source(const Solver *s, const double *U, double *Ut, double t) {
   int n3 = s->n_dof_elem, nv = s->n_var;
   int with_source = exact_has_source(s->exact.which);
 #pragma omp parallel for schedule(static)
@@ -12,7 +12,12 @@ void apply_jacobian_and_source(const Solver *s, double *Ut, double t) {
     const double *x = &s->geo.elem_x[3L * n3 * e];
     double *ut = &Ut[(long)nv * n3 * e];
     for (int v = 0; v < nv; v++)
-      for (int q = 0; q < n3; q++) ut[v * n3 + q] *= -sJ[q];
+      for (int q = 0; q < n3; q++) ut[v * n3 + q] = ut[v * n3 + q] * -sJ[q];
+    if (s->sponge) { /* damping towards the base state, before the source as on the GPU */
+      const double *sig = &s->sponge[(long)n3 * e], *u = &U[(long)nv * n3 * e];
+      for (int v = 0; v < nv; v++)
+        for (int q = 0; q < n3; q++) ut[v * n3 + q] -= sig[q] * (u[v * n3 + q] - s->sponge_base[v]);
+    }
     if (!with_source) continue;
     for (int q = 0; q < n3; q++) {
       double xq[3] = {x[q], x[n3 + q], x[2 * n3 + q]}, S[HX_NVAR];
@@ -28,5 +33,5 @@ void dg_time_derivative(Solver *s, const double *U, double *Ut, double t) {
   fill_flux(s, t);
   volume_integral(s, U, Ut, s->viscous);
   surface_integral(s, Ut);
-  apply_jacobian_and_source(s, Ut, t);
+  apply_jacobian_and_source(s, U, Ut, t);
 }

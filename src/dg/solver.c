@@ -34,7 +34,7 @@ int solver_define_params(Params *p) {
                                 "Riemann solver at inner sides."));
   HX_CHECK(params_define_choice(p, s, "RiemannBC", "Same", 9, RIEMANN_NAMES, RIEMANN_IDS,
                                 "Riemann solver at boundary sides (Same: as Riemann)."));
-  return HX_OK;
+  return sponge_define_params(p);
 }
 
 static int read_disc_params(const Params *p, Solver *s, int *N, int *node, int *split) {
@@ -138,6 +138,7 @@ static int solver_setup(const Params *p, Solver *s) {
   s->viscous = s->phys.mu0 > 0.0;
   HX_CHECK(metrics_compute(s->mesh, &s->disc, &s->geo));
   HX_CHECK(build_face_maps(s));
+  HX_CHECK(sponge_init(p, s));
   return alloc_state(s);
 }
 
@@ -159,6 +160,7 @@ void solver_destroy(Solver *s) {
   geometry_free(&s->geo);
   free(s->s2v);
   free(s->bc_info);
+  free(s->sponge);
   free(s->U);
   free(s->Ut);
   free(s->U_master);

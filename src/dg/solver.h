@@ -30,11 +30,17 @@ typedef struct {
   double *grad;                    /* [elem][dir 3][lift 4][k][j][i] */
   double *grad_master, *grad_slave; /* [side][dir 3][lift 4][q][p] */
   double *lift_flux;               /* [side][dir 3][lift 4][q][p]: w* n_dir s */
+  /* Sponge zone (SpongeLayer = T): Ut += -sponge (U - sponge_base); NULL when off */
+  double *sponge;                  /* [elem][k][j][i]: damping * ramp */
+  double sponge_base[HX_NVAR];
 } Solver;
 
 #define HX_NGRAD (3 * HX_NLIFT)
 
 int solver_define_params(Params *p);
+/* Sponge zone (src/dg/sponge.c) */
+int sponge_define_params(Params *p);
+int sponge_init(const Params *p, Solver *s);
 int solver_create(const Params *p, Solver **out);
 void solver_destroy(Solver *s);
 
@@ -59,6 +65,6 @@ void lifting(const Solver *s, const double *U, double *Ut, double t);
 /* Generic forms over nv variables per node/face point. */
 void prolong_vars_to_face(const Solver *s, const double *U, int nv, double *master, double *slave);
 void surface_integral_vars(const Solver *s, const double *flux, int nv, double *Ut);
-void apply_jacobian_and_source(const Solver *s, double *Ut, double t);
+void apply_jacobian_and_source(const Solver *s, const double *U, double *Ut, double t);
 
 #endif

@@ -46,6 +46,8 @@ typedef struct {
   const int *elem_sides; /* [elem][6][2]: side, flip */
   const int *s2v;        /* [flip][locside][q][p] -> volume node */
   const int *bc_info;    /* [bc][2]: type, state (physics/bc.h) */
+  const double *sponge;  /* [elem][n3] damping * ramp, NULL without sponge zone */
+  double sponge_base[HX_NVAR];
   StepScalars *sc;
 } DevData;
 

@@ -177,6 +177,10 @@ static int upload_solver(GpuSolver *g, const Solver *s, const GpuOptions *opt) {
   HX_CHECK(dev_alloc(g, (void **)&d->flux, sizeof(double) * HX_NVAR * s->n_dof_face * d->n_sides,
                      NULL, "face fluxes"));
   HX_CHECK(upload_geometry(g, s));
+  if (s->sponge) {
+    HX_CHECK(dev_alloc(g, (void **)&d->sponge, sizeof(double) * n3 * ne, s->sponge, "sponge"));
+    for (int v = 0; v < HX_NVAR; v++) d->sponge_base[v] = s->sponge_base[v];
+  }
   if (d->viscous) {
     HX_CHECK(dev_alloc(g, (void **)&d->grad, sizeof(double) * HX_NGRAD * n3 * ne, NULL,
                        "lifted gradients"));

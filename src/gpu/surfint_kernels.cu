@@ -40,8 +40,11 @@ __global__ static void surface_update_kernel(DevData d, DevPhysics ph, double a,
     exact_source(&ph.ef, &ph.pp, xq, d.sc->t + c_stage * dt, S);
   }
   double *U = d.U + (size_t)e * d.nvar * d.n3 + q, *k = d.k + (size_t)e * d.nvar * d.n3 + q;
+  double sig = d.sponge ? d.sponge[gid] : 0.0;
   for (int v = 0; v < HX_NVAR; v++) {
-    double u_t = acc[v] * -sJ + S[v];
+    double u_t = acc[v] * -sJ;
+    if (d.sponge) u_t -= sig * (U[v * d.n3] - d.sponge_base[v]);
+    u_t += S[v];
     double kv = a * k[v * d.n3] + dt * u_t;
     k[v * d.n3] = kv;
     U[v * d.n3] += b * kv;
