@@ -1,11 +1,15 @@
 /* Boundary conditions by FLEXI's BC type codes (host+device), one face point at a time:
- *   2  exact function (IniExactFunc, or the RefState named by the BC state) through the Riemann solver
- *   3  adiabatic no-slip wall    4  isothermal no-slip wall (T from RefState `state`)
- *   9  slip (Euler) wall         24 pressure outflow (p from RefState `state`)
+ *   2  exact function (IniExactFunc, or the RefState named by the BC state) through the Riemann
+ * solver 3  adiabatic no-slip wall    4  isothermal no-slip wall (T from RefState `state`) 9  slip
+ * (Euler) wall 23 outflow with prescribed Mach number    24 pressure outflow    25 subsonic outflow
+ *   27 subsonic inflow with prescribed total pressure, total temperature and flow direction
  * Each condition gives the outer state of the Riemann problem (or the wall flux directly), the
  * BR1 lifting value w* on the face, and the viscous boundary flux from the inner gradients.
- * `state`: for type 2 FLEXI's exact-function number (0: IniExactFunc); for types 4 and 24 the
- * 0-based index of the RefState that gives the wall temperature / outflow pressure. */
+ * `state`: for type 2 FLEXI's exact-function number (0: IniExactFunc); for types 4, 23, 24, 25 and
+ * 27 the 0-based index of the RefState that holds the boundary data (bc_uses_refstate).
+ * Types 23-27 follow FLEXI (navierstokes GetBoundaryState), which takes them from Carlson,
+ * "Inflow/Outflow Boundary Conditions with Application to FUN3D", NASA/TM-2011-217181 (BCs
+ * 2.3-2.7), with 27 corrected after Slater, AIAA 2001-3882. n is the outward unit normal. */
 #ifndef HEXDG_BC_H
 #define HEXDG_BC_H
 
@@ -20,18 +24,132 @@ enum {
   BC_WALL_ADIABATIC = 3,
   BC_WALL_ISOTHERMAL = 4,
   BC_WALL_SLIP = 9,
-  BC_OUTFLOW_PRESSURE = 24
+  BC_OUTFLOW_MACH = 23,
+  BC_OUTFLOW_PRESSURE = 24,
+  BC_OUTFLOW_SUBSONIC = 25,
+  BC_INFLOW_TOTAL = 27
 };
 
 /* Whether hexdg implements BC type `type` on boundary faces. */
 HD static inline int bc_supported(int type) {
   return type == BC_EXACT || type == BC_WALL_ADIABATIC || type == BC_WALL_ISOTHERMAL ||
-         type == BC_WALL_SLIP || type == BC_OUTFLOW_PRESSURE;
+         type == BC_WALL_SLIP || type == BC_OUTFLOW_MACH || type == BC_OUTFLOW_PRESSURE ||
+         type == BC_OUTFLOW_SUBSONIC || type == BC_INFLOW_TOTAL;
+}
+
+/* Whether the BC state of `type` names a RefState (1-based in the input, 0-based here). What the
+ * RefState (rho, u, v, w, p) holds: 4 the wall temperature p/(rho R); 23 the Mach number in the
+ * u entry; 24, 25 the pressure; 27 (Tt, alpha, beta, -, pt) as FLEXI (angles in degrees). */
+HD static inline int bc_uses_refstate(int type) {
+  return type == BC_WALL_ISOTHERMAL || type == BC_OUTFLOW_MACH || type == BC_OUTFLOW_PRESSURE ||
+         type == BC_OUTFLOW_SUBSONIC || type == BC_INFLOW_TOTAL;
+}
+
+HD static inline double bc_normal_velocity(const double *prim, const double n[3]) {
+  return prim[VEL1] * n[0] + prim[VEL2] * n[1] + prim[VEL3] * n[2];
+}
+
+/* Keep the inner velocity and speed of sound (so the outgoing Riemann invariant u_n + 2c/(kappa-1)
+ * and the temperature) and set the pressure p_b; the density follows as kappa p_b / c^2. */
+HD static inline void bc_set_pressure_keep_sound_speed(const PhysParams *pp, double *prim,
+                                                       double p_b) {
+  const double c2 = pp->kappa * prim[PRES] / prim[PDENS];
+  prim[PDENS] = pp->kappa * p_b / c2;
+  prim[PRES] = p_b;
+}
+
+/* 23 (Carlson 2011, Eqs. 19-24): subsonic (u_n < c): the inner total pressure of the normal Mach
+ * number M_n = u_n / c, expanded isentropically to the prescribed Mach number M_set:
+ * p_b = p (1 + (kappa-1)/2 M_n^2)^(kappa/(kappa-1)) / (1 + (kappa-1)/2 M_set^2)^(kappa/(kappa-1)).
+ * Supersonic: FLEXI takes p_b = p + rho |v|^2 / 2. Velocity and temperature from the inside. */
+HD static inline void bc_outflow_mach(const PhysParams *pp, double mach_set, const double n[3],
+                                      double *prim) {
+  const double c = speed_of_sound(pp, prim), mach_n = bc_normal_velocity(prim, n) / c;
+  double p_b;
+  if (mach_n < 1.0) {
+    const double half_km1 = 0.5 * pp->kappa_m1;
+    const double ratio =
+        (1.0 + half_km1 * mach_n * mach_n) / (1.0 + half_km1 * mach_set * mach_set);
+    p_b = prim[PRES] * pow(ratio, pp->kappa * pp->s_kappa_m1);
+  } else {
+    const double vel2 = prim[VEL1] * prim[VEL1] + prim[VEL2] * prim[VEL2] + prim[VEL3] * prim[VEL3];
+    p_b = prim[PRES] + 0.5 * prim[PDENS] * vel2;
+  }
+  bc_set_pressure_keep_sound_speed(pp, prim, p_b);
+}
+
+/* 24 (Carlson 2011, Eqs. 25-26): subsonic (u_n < c, backflow included): prescribed pressure with
+ * the inner velocity and temperature; supersonic: the inner state. */
+HD static inline void bc_outflow_pressure(const PhysParams *pp, double p_set, const double n[3],
+                                          double *prim) {
+  if (bc_normal_velocity(prim, n) < speed_of_sound(pp, prim))
+    bc_set_pressure_keep_sound_speed(pp, prim, p_set);
+}
+
+/* 25 (Carlson 2011, Eqs. 27-29, as FLEXI): the pressure is always the prescribed one; the density
+ * is kappa p* / c^2 with the inner c and p* = p_set (subsonic: inner temperature) or, for
+ * supersonic outflow, p* = p + rho |v|^2 / 2. Backflow (u_n < 0) is turned into outflow: the
+ * velocity becomes |u_n| n. */
+HD static inline void bc_outflow_subsonic(const PhysParams *pp, double p_set, const double n[3],
+                                          double *prim) {
+  const double c = speed_of_sound(pp, prim), vel_n = bc_normal_velocity(prim, n);
+  double p_star = p_set;
+  if (vel_n >= c) {
+    const double vel2 = prim[VEL1] * prim[VEL1] + prim[VEL2] * prim[VEL2] + prim[VEL3] * prim[VEL3];
+    p_star = prim[PRES] + 0.5 * prim[PDENS] * vel2;
+  }
+  if (vel_n < 0.0)
+    for (int k = 0; k < 3; k++)
+      prim[VEL1 + k] = -vel_n * n[k];
+  prim[PDENS] = pp->kappa * p_star / (c * c);
+  prim[PRES] = p_set;
+}
+
+/* Inflow direction of 27 from FLEXI's angles in degrees (Slater 2001, Eq. 8): a = (1, tan alpha,
+ * tan beta) / |(1, tan alpha, tan beta)|, in global coordinates. */
+HD static inline void bc_inflow_direction(double alpha_deg, double beta_deg, double a[3]) {
+  const double ta = tan(HX_PI / 180.0 * alpha_deg), tb = tan(HX_PI / 180.0 * beta_deg);
+  const double s = 1.0 / sqrt(1.0 + ta * ta + tb * tb);
+  a[0] = s;
+  a[1] = ta * s;
+  a[2] = tb * s;
+}
+
+/* 27 (Carlson 2011, Eqs. 37-47, with Slater 2001, Eqs. 5-9 for the flow direction): total
+ * temperature Tt, total pressure pt and direction a prescribed; the Riemann invariant
+ * R = u_n,in - 2c/(kappa-1) (u_n,in = -u.n, the velocity into the domain) travels out of the
+ * domain and is taken from the inside. With |v_b| = (R + 2 c_b/(kappa-1)) / A, A = -a.n, the
+ * total enthalpy cp Tt = c_b^2/(kappa-1) + |v_b|^2/2 is a quadratic in c_b:
+ * (A^2 + 2/(kappa-1)) c_b^2 + 2 R c_b + (kappa-1)/2 R^2 - kappa R_gas Tt A^2 = 0, larger root.
+ * Then T_b = c_b^2/(kappa R_gas), |v_b| = sqrt(2 cp (Tt - T_b)), p_b = pt
+ * (T_b/Tt)^(kappa/(kappa-1)). hexdg clamps the discriminant and Tt/T_b >= 1 (FLEXI would give NaN
+ * there). */
+HD static inline void bc_inflow_total(const PhysParams *pp, const double *ref, const double n[3],
+                                      double *prim) {
+  const double kappa = pp->kappa, km1 = pp->kappa_m1;
+  const double Tt = ref[PDENS], pt = ref[PRES];
+  double a[3];
+  bc_inflow_direction(ref[VEL1], ref[VEL2], a);
+  const double A = -(a[0] * n[0] + a[1] * n[1] + a[2] * n[2]);
+  const double c = speed_of_sound(pp, prim);
+  const double riemann_out = -bc_normal_velocity(prim, n) - 2.0 * c / km1;
+  const double qa = A * A + 2.0 / km1, qb = 2.0 * riemann_out;
+  const double qc = 0.5 * km1 * riemann_out * riemann_out - kappa * pp->R * Tt * A * A;
+  const double root = sqrt(fmax(qb * qb - 4.0 * qa * qc, 0.0));
+  const double c_b = fmax(-qb + root, -qb - root) / (2.0 * qa);
+  const double T_b = c_b * c_b / (kappa * pp->R);
+  const double ratio = fmax(Tt / T_b, 1.0); /* Tt / T_b = 1 + (kappa-1)/2 M_b^2 */
+  const double speed = c_b * sqrt(2.0 / km1 * (ratio - 1.0));
+  const double p_b = pt * pow(ratio, -kappa * pp->s_kappa_m1);
+  prim[PDENS] = p_b / (pp->R * T_b);
+  for (int k = 0; k < 3; k++)
+    prim[VEL1 + k] = speed * a[k];
+  prim[PRES] = p_b;
 }
 
 /* Outer state: exact function / reference state, mirror state (slip wall: normal velocity
  * reversed), wall state (no-slip: zero velocity, inner density and pressure or wall temperature),
- * or the inner state with the prescribed pressure (subsonic pressure outflow). */
+ * or the characteristic inflow/outflow states above. */
 HD static inline void bc_outer_state(int type, int state, const ExactFuncParams *ef,
                                      const PhysParams *pp, const double *uL, const double n[3],
                                      const double x[3], double t, double *uR) {
@@ -39,8 +157,9 @@ HD static inline void bc_outer_state(int type, int state, const ExactFuncParams 
   cons_to_prim(pp, uL, pr);
   switch (type) {
   case BC_WALL_SLIP: {
-    double vn = pr[VEL1] * n[0] + pr[VEL2] * n[1] + pr[VEL3] * n[2];
-    for (int k = 0; k < 3; k++) pr[VEL1 + k] -= 2.0 * vn * n[k];
+    double vn = bc_normal_velocity(pr, n);
+    for (int k = 0; k < 3; k++)
+      pr[VEL1 + k] -= 2.0 * vn * n[k];
     break;
   }
   case BC_WALL_ADIABATIC:
@@ -51,9 +170,17 @@ HD static inline void bc_outer_state(int type, int state, const ExactFuncParams 
     pr[TEMP] = ef->ref_prim[state][TEMP];
     pr[PDENS] = pr[PRES] / (pp->R * pr[TEMP]);
     break;
-  case BC_OUTFLOW_PRESSURE: /* subsonic: prescribed pressure; supersonic: the inner state */
-    if (pr[VEL1] * n[0] + pr[VEL2] * n[1] + pr[VEL3] * n[2] < speed_of_sound(pp, pr))
-      pr[PRES] = ef->ref_prim[state][PRES];
+  case BC_OUTFLOW_MACH: /* the Mach number is the u entry of the RefState */
+    bc_outflow_mach(pp, ef->ref_prim[state][VEL1], n, pr);
+    break;
+  case BC_OUTFLOW_PRESSURE:
+    bc_outflow_pressure(pp, ef->ref_prim[state][PRES], n, pr);
+    break;
+  case BC_OUTFLOW_SUBSONIC:
+    bc_outflow_subsonic(pp, ef->ref_prim[state][PRES], n, pr);
+    break;
+  case BC_INFLOW_TOTAL:
+    bc_inflow_total(pp, ef->ref_prim[state], n, pr);
     break;
   default: /* BC_EXACT: IniExactFunc, or exact function `state` when one is named */
     if (state > 0)
@@ -69,7 +196,8 @@ HD static inline void bc_outer_state(int type, int state, const ExactFuncParams 
 /* Wall pressure: exact solution of the Riemann problem between the inner state and its mirror
  * image (Toro 2009, Sec. 4.2/4.3): a rarefaction when the flow leaves the wall (u_n < 0), a shock
  * when it moves into it; u_n = v . n with n the outward unit normal. */
-HD static inline double bc_wall_pressure(const PhysParams *pp, const double *prim, const double n[3]) {
+HD static inline double bc_wall_pressure(const PhysParams *pp, const double *prim,
+                                         const double n[3]) {
   const double vn = prim[VEL1] * n[0] + prim[VEL2] * n[1] + prim[VEL3] * n[2];
   const double rho = prim[PDENS], p = prim[PRES], kappa = pp->kappa;
   if (vn <= 0.0) {
@@ -91,27 +219,31 @@ HD static inline void bc_advective_flux(int type, int riemann, int split, const 
     cons_to_prim(pp, uL, prim);
     double p = bc_wall_pressure(pp, prim, n);
     F[DENS] = F[ENER] = 0.0;
-    for (int k = 0; k < 3; k++) F[MOM1 + k] = p * n[k];
+    for (int k = 0; k < 3; k++)
+      F[MOM1 + k] = p * n[k];
     return;
   }
   riemann_flux(riemann, split, pp, uL, uR, n, t1, t2, F);
 }
 
 /* BR1 lifting value w* on the boundary: the outer state's lifting variables, except at the slip
- * wall where the mean of inner and mirror state (tangential velocity, inner temperature) is used. */
+ * wall where the mean of inner and mirror state (tangential velocity, inner temperature) is used.
+ */
 HD static inline void bc_lifting_value(int type, const PhysParams *pp, const double *uL,
                                        const double *uR, double *w) {
   double pr[HX_NPRIM], wR[HX_NLIFT];
   cons_to_prim(pp, uR, pr);
   lifting_variables(pr, wR);
   if (type != BC_WALL_SLIP) {
-    for (int v = 0; v < HX_NLIFT; v++) w[v] = wR[v];
+    for (int v = 0; v < HX_NLIFT; v++)
+      w[v] = wR[v];
     return;
   }
   double wL[HX_NLIFT];
   cons_to_prim(pp, uL, pr);
   lifting_variables(pr, wL);
-  for (int v = 0; v < HX_NLIFT; v++) w[v] = 0.5 * (wL[v] + wR[v]);
+  for (int v = 0; v < HX_NLIFT; v++)
+    w[v] = 0.5 * (wL[v] + wR[v]);
 }
 
 /* Viscous boundary flux Fv . n from the inner gradients g[3][HX_NLIFT]: slip wall none;
@@ -122,7 +254,8 @@ HD static inline void bc_viscous_flux(int type, const PhysParams *pp, const doub
                                       const double n[3], double *Fv) {
   double pr[HX_NPRIM], tau[9], cond[3];
   if (type == BC_WALL_SLIP) {
-    for (int v = 0; v < HX_NVAR; v++) Fv[v] = 0.0;
+    for (int v = 0; v < HX_NVAR; v++)
+      Fv[v] = 0.0;
     return;
   }
   cons_to_prim(pp, uR, pr);
