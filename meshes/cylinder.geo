@@ -1,9 +1,9 @@
 // 2-D cylinder in cross-flow, extruded one element layer in z: diameter D = 1 at the origin,
-// domain [-10, 25] x [-12, 12] x [0, 1]. Quadrilaterals (recombined), refined around the cylinder
+// domain [-15, 30] x [-20, 20] x [0, 1]. Quadrilaterals (recombined), refined around the cylinder
 // and in the wake; second-order (curved) geometry on the cylinder wall.
 // Regenerate:  gmsh -3 -order 2 -format msh41 cylinder.geo -o cylinder.msh
 R = 0.5;
-xl = -10; xr = 25; yb = -12; yt = 12;
+xl = -15; xr = 30; yb = -20; yt = 20;
 h_wall = 0.12; h_far = 2.0;
 
 Point(1) = {0, 0, 0, h_wall};

@@ -16,7 +16,7 @@ import sys
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("csv")
-    ap.add_argument("--U", type=float, default=0.2)
+    ap.add_argument("--U", type=float, default=0.1)
     ap.add_argument("--D", type=float, default=1.0)
     ap.add_argument("--Lz", type=float, default=1.0)
     ap.add_argument("--rho", type=float, default=1.0)

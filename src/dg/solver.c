@@ -69,16 +69,17 @@ static int setup_boundaries(Solver *s) {
       return HX_ERROR(HX_ERR_INPUT,
                       "boundary '%s' of mesh %s has BC type %d; supported on boundary faces: 2 "
                       "(exact function), 3 (adiabatic wall), 4 (isothermal wall), 9 (slip wall), "
-                      "24 (pressure outflow); type 1 needs a periodic partner. Override with "
+                      "23 (Mach outflow), 24 (pressure outflow), 25 (subsonic outflow), 27 "
+                      "(total-pressure inflow); type 1 needs a periodic partner. Override with "
                       "BoundaryName/BoundaryType",
                       m->bcs[b].name, m->source, type);
-    int uses_refstate = type == BC_WALL_ISOTHERMAL || type == BC_OUTFLOW_PRESSURE;
+    int uses_refstate = bc_uses_refstate(type);
     if (uses_refstate && (state < 1 || state > s->exact.n_ref_states))
       return HX_ERROR(HX_ERR_INPUT,
                       "boundary '%s' (BC type %d) needs a RefState for its %s: its state is %d "
                       "but %d RefState entries are given; set BoundaryType = (/%d, k/)",
                       m->bcs[b].name, type,
-                      type == BC_WALL_ISOTHERMAL ? "wall temperature" : "pressure", state,
+                      bc_refstate_meaning(type), state,
                       s->exact.n_ref_states, type);
     s->bc_info[2 * b] = type;
     s->bc_info[2 * b + 1] = uses_refstate ? state - 1 : state;

@@ -1,7 +1,8 @@
 /* Boundary conditions by FLEXI's BC type codes (host+device), one face point at a time:
- *   2  exact function (IniExactFunc, or the RefState named by the BC state) through the Riemann
- * solver 3  adiabatic no-slip wall    4  isothermal no-slip wall (T from RefState `state`) 9  slip
- * (Euler) wall 23 outflow with prescribed Mach number    24 pressure outflow    25 subsonic outflow
+ *   2  exact function (IniExactFunc, or the exact function named by the BC state)
+ *   3  adiabatic no-slip wall    4  isothermal no-slip wall (T from RefState `state`)
+ *   9  slip (Euler) wall
+ *   23 outflow with prescribed Mach number    24 pressure outflow    25 subsonic outflow
  *   27 subsonic inflow with prescribed total pressure, total temperature and flow direction
  * Each condition gives the outer state of the Riemann problem (or the wall flux directly), the
  * BR1 lifting value w* on the face, and the viscous boundary flux from the inner gradients.
@@ -43,6 +44,16 @@ HD static inline int bc_supported(int type) {
 HD static inline int bc_uses_refstate(int type) {
   return type == BC_WALL_ISOTHERMAL || type == BC_OUTFLOW_MACH || type == BC_OUTFLOW_PRESSURE ||
          type == BC_OUTFLOW_SUBSONIC || type == BC_INFLOW_TOTAL;
+}
+
+/* What the RefState of `type` provides, for error messages (host only in practice). */
+HD static inline const char *bc_refstate_meaning(int type) {
+  switch (type) {
+  case BC_WALL_ISOTHERMAL: return "wall temperature";
+  case BC_OUTFLOW_MACH: return "outflow Mach number";
+  case BC_INFLOW_TOTAL: return "total temperature, flow angles and total pressure";
+  default: return "pressure";
+  }
 }
 
 HD static inline double bc_normal_velocity(const double *prim, const double n[3]) {
@@ -121,9 +132,10 @@ HD static inline void bc_inflow_direction(double alpha_deg, double beta_deg, dou
  * domain and is taken from the inside. With |v_b| = (R + 2 c_b/(kappa-1)) / A, A = -a.n, the
  * total enthalpy cp Tt = c_b^2/(kappa-1) + |v_b|^2/2 is a quadratic in c_b:
  * (A^2 + 2/(kappa-1)) c_b^2 + 2 R c_b + (kappa-1)/2 R^2 - kappa R_gas Tt A^2 = 0, larger root.
- * Then T_b = c_b^2/(kappa R_gas), |v_b| = sqrt(2 cp (Tt - T_b)), p_b = pt
- * (T_b/Tt)^(kappa/(kappa-1)). hexdg clamps the discriminant and Tt/T_b >= 1 (FLEXI would give NaN
- * there). */
+ * Then T_b = c_b^2/(kappa R_gas), |v_b| = sqrt(2 cp (Tt - T_b)) along a and the isentropic
+ * p_b = pt (T_b/Tt)^(kappa/(kappa-1)). Where no inflow state carries the inner invariant (T_b
+ * would exceed Tt, or the discriminant is negative), FLEXI gives NaN; hexdg clamps the
+ * discriminant at 0 and T_b at Tt, i.e. takes the reservoir at rest (Tt, pt). */
 HD static inline void bc_inflow_total(const PhysParams *pp, const double *ref, const double n[3],
                                       double *prim) {
   const double kappa = pp->kappa, km1 = pp->kappa_m1;
@@ -137,10 +149,9 @@ HD static inline void bc_inflow_total(const PhysParams *pp, const double *ref, c
   const double qc = 0.5 * km1 * riemann_out * riemann_out - kappa * pp->R * Tt * A * A;
   const double root = sqrt(fmax(qb * qb - 4.0 * qa * qc, 0.0));
   const double c_b = fmax(-qb + root, -qb - root) / (2.0 * qa);
-  const double T_b = c_b * c_b / (kappa * pp->R);
-  const double ratio = fmax(Tt / T_b, 1.0); /* Tt / T_b = 1 + (kappa-1)/2 M_b^2 */
-  const double speed = c_b * sqrt(2.0 / km1 * (ratio - 1.0));
-  const double p_b = pt * pow(ratio, -kappa * pp->s_kappa_m1);
+  const double T_b = fmin(c_b * c_b / (kappa * pp->R), Tt);
+  const double speed = sqrt(2.0 * pp->cp * (Tt - T_b));
+  const double p_b = pt * pow(T_b / Tt, kappa * pp->s_kappa_m1);
   prim[PDENS] = p_b / (pp->R * T_b);
   for (int k = 0; k < 3; k++)
     prim[VEL1 + k] = speed * a[k];
@@ -227,8 +238,8 @@ HD static inline void bc_advective_flux(int type, int riemann, int split, const 
 }
 
 /* BR1 lifting value w* on the boundary: the outer state's lifting variables, except at the slip
- * wall where the mean of inner and mirror state (tangential velocity, inner temperature) is used.
- */
+ * wall where the mean of inner and mirror state (tangential velocity, inner temperature) is
+ * used. */
 HD static inline void bc_lifting_value(int type, const PhysParams *pp, const double *uL,
                                        const double *uR, double *w) {
   double pr[HX_NPRIM], wR[HX_NLIFT];
