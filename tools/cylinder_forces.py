@@ -2,7 +2,7 @@
 """Strouhal number and mean drag coefficient of the cylinder case from
 <ProjectName>_BodyForces_BC_cylinder.csv (columns time, Fp_xyz, Fv_xyz, F_xyz).
 
-  tools/cylinder_forces.py cylinder_Re100_BodyForces_BC_cylinder.csv [--U 0.2 --D 1 --Lz 1 --rho 1]
+  tools/cylinder_forces.py cylinder_Re100_BodyForces_BC_cylinder.csv [--U 0.1 --D 1 --Lz 1 --rho 1]
                                                                       [--from 0.5] [--png out.png]
 
 Coefficients: C = F / (1/2 rho U^2 D Lz). The Strouhal number St = f D / U comes from the mean

@@ -86,17 +86,18 @@ static void viscous_volume_element(const Solver *s, const double *Uall, int e, d
   const double *U = &Uall[(long)nv * n3 * e], *Ja = &s->geo.metrics[9L * n3 * e];
   const double *q = &s->grad[(long)HX_NGRAD * n3 * e], *Dv = s->disc.Dvol;
   for (int n = 0; n < n3; n++) {
-    double u[HX_NVAR], pr[HX_NPRIM], gr[3][HX_NLIFT], fv[3][HX_NVAR];
+    double u[HX_NVAR], pr[HX_NPRIM], gr[3][HX_NLIFT], tau[9], cond[3];
     for (int v = 0; v < nv; v++) u[v] = U[v * n3 + n];
     cons_to_prim(&s->phys, u, pr);
     for (int c = 0; c < 3; c++)
       for (int v = 0; v < HX_NLIFT; v++) gr[c][v] = q[(c * HX_NLIFT + v) * n3 + n];
-    viscous_fluxes_xyz(&s->phys, pr, gr[0], gr[1], gr[2], fv[0], fv[1], fv[2]);
-    for (int d = 0; d < 3; d++)
-      for (int v = 0; v < nv; v++)
-        gbuf[(d * nv + v) * n3 + n] = fv[0][v] * Ja[(d * 3) * n3 + n] +
-                                      fv[1][v] * Ja[(d * 3 + 1) * n3 + n] +
-                                      fv[2][v] * Ja[(d * 3 + 2) * n3 + n];
+    viscous_stress(&s->phys, pr, gr[0], gr[1], gr[2], tau, cond);
+    for (int d = 0; d < 3; d++) { /* contravariant flux Fv . Ja^d */
+      double Jad[3] = {Ja[(d * 3) * n3 + n], Ja[(d * 3 + 1) * n3 + n], Ja[(d * 3 + 2) * n3 + n]};
+      double F[HX_NVAR];
+      viscous_flux_from_stress(pr, tau, cond, Jad, F);
+      for (int v = 0; v < nv; v++) gbuf[(d * nv + v) * n3 + n] = F[v];
+    }
   }
   double *ut = &Ut[(long)nv * n3 * e];
   for (int k = 0; k < np; k++)

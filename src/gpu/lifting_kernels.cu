@@ -1,9 +1,13 @@
-/* BR1 lifting on the device, one block per element (or a few for low N):
- *   1. the lifting variables w = (u, v, w, T) of the element are staged in shared memory;
- *   2. each thread forms the gradients of its node: weak volume term (Dhat along the three lines)
+/* BR1 lifting on the device, one block per element (or a few for low N); each thread owns P nodes
+ * of its element (P = passes, a template parameter so that their values stay in registers):
+ *   1. the lifting variables w = (u, v, w, T) and the metrics of the element are staged in shared
+ *      memory;
+ *   2. each thread forms the gradients of its nodes: weak volume term (Dhat along the three lines)
  *      plus the gathered face values w* n s of the six sides, times 1/J; writes them for the face
- *      kernel and stages its contravariant viscous fluxes in shared memory;
- *   3. each thread sums the viscous volume integral of its node into Ut (VolInt adds the
+ *      kernel and keeps them in registers;
+ *   3. each thread turns its nodes' metric slots into the contravariant viscous fluxes
+ *      g^d = Fv . Ja^d (a node's slots are read and written only by its owner, so no barrier);
+ *   4. each thread sums the viscous volume integral of its nodes into Ut (VolInt adds the
  *      advective part afterwards). Same arithmetic as src/dg/lifting.c. */
 #include "gpu/gpu_internal.cuh"
 
@@ -14,6 +18,7 @@ extern "C" {
 }
 
 #define LIFT_THREADS 256
+#define LIFT_MAX_PASSES 4
 #define LIFT_MAX_SHARED (200 * 1024)
 /* per node: w, then a region used first for the metrics Ja[dir][comp] (gradients) and then for the
  * contravariant viscous fluxes g[dir][var] (viscous volume integral) */
@@ -62,7 +67,48 @@ __device__ static void node_gradient(const DevData &d, const double *Dh, const d
     for (int v = 0; v < HX_NLIFT; v++) q[c][v] *= sJ;
 }
 
+/* Contravariant viscous fluxes of node n into its own slots of the metrics region (read first). */
+__device__ static void node_viscous_fluxes(const DevData &d, const PhysParams &pp, int e, int n,
+                                           const double q[3][HX_NLIFT], double *gc) {
+  const int n3 = d.n3;
+  double Ja[9], prim[HX_NPRIM], tau[9], cond[3];
+  for (int c = 0; c < 9; c++) Ja[c] = gc[c * n3 + n];
+  node_prim(d, pp, e, n, prim);
+  viscous_stress(&pp, prim, q[0], q[1], q[2], tau, cond);
+  for (int dir = 0; dir < 3; dir++) {
+    double F[HX_NVAR];
+    viscous_flux_from_stress(prim, tau, cond, &Ja[3 * dir], F);
+    for (int v = 0; v < HX_NVAR; v++) gc[(dir * HX_NVAR + v) * n3 + n] = F[v];
+  }
+}
+
+/* Ut(n) = - sum_d sum_l Dvol[i][l] G_il, G = g_l (weak) or (g_n + g_l)/2 (split). */
 template <bool SPLIT>
+__device__ static void node_viscous_volume(const DevData &d, const double *Dv, const double *gc,
+                                           int e, int n) {
+  const int np = d.np, n3 = d.n3;
+  int idx[3] = {n % np, (n / np) % np, n / (np * np)};
+  double acc[HX_NVAR];
+  for (int v = 0; v < HX_NVAR; v++) acc[v] = 0.0;
+  for (int dir = 0; dir < 3; dir++) {
+    int stride = dir == 0 ? 1 : dir == 1 ? np : np * np, base = n - idx[dir] * stride;
+    const double *g = gc + dir * HX_NVAR * n3;
+    double gn[HX_NVAR];
+    for (int v = 0; v < HX_NVAR; v++) gn[v] = SPLIT ? g[v * n3 + n] : 0.0;
+    for (int l = 0; l < np; l++) {
+      double D = Dv[idx[dir] * np + l];
+      int nl = base + l * stride;
+      for (int v = 0; v < HX_NVAR; v++) {
+        double G = SPLIT ? 0.5 * (gn[v] + g[v * n3 + nl]) : g[v * n3 + nl];
+        acc[v] += D * G;
+      }
+    }
+  }
+  double *ut = d.Ut + (size_t)e * d.nvar * n3 + n;
+  for (int v = 0; v < HX_NVAR; v++) ut[v * n3] = -acc[v];
+}
+
+template <bool SPLIT, int P>
 __global__ static void __launch_bounds__(LIFT_THREADS, 2)
     lifting_kernel(DevData d, DevPhysics ph, int elems_per_block, int threads_per_elem) {
   extern __shared__ double smem[];
@@ -86,52 +132,34 @@ __global__ static void __launch_bounds__(LIFT_THREADS, 2)
       for (int c = 0; c < 9; c++) gc[c * n3 + n] = __ldg(&Ja[c * n3 + n]);
     }
   __syncthreads();
-  if (active)
-    for (int n = lt; n < n3; n += threads_per_elem) {
-      double q[3][HX_NLIFT];
-      node_gradient(d, Dh, wc, gc, e, n, q);
+  double q[P][3][HX_NLIFT];
+  if (active) {
+#pragma unroll
+    for (int p = 0; p < P; p++) {
+      int n = lt + p * threads_per_elem;
+      if (n >= n3) break;
+      node_gradient(d, Dh, wc, gc, e, n, q[p]);
       double *qg = d.grad + (size_t)e * HX_NGRAD * n3 + n;
       for (int c = 0; c < 3; c++)
-        for (int v = 0; v < HX_NLIFT; v++) qg[(c * HX_NLIFT + v) * n3] = q[c][v];
-    }
-  __syncthreads(); /* the metrics region now receives the viscous fluxes */
-  if (active)
-    for (int n = lt; n < n3; n += threads_per_elem) {
-      double q[3][HX_NLIFT], prim[HX_NPRIM], fv[3][HX_NVAR];
-      const double *qg = d.grad + (size_t)e * HX_NGRAD * n3 + n; /* written by this thread */
-      for (int c = 0; c < 3; c++)
-        for (int v = 0; v < HX_NLIFT; v++) q[c][v] = qg[(c * HX_NLIFT + v) * n3];
-      node_prim(d, ph.pp, e, n, prim);
-      viscous_fluxes_xyz(&ph.pp, prim, q[0], q[1], q[2], fv[0], fv[1], fv[2]);
-      const double *Ja = d.metrics + (size_t)e * 9 * n3 + n;
-      for (int dir = 0; dir < 3; dir++)
-        for (int v = 0; v < HX_NVAR; v++)
-          gc[(dir * HX_NVAR + v) * n3 + n] = fv[0][v] * Ja[(dir * 3) * n3] +
-                                             fv[1][v] * Ja[(dir * 3 + 1) * n3] +
-                                             fv[2][v] * Ja[(dir * 3 + 2) * n3];
-    }
-  __syncthreads();
-  if (!active) return;
-  for (int n = lt; n < n3; n += threads_per_elem) {
-    int idx[3] = {n % np, (n / np) % np, n / (np * np)};
-    double *ut = d.Ut + (size_t)e * d.nvar * n3 + n;
-    for (int v = 0; v < HX_NVAR; v++) {
-      double acc = 0.0;
-      for (int dir = 0; dir < 3; dir++) {
-        int stride = dir == 0 ? 1 : dir == 1 ? np : np * np, base = n - idx[dir] * stride;
-        const double *g = gc + (dir * HX_NVAR + v) * n3;
-        for (int l = 0; l < np; l++) {
-          double G = SPLIT ? 0.5 * (g[n] + g[base + l * stride]) : g[base + l * stride];
-          acc += Dv[idx[dir] * np + l] * G;
-        }
-      }
-      ut[v * n3] = -acc;
+        for (int v = 0; v < HX_NLIFT; v++) qg[(c * HX_NLIFT + v) * n3] = q[p][c][v];
     }
   }
+  __syncthreads(); /* every gradient is done: the metrics region now receives the viscous fluxes */
+  if (active) {
+#pragma unroll
+    for (int p = 0; p < P; p++) {
+      int n = lt + p * threads_per_elem;
+      if (n >= n3) break;
+      node_viscous_fluxes(d, ph.pp, e, n, q[p], gc);
+    }
+  }
+  __syncthreads();
+  if (!active) return;
+  for (int n = lt; n < n3; n += threads_per_elem) node_viscous_volume<SPLIT>(d, Dv, gc, e, n);
 }
 
 typedef struct {
-  int elems_per_block, threads_per_elem;
+  int elems_per_block, threads_per_elem, passes;
   size_t shared_bytes;
 } LiftConfig;
 
@@ -144,7 +172,16 @@ static LiftConfig lift_config(const DevData *d) {
   int passes = (n3 + max_threads - 1) / max_threads;
   c.threads_per_elem = (n3 + passes - 1) / passes;
   if (passes > 1) c.threads_per_elem = (c.threads_per_elem + 31) / 32 * 32;
+  c.passes = (n3 + c.threads_per_elem - 1) / c.threads_per_elem;
   return c;
+}
+
+template <int P> static int set_shared_size(size_t bytes) {
+  CU_CHECK(cudaFuncSetAttribute(lifting_kernel<true, P>,
+                                cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes));
+  CU_CHECK(cudaFuncSetAttribute(lifting_kernel<false, P>,
+                                cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes));
+  return HX_OK;
 }
 
 int lifting_configure(const DevData *d) {
@@ -154,23 +191,36 @@ int lifting_configure(const DevData *d) {
                     "Navier-Stokes on the GPU supports N <= 9 (the lifting kernel keeps an "
                     "element in shared memory; N = %d needs %zu bytes); use Backend = cpu",
                     d->N, c.shared_bytes);
-  CU_CHECK(cudaFuncSetAttribute(lifting_kernel<true>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                (int)c.shared_bytes));
-  CU_CHECK(cudaFuncSetAttribute(lifting_kernel<false>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                (int)c.shared_bytes));
+  if (c.passes > LIFT_MAX_PASSES)
+    return HX_ERROR(HX_ERR_INPUT, "lifting kernel: N = %d needs %d passes (at most %d)", d->N,
+                    c.passes, LIFT_MAX_PASSES);
+  HX_CHECK(set_shared_size<1>(c.shared_bytes));
+  HX_CHECK(set_shared_size<2>(c.shared_bytes));
+  HX_CHECK(set_shared_size<3>(c.shared_bytes));
+  HX_CHECK(set_shared_size<4>(c.shared_bytes));
   return HX_OK;
+}
+
+template <int P> static void launch_passes(const DevData *d, const DevPhysics *ph, LiftConfig c,
+                                           int blocks, int threads, cudaStream_t s) {
+  if (d->split != SPLIT_NONE)
+    lifting_kernel<true, P><<<blocks, threads, c.shared_bytes, s>>>(*d, *ph, c.elems_per_block,
+                                                                   c.threads_per_elem);
+  else
+    lifting_kernel<false, P><<<blocks, threads, c.shared_bytes, s>>>(*d, *ph, c.elems_per_block,
+                                                                    c.threads_per_elem);
 }
 
 int launch_lifting(const DevData *d, const DevPhysics *ph, cudaStream_t s) {
   LiftConfig c = lift_config(d);
   int blocks = (d->n_elems + c.elems_per_block - 1) / c.elems_per_block;
   int threads = c.elems_per_block * c.threads_per_elem;
-  if (d->split != SPLIT_NONE)
-    lifting_kernel<true><<<blocks, threads, c.shared_bytes, s>>>(*d, *ph, c.elems_per_block,
-                                                                c.threads_per_elem);
-  else
-    lifting_kernel<false><<<blocks, threads, c.shared_bytes, s>>>(*d, *ph, c.elems_per_block,
-                                                                 c.threads_per_elem);
+  switch (c.passes) {
+  case 1: launch_passes<1>(d, ph, c, blocks, threads, s); break;
+  case 2: launch_passes<2>(d, ph, c, blocks, threads, s); break;
+  case 3: launch_passes<3>(d, ph, c, blocks, threads, s); break;
+  default: launch_passes<4>(d, ph, c, blocks, threads, s); break;
+  }
   CU_CHECK(cudaGetLastError());
   return HX_OK;
 }
