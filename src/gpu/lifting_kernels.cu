@@ -5,8 +5,10 @@
  *   2. each thread forms the gradients of its nodes: weak volume term (Dhat along the three lines)
  *      plus the gathered face values w* n s of the six sides, times 1/J; writes them for the face
  *      kernel and keeps them in registers;
- *   3. each thread turns its nodes' metric slots into the contravariant viscous fluxes
- *      g^d = Fv . Ja^d (a node's slots are read and written only by its owner, so no barrier);
+ *   3. after a barrier (other threads' gradients read every node's metrics), each thread turns
+ *      its nodes' metric slots into the contravariant viscous fluxes g^d = Fv . Ja^d: a node's
+ *      slots are now read and overwritten only by its owner, so this phase needs no barrier
+ *      between reading Ja and writing g;
  *   4. each thread sums the viscous volume integral of its nodes into Ut (VolInt adds the
  *      advective part afterwards). Same arithmetic as src/dg/lifting.c. */
 #include "gpu/gpu_internal.cuh"

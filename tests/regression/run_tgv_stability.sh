@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # The shipped TGV case (parameter_files/tgv_re1600_ma0.1.ini: N = 7, split PI, its CFLscale) on a
 # coarse 4^3 box to t = 0.6 on the CPU: the maximum vorticity must stay at or below its initial
-# value 2 (to 0.5 %: the initial field is interpolated; viscous decay; vortex stretching only raises it after t ~ 1). A time step beyond the
-# stability limit of the split-form LGL operator (CFLscale = 0.9 here) grows a grid-scale mode
-# that lifts max|omega| above 4 by t = 0.3, so this guards the shipped CFLscale.
+# value 2 (to 0.5 %, the error of the interpolated initial field): viscosity lowers it, vortex
+# stretching raises it only after t ~ 1. A time step beyond the stability limit of the split-form
+# LGL operator (CFLscale = 0.9 here) grows a grid-scale mode that lifts max|omega| above 4 by
+# t = 0.3, so this guards the shipped CFLscale.
 # usage: run_tgv_stability.sh path/to/hexdg repo_root
 set -euo pipefail
 hexdg=$(realpath "$1")
