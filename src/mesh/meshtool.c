@@ -8,6 +8,7 @@
 #include "mesh/gmsh.h"
 #include "mesh/hopr.h"
 #include "mesh/mesh.h"
+#include "mesh/refine.h"
 
 static int parse_triple(const char *opt, const char *val, double *out) {
   if (sscanf(val, "%lf,%lf,%lf", &out[0], &out[1], &out[2]) != 3)
@@ -60,6 +61,59 @@ static int write_and_report(Mesh *m, const char *out) {
   return rc;
 }
 
+/* Read a mesh by its suffix: a HOPR file (*.h5) or a gmsh file (*.msh). */
+static int read_mesh_file(const char *path, Mesh **m) {
+  size_t n = strlen(path);
+  if (n >= 3 && !strcmp(path + n - 3, ".h5")) return mesh_read_hopr(path, m);
+  if (n >= 4 && !strcmp(path + n - 4, ".msh")) return mesh_read_gmsh(path, m);
+  return HX_ERROR(HX_ERR_INPUT, "hexdg mesh: %s is neither a HOPR file (*.h5) nor a gmsh file "
+                                "(*.msh)", path);
+}
+
+static int parse_levels(const char *opt, const char *val, int *levels) {
+  char *end;
+  long l = strtol(val, &end, 10);
+  if (*val == 0 || *end != 0 || l < 0 || l > HX_MAX_REFINE_LEVELS)
+    return HX_ERROR(HX_ERR_INPUT, "hexdg mesh: %s expects a number of levels 0..%d, got '%s'", opt,
+                    HX_MAX_REFINE_LEVELS, val);
+  *levels = (int)l;
+  return HX_OK;
+}
+
+/* import file.msh [--refine L] -o out | refine in.h5|in.msh --levels L -o out */
+static int convert_command(const char *cmd, int argc, char **argv) {
+  const char *in = NULL, *out = NULL, *level_opt = strcmp(cmd, "import") ? "--levels" : "--refine";
+  int levels = 0;
+  for (int a = 0; a < argc; a++) {
+    const char *key = argv[a], *val = a + 1 < argc ? argv[a + 1] : NULL;
+    if (key[0] != '-' && !in) {
+      in = key;
+      continue;
+    }
+    if (!val) return HX_ERROR(HX_ERR_INPUT, "hexdg mesh %s: option %s needs a value", cmd, key);
+    if (!strcmp(key, "-o"))
+      out = val;
+    else if (!strcmp(key, level_opt))
+      HX_CHECK(parse_levels(key, val, &levels));
+    else
+      return HX_ERROR(HX_ERR_INPUT, "hexdg mesh %s: unknown option %s (options: %s L, -o)", cmd, key,
+                      level_opt);
+    a++;
+  }
+  if (!in || !out)
+    return HX_ERROR(HX_ERR_INPUT, "hexdg mesh %s: name the input file and the output with -o "
+                                  "name_mesh.h5", cmd);
+  Mesh *m = NULL;
+  HX_CHECK(read_mesh_file(in, &m));
+  int rc = mesh_refine(&m, levels);
+  if (rc != HX_OK) {
+    mesh_destroy(m);
+    return rc;
+  }
+  if (levels) printf("refined %s %d times\n", in, levels);
+  return write_and_report(m, out);
+}
+
 int hexdg_mesh_command(int argc, char **argv) {
   if (argc >= 1 && !strcmp(argv[0], "box")) {
     BoxSpec b;
@@ -69,12 +123,11 @@ int hexdg_mesh_command(int argc, char **argv) {
     HX_CHECK(mesh_create_box(&b, &m));
     return write_and_report(m, out);
   }
-  if (argc == 4 && !strcmp(argv[0], "import") && !strcmp(argv[2], "-o")) {
-    Mesh *m = NULL;
-    HX_CHECK(mesh_read_gmsh(argv[1], &m));
-    return write_and_report(m, argv[3]);
-  }
+  if (argc >= 1 && (!strcmp(argv[0], "import") || !strcmp(argv[0], "refine")))
+    return convert_command(argv[0], argc - 1, argv + 1);
   return HX_ERROR(HX_ERR_INPUT, "usage: hexdg mesh box [--elems nx,ny,nz] [--lower x,y,z] "
                                 "[--upper x,y,z] [--periodic T,T,T] [--NGeo n] [--curving a] -o "
-                                "name_mesh.h5 | hexdg mesh import file.msh -o name_mesh.h5");
+                                "name_mesh.h5 | hexdg mesh import file.msh [--refine L] -o "
+                                "name_mesh.h5 | hexdg mesh refine in_mesh.h5|in.msh --levels L -o "
+                                "name_mesh.h5");
 }

@@ -1,0 +1,101 @@
+#!/usr/bin/env bash
+# On the GPU machine (after `source .devdeps/setup.sh`): manufactured-solution convergence
+# (IniExactFunc = 4) on the curved unstructured mesh meshes/mms_quarter_cylinder.msh, refined
+# uniformly by hexdg (MeshRefine = L), with Backend = cuda, for N = 1..5, Euler and Navier-Stokes
+# (mu0 = 0.01), split form (GAUSS-LOBATTO, PI) and weak form (GAUSS). Prints an EOC table (L2 of
+# the density between consecutive levels) and writes to $OUT:
+#   mms_unstructured.csv   one row per run: eq,form,N,level,elems,dof,steps,L2_rho,Linf_rho,EOC,wall_s
+#   mms_unstructured.log   the table and, for failed runs, the end of their output
+# Usage: bash tools/device_mms_unstructured.sh [N list] [levels list]
+#   defaults "1 2 3 4 5" and per-N levels (N = 1,2: 1..4; N = 3: 0..3; N = 4,5: 0..3).
+# MMS_TEND (default 0.1), MMS_CFL (0.9; 0.5 for N >= 4, as in tests/regression/mms.h),
+# MMS_RUN_LIMIT (seconds per run, default 120) and MMS_SKIP_BUILD=1 change the defaults.
+set -euo pipefail
+out=${OUT:-.}
+root=$(pwd)
+exe=$root/build-gpu/hexdg
+mesh=$root/meshes/mms_quarter_cylinder.msh
+tend=${MMS_TEND:-0.1}
+limit=${MMS_RUN_LIMIT:-120}
+n_list=${1:-"1 2 3 4 5"}
+export OMP_NUM_THREADS=${OMP_NUM_THREADS:-16}
+[[ -f $mesh ]] || { echo "missing $mesh (run from the repository root)"; exit 1; }
+if [[ ${MMS_SKIP_BUILD:-0} != 1 ]]; then bash tools/device_build.sh; fi
+[[ -x $exe ]] || { echo "missing $exe: build with tools/device_build.sh"; exit 1; }
+csv=$out/mms_unstructured.csv
+log=$out/mms_unstructured.log
+echo "eq,form,N,level,elems,dof,steps,L2_rho,Linf_rho,EOC,wall_s" >"$csv"
+: >"$log"
+work=$(mktemp -d /tmp/mms_unstructured.XXXXXX)
+trap 'rm -rf "$work"' EXIT
+
+levels_for() { # default levels per N
+  if [[ -n ${2:-} ]]; then echo "$2"; elif (($1 <= 2)); then echo "1 2 3 4"; else echo "0 1 2 3"; fi
+}
+
+# run_one eq form N L: prints "elems dof steps L2 Linf wall" or "FAILED"
+run_one() {
+  local eq=$1 form=$2 N=$3 L=$4 dir=$work/$1_$2_$3_$4 cfl=${MMS_CFL:-0.9}
+  [[ -z ${MMS_CFL:-} && $N -ge 4 ]] && cfl=0.5
+  mkdir -p "$dir"
+  {
+    echo "ProjectName = mms"
+    echo "MeshFile = $mesh"
+    echo "MeshRefine = $L"
+    echo "N = $N"
+    if [[ $form == split ]]; then echo "NodeType = GAUSS-LOBATTO"; echo "SplitDG = PI"
+    else echo "NodeType = GAUSS"; fi
+    echo "Riemann = RoeEntropyFix"
+    echo "IniExactFunc = 4"
+    echo "AdvVel = (/1., 1., 1./)"
+    echo "TimeDiscMethod = carpenterrk4-5"
+    echo "CFLscale = $cfl"
+    [[ $eq == ns ]] && echo "mu0 = 0.01"
+    echo "tend = $tend"
+    echo "Analyze_dt = $tend"
+    echo "nWriteData = 1000000"
+    echo "Backend = cuda"
+  } >"$dir/mms.ini"
+  local t0 t1 rc=0
+  t0=$(date +%s.%N)
+  (cd "$dir" && timeout "$limit" "$exe" mms.ini >run.log 2>&1) || rc=$?
+  t1=$(date +%s.%N)
+  if ((rc != 0)) || ! grep -q "hexdg finished" "$dir/run.log"; then
+    { echo "--- $eq $form N=$N level $L: exit code $rc"; tail -15 "$dir/run.log"; } >>"$log"
+    echo FAILED
+    return
+  fi
+  # the last analysis holds the errors at tend; the first line names the elements and DOF
+  local elems dof steps l2 linf
+  elems=$(grep -m1 -oE "[0-9]+ elements" "$dir/run.log" | cut -d' ' -f1)
+  dof=$(grep -m1 -oE "[0-9]+ DOF" "$dir/run.log" | cut -d' ' -f1)
+  steps=$(grep "hexdg finished" "$dir/run.log" | grep -oE "steps [0-9]+" | cut -d' ' -f2)
+  l2=$(grep "L2   :" "$dir/run.log" | tail -1 | awk '{print $3}')
+  linf=$(grep "Linf :" "$dir/run.log" | tail -1 | awk '{print $3}')
+  echo "$elems $dof $steps $l2 $linf $(echo "$t1 - $t0" | bc)"
+}
+
+printf "%-5s %-6s %2s %5s %8s %9s %7s %12s %12s %6s %7s\n" eq form N level elems DOF steps \
+  "L2(rho)" "Linf(rho)" EOC wall | tee -a "$log"
+for N in $n_list; do
+  for eq in euler ns; do
+    for form in split weak; do
+      prev=""
+      for L in $(levels_for "$N" "${2:-}"); do
+        res=$(run_one $eq $form "$N" "$L")
+        if [[ $res == FAILED ]]; then
+          printf "%-5s %-6s %2d %5d FAILED (see mms_unstructured.log)\n" $eq $form "$N" "$L" | tee -a "$log"
+          prev=""
+          continue
+        fi
+        read -r elems dof steps l2 linf wall <<<"$res"
+        eoc=$(python3 -c "import math,sys; a,b=sys.argv[1:]; print('%.2f'%(math.log(float(a)/float(b))/math.log(2)) if a else '-')" "$prev" "$l2")
+        printf "%-5s %-6s %2d %5d %8d %9d %7d %12.4e %12.4e %6s %7.1f\n" $eq $form "$N" "$L" "$elems" \
+          "$dof" "$steps" "$l2" "$linf" "$eoc" "$wall" | tee -a "$log"
+        echo "$eq,$form,$N,$L,$elems,$dof,$steps,$l2,$linf,$eoc,$wall" >>"$csv"
+        prev=$l2
+      done
+    done
+  done
+done
+echo "target: EOC >= N + 0.7 on the finest pair; results in $csv"
