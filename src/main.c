@@ -11,6 +11,7 @@
 #include "core/params.h"
 #include "io/vtu.h"
 #include "mesh/meshtool.h"
+#include "parallel/parallel.h"
 #include "time/bench.h"
 #include "time/simulation.h"
 
@@ -24,12 +25,10 @@ static void usage(FILE *f) {
              "                                    PID and bytes/DOF on a periodic box\n"
              "  hexdg mesh box [--elems nx,ny,nz] [--lower x,y,z] [--upper x,y,z]\n"
              "                 [--periodic T,T,T] [--NGeo n] [--curving a] -o name_mesh.h5\n"
-             "  hexdg mesh import file.msh [--refine L] -o name_mesh.h5\n"
-             "  hexdg mesh refine in_mesh.h5|in.msh --levels L -o name_mesh.h5\n"
-             "                                    write meshes in the HOPR format; refine:\n"
-             "                                    uniform 2x2x2 refinement, L times\n"
+             "  hexdg mesh import file.msh -o name_mesh.h5\n"
              "  hexdg convert case.ini state.h5 -o out.vtu [--NVisu n]\n"
              "                                    ParaView file of a state\n"
+             "                                    write meshes in the HOPR format\n"
              "  hexdg --help [--markdown]         list all parameters (Markdown: docs page)\n"
              "  hexdg --version\n\n"
              "Parameter files use FLEXI's syntax (Key = value, ! comments, T/F, (/a,b,c/)).\n"
@@ -65,15 +64,20 @@ static int run_case(const char *ini, const char *restart, const char *backend) {
   if (rc == HX_OK) rc = simulation_create(p, restart, &sim);
   if (rc == HX_OK) {
     const Solver *s = sim->solver;
-    printf("hexdg %s: %s, N=%d (%s%s), %d elements, %ld DOF, %s\n", HEXDG_VERSION, ini,
-           s->disc.N, s->disc.node_type == NODE_GAUSS ? "GAUSS" : "GAUSS-LOBATTO",
-           s->disc.split == SPLIT_NONE ? ", weak form" : ", split form", s->mesh->n_elems,
-           s->n_dof, restart ? "restart" : "initial state from IniExactFunc");
-    printf("backend: %s", sim->device_name);
-    if (sim->backend == BACKEND_CUDA)
-      printf(", %.1f bytes of device memory per DOF", (double)gpu_bytes_allocated(sim->gpu) / s->n_dof);
-    printf("\n");
-    if (restart) printf("restarting from %s at t = %.9g\n", restart, sim->t);
+    if (par_is_root()) {
+      printf("hexdg %s: %s, N=%d (%s%s), %ld elements, %ld DOF, %s\n", HEXDG_VERSION, ini,
+             s->disc.N, s->disc.node_type == NODE_GAUSS ? "GAUSS" : "GAUSS-LOBATTO",
+             s->disc.split == SPLIT_NONE ? ", weak form" : ", split form",
+             s->mesh->n_global_elems, s->mesh->n_global_elems * s->n_dof_elem,
+             restart ? "restart" : "initial state from IniExactFunc");
+      if (par_size() > 1) printf("MPI: %d ranks (rank 0: %d elements)\n", par_size(), s->mesh->n_elems);
+      printf("backend: %s", sim->device_name);
+      if (sim->backend == BACKEND_CUDA)
+        printf(", %.1f bytes of device memory per DOF",
+               (double)gpu_bytes_allocated(sim->gpu) / s->n_dof);
+      printf("\n");
+      if (restart) printf("restarting from %s at t = %.9g\n", restart, sim->t);
+    }
     rc = simulation_run(sim);
   }
   simulation_destroy(sim);
@@ -104,7 +108,7 @@ static int convert_command(int argc, char **argv) {
   return vtu_convert_state(state, ini, out, nvisu) == HX_OK ? 0 : 1;
 }
 
-int main(int argc, char **argv) {
+static int dispatch(int argc, char **argv) {
   int markdown = 0, help = 0;
   const char *backend = NULL;
   if (argc > 1 && !strcmp(argv[1], "bench")) return hexdg_bench(argc - 2, argv + 2) == HX_OK ? 0 : 1;
@@ -140,4 +144,14 @@ int main(int argc, char **argv) {
     return 2;
   }
   return run_case(pos[first], npos - first == 2 ? pos[first + 1] : NULL, backend) == HX_OK ? 0 : 1;
+}
+
+/* MPI around the whole run: an error on one rank stops all of them (par_abort), so that no rank
+ * waits forever in a collective call. */
+int main(int argc, char **argv) {
+  if (par_init(&argc, &argv) != HX_OK) return 1;
+  int code = dispatch(argc, argv);
+  if (code != 0) par_abort(code);
+  par_finalize();
+  return code;
 }

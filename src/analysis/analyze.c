@@ -7,6 +7,7 @@
 
 #include "basis/tensor.h"
 #include "core/error.h"
+#include "parallel/parallel.h"
 
 static const char *const CONS_NAMES[HX_NVAR] = {"Density", "MomentumX", "MomentumY", "MomentumZ",
                                                 "EnergyStagnationDensity"};
@@ -78,6 +79,7 @@ int analyze_init(const Params *p, const Solver *s, const char *project, Analyze 
       for (int j = 0; j < na; j++)
         for (int i = 0; i < na; i++)
           a->volume += a->w[i] * a->w[j] * a->w[k] * a->J[n3 * e + (k * na + j) * na + i];
+  par_sum(&a->volume, 1);
   return HX_OK;
 }
 
@@ -122,6 +124,8 @@ void analyze_error_norms(const Analyze *a, const Solver *s, double t, double *L2
     }
     free(ua);
   }
+  par_sum(l2, nv);
+  par_max(linf, nv);
   for (int v = 0; v < nv; v++) {
     L2[v] = sqrt(l2[v] / a->volume);
     Linf[v] = linf[v];
@@ -145,6 +149,7 @@ void analyze_totals(const Solver *s, double *totals) {
           }
       totals[v] += acc;
     }
+  par_sum(totals, nv);
 }
 
 int analyze_write_csv(const Analyze *a, double t, const double *L2, const double *Linf, bool fresh) {

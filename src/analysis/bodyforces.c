@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "core/error.h"
+#include "parallel/parallel.h"
 #include "physics/bc.h"
 
 static int is_wall(int type) {
@@ -56,6 +57,7 @@ void bodyforces_compute(const Solver *s, double *forces) {
     for (int q = 0; q < s->np; q++)
       for (int p = 0; p < s->np; p++) face_point_force(s, side, type, p, q, &forces[6 * bc]);
   }
+  par_sum(forces, 6 * m->n_bcs);
 }
 
 int bodyforces_write(const Solver *s, const char *project, double t, const double *forces,

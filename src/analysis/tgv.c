@@ -7,6 +7,7 @@
 
 #include "basis/tensor.h"
 #include "core/error.h"
+#include "parallel/parallel.h"
 
 /* FLEXI's variable names (testcase.f90, InitTestcase), Time first as InitOutputToFile writes it. */
 const char *const TGV_COLUMN_NAMES[HX_TGV_NCOLS] = {"Time",
@@ -118,6 +119,8 @@ int tgv_sums_cpu(const Solver *s, const double *grad, double *sums, double *max_
         sums[m] += elem_sums[(long)HX_TGV_NSUMS * e + m];
       if (elem_max[e] > *max_vort) *max_vort = elem_max[e];
     }
+  par_sum(sums, HX_TGV_NSUMS);
+  par_max(max_vort, 1);
   free(elem_sums);
   free(elem_max);
   if (failed)
@@ -134,6 +137,7 @@ int tgv_init(TgvAnalysis *a, const Solver *s, const char *project) {
       for (int j = 0; j < np; j++)
         for (int i = 0; i < np; i++)
           a->volume += w[i] * w[j] * w[k] / s->geo.sJ[(long)n3 * e + (k * np + j) * np + i];
+  par_sum(&a->volume, 1);
   if (!(a->volume > 0.0))
     return HX_ERROR(HX_ERR_INPUT, "TGV analysis: domain volume %g is not positive (mesh %s)",
                     a->volume, s->mesh->source);

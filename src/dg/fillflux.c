@@ -1,5 +1,6 @@
 /* FillFlux: numerical fluxes on all sides, scaled by the surface element (master orientation). */
 #include "dg/solver.h"
+#include "parallel/exchange.h"
 #include "physics/eos.h"
 #include "physics/navierstokes.h"
 #include "physics/bc.h"
@@ -68,7 +69,22 @@ static void side_flux(const Solver *s, int side, double t) {
   }
 }
 
-void fill_flux(const Solver *s, double t) {
+void fill_flux_range(const Solver *s, double t, int first, int last) {
 #pragma omp parallel for schedule(static)
-  for (int side = 0; side < s->mesh->n_sides; side++) side_flux(s, side, t);
+  for (int side = first; side < last; side++) side_flux(s, side, t);
+}
+
+void fill_flux_start(const Solver *s, double t) {
+  const Mesh *m = s->mesh;
+  int first_mpi = mesh_first_mpi_side(m), first_yours = mesh_first_yours_side(m);
+  exchange_finish(s->exchange, EXCH_U);
+  exchange_finish(s->exchange, EXCH_GRAD);
+  fill_flux_range(s, t, first_mpi, first_yours); /* MPI sides first: their flux goes out */
+  exchange_start(s->exchange, EXCH_FLUX, s->flux, (long)s->n_var * s->n_dof_face, EXCH_TO_SLAVE);
+  fill_flux_range(s, t, 0, first_mpi);
+}
+
+void fill_flux(const Solver *s, double t) {
+  fill_flux_start(s, t);
+  exchange_finish(s->exchange, EXCH_FLUX);
 }

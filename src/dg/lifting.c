@@ -7,6 +7,7 @@
 #include <stdlib.h>
 
 #include "dg/solver.h"
+#include "parallel/exchange.h"
 #include "physics/bc.h"
 #include "physics/eos.h"
 #include "physics/navierstokes.h"
@@ -119,12 +120,19 @@ static void viscous_volume_element(const Solver *s, const double *Uall, int e, d
       }
 }
 
+static void face_lifting_range(const Solver *s, double t, int first, int last) {
+  int n2 = s->n_dof_face;
+#pragma omp parallel for schedule(static)
+  for (int side = first; side < last; side++)
+    for (int f = 0; f < n2; f++) face_lifting_point(s, side, f, t);
+}
+
+/* MPI sides: the volume part runs while U_slave is in flight; the master's rank computes the face
+ * values of its MPI sides first and sends them; the slave sides' gradients go out first. */
 void lifting(const Solver *s, const double *U, double *Ut, double t) {
   const Mesh *m = s->mesh;
   int n2 = s->n_dof_face, n3 = s->n_dof_elem;
-#pragma omp parallel for schedule(static)
-  for (int side = 0; side < m->n_sides; side++)
-    for (int f = 0; f < n2; f++) face_lifting_point(s, side, f, t);
+  int first_mpi = mesh_first_mpi_side(m), first_yours = mesh_first_yours_side(m);
 #pragma omp parallel
   {
     double *buf = malloc(sizeof(double) * 3 * s->n_var * n3);
@@ -132,6 +140,11 @@ void lifting(const Solver *s, const double *U, double *Ut, double t) {
     for (int e = 0; e < m->n_elems; e++) lifting_volume_element(s, U, e, buf);
     free(buf);
   }
+  exchange_finish(s->exchange, EXCH_U);
+  face_lifting_range(s, t, first_mpi, first_yours);
+  exchange_start(s->exchange, EXCH_LIFT, s->lift_flux, (long)HX_NGRAD * n2, EXCH_TO_SLAVE);
+  face_lifting_range(s, t, 0, first_mpi);
+  exchange_finish(s->exchange, EXCH_LIFT);
   surface_integral_vars(s, s->lift_flux, HX_NGRAD, s->grad);
 #pragma omp parallel for schedule(static)
   for (int e = 0; e < m->n_elems; e++) {
@@ -140,7 +153,10 @@ void lifting(const Solver *s, const double *U, double *Ut, double t) {
     for (int c = 0; c < HX_NGRAD; c++)
       for (int n = 0; n < n3; n++) q[c * n3 + n] *= sJ[n];
   }
-  prolong_vars_to_face(s, s->grad, HX_NGRAD, s->grad_master, s->grad_slave);
+  prolong_vars_to_face_range(s, s->grad, HX_NGRAD, s->grad_master, s->grad_slave, first_mpi,
+                             m->n_sides);
+  exchange_start(s->exchange, EXCH_GRAD, s->grad_slave, (long)HX_NGRAD * n2, EXCH_TO_MASTER);
+  prolong_vars_to_face_range(s, s->grad, HX_NGRAD, s->grad_master, s->grad_slave, 0, first_mpi);
 #pragma omp parallel
   {
     double *buf = malloc(sizeof(double) * 3 * s->n_var * n3);

@@ -2,6 +2,7 @@
  * (Kurz et al. 2025): ProlongToFace, Lifting (Navier-Stokes), FillFlux, VolInt, SurfInt,
  * ApplyJac (+ source terms). */
 #include "dg/solver.h"
+#include "parallel/exchange.h"
 
 void apply_jacobian_and_source(const Solver *s, const double *U, double *Ut, double t) {
   int n3 = s->n_dof_elem, nv = s->n_var;
@@ -27,11 +28,16 @@ void apply_jacobian_and_source(const Solver *s, const double *U, double *Ut, dou
   }
 }
 
+/* With MPI sides, each exchange starts right after its sides are computed and is finished right
+ * before the received data is used, with the element work in between (GALAEXI Fig. 4):
+ * U_slave during the lifting volume part, lift_flux and grad_slave during the lifting's inner
+ * sides and viscous volume part, flux during the volume integral. */
 void dg_time_derivative(Solver *s, const double *U, double *Ut, double t) {
-  prolong_to_face(s, U);
+  prolong_to_face_start(s, U);
   if (s->viscous) lifting(s, U, Ut, t);
-  fill_flux(s, t);
+  fill_flux_start(s, t);
   volume_integral(s, U, Ut, s->viscous);
+  exchange_finish(s->exchange, EXCH_FLUX);
   surface_integral(s, Ut);
   apply_jacobian_and_source(s, U, Ut, t);
 }

@@ -7,6 +7,8 @@
 
 #include "core/error.h"
 #include "mesh/facemap.h"
+#include "mesh/partition.h"
+#include "parallel/exchange.h"
 #include "physics/bc.h"
 
 static const char *const NODE_NAMES[] = {"GAUSS", "GAUSS-LOBATTO"};
@@ -130,6 +132,7 @@ static int solver_setup(const Params *p, Solver *s) {
   HX_CHECK(read_disc_params(p, s, &N, &node, &split));
   HX_CHECK(disc_init(&s->disc, N, (NodeType)node, split));
   HX_CHECK(mesh_create_from_params(p, &s->mesh));
+  HX_CHECK(mesh_partition_from_params(p, &s->mesh));
   HX_CHECK(setup_boundaries(s));
   s->n_var = HX_NVAR;
   s->np = N + 1;
@@ -140,7 +143,8 @@ static int solver_setup(const Params *p, Solver *s) {
   HX_CHECK(metrics_compute(s->mesh, &s->disc, &s->geo));
   HX_CHECK(build_face_maps(s));
   HX_CHECK(sponge_init(p, s));
-  return alloc_state(s);
+  HX_CHECK(alloc_state(s));
+  return exchange_create(s->mesh, &s->exchange);
 }
 
 int solver_create(const Params *p, Solver **out) {
@@ -157,6 +161,7 @@ int solver_create(const Params *p, Solver **out) {
 
 void solver_destroy(Solver *s) {
   if (!s) return;
+  exchange_destroy(s->exchange);
   mesh_destroy(s->mesh);
   geometry_free(&s->geo);
   free(s->s2v);

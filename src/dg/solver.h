@@ -33,6 +33,8 @@ typedef struct {
   /* Sponge zone (SpongeLayer = T): Ut += -sponge (U - sponge_base); NULL when off */
   double *sponge;                  /* [elem][k][j][i]: damping * ramp */
   double sponge_base[HX_NVAR];
+  /* MPI: non-blocking exchange over the MPI sides (parallel/exchange.h); NULL on one rank */
+  struct SideExchange *exchange;
 } Solver;
 
 #define HX_NGRAD (3 * HX_NLIFT)
@@ -60,11 +62,24 @@ void fill_flux(const Solver *s, double t);
 void volume_integral(const Solver *s, const double *U, double *Ut, int accumulate);
 void surface_integral(const Solver *s, double *Ut);
 /* BR1 lifting: gradients of the lifting variables into s->grad, their face values into
- * s->grad_master/slave, and Ut = minus the viscous volume integral (needs prolong_to_face first). */
+ * s->grad_master/slave, and Ut = minus the viscous volume integral (needs prolong_to_face first,
+ * or prolong_to_face_start; leaves the exchange of grad_slave in flight on MPI sides). */
 void lifting(const Solver *s, const double *U, double *Ut, double t);
 /* Generic forms over nv variables per node/face point. */
 void prolong_vars_to_face(const Solver *s, const double *U, int nv, double *master, double *slave);
 void surface_integral_vars(const Solver *s, const double *flux, int nv, double *Ut);
 void apply_jacobian_and_source(const Solver *s, const double *U, double *Ut, double t);
+
+/* Steps on the side range [first, last) (mesh_first_mpi_side etc.), so that the MPI sides are
+ * computed first and their messages fly while the rest is computed. On MPI sides only the local
+ * element is prolonged and only the master's rank computes fluxes ("mine" sides).
+ * prolong_to_face_start: every side's face states, the exchange of U_slave left in flight
+ * (finished by lifting() or fill_flux_start()); prolong_to_face = start + finish. */
+void prolong_vars_to_face_range(const Solver *s, const double *U, int nv, double *master,
+                                double *slave, int first, int last);
+void prolong_to_face_start(const Solver *s, const double *U);
+void fill_flux_range(const Solver *s, double t, int first, int last);
+/* Fluxes of the sides this rank computes, the exchange of the MPI fluxes left in flight. */
+void fill_flux_start(const Solver *s, double t);
 
 #endif

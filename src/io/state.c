@@ -16,6 +16,20 @@
 
 #include "core/error.h"
 #include "io/state.h"
+#include "parallel/parallel.h"
+
+#if defined(HEXDG_HAVE_MPI) && defined(H5_HAVE_PARALLEL)
+#define STATE_MPIO 1 /* one shared file written through MPI-IO */
+#endif
+
+/* This rank's elements of a file shared by all ranks: global ids (1-based, ascending) of the
+ * n_local elements of U; collective: the file is opened by every rank through MPI-IO. NULL: the
+ * whole U, one process. */
+typedef struct {
+  long n_local;
+  const long *global_id;
+  int collective;
+} StatePart;
 
 /* FLEXI writes VarNames as CHARACTER(LEN=255) and reads them back into CHARACTER(LEN=255) with the
  * file's type, so each name must occupy exactly 255 bytes. */
@@ -202,6 +216,7 @@ static void wall_clock_values(int values[8]) {
 static int write_completion_mark(hid_t file, const char *path) {
   int values[8];
   wall_clock_values(values);
+  par_bcast_int(values, 8, 0);
   return write_numeric_attr(file, "TIME", H5T_NATIVE_INT, 8, values, path);
 }
 
@@ -231,8 +246,57 @@ static int write_elem_blocks(hid_t dset, hid_t file_space, const hsize_t dims[5]
   return rc;
 }
 
+/* Select the elements of a part in the file space: one hyperslab per run of consecutive ids. */
+static herr_t select_part(hid_t space, const hsize_t dims[5], const StatePart *part) {
+  herr_t st = H5Sselect_none(space);
+  for (long e = 0; e < part->n_local && st >= 0;) {
+    long run = 1;
+    while (e + run < part->n_local && part->global_id[e + run] == part->global_id[e] + run) run++;
+    hsize_t start[5] = {(hsize_t)(part->global_id[e] - 1), 0, 0, 0, 0};
+    hsize_t extent[5] = {(hsize_t)run, dims[1], dims[2], dims[3], dims[4]};
+    st = H5Sselect_hyperslab(space, H5S_SELECT_OR, start, NULL, extent, NULL);
+    e += run;
+  }
+  return st;
+}
+
+/* Transfer of a part in one call (collective through MPI-IO when part->collective): HDF5 walks
+ * the selection in file order, which is the order of the ascending ids in U. */
+static hid_t part_transfer_plist(const StatePart *part) {
+  hid_t dxpl = H5Pcreate(H5P_DATASET_XFER);
+#ifdef STATE_MPIO
+  if (dxpl >= 0 && part->collective) H5Pset_dxpl_mpio(dxpl, H5FD_MPIO_COLLECTIVE);
+#else
+  (void)part;
+#endif
+  return dxpl;
+}
+
+static int write_part(hid_t dset, hid_t file_space, const hsize_t dims[5], const StateHeader *h,
+                      const double *U, const StatePart *part, const char *path) {
+  size_t n_nodes = nodes_per_elem(h->N), per_elem = (size_t)h->n_var * n_nodes;
+  double *buf = hx_malloc((size_t)part->n_local * per_elem * sizeof(double), "state-file buffer");
+  HX_ALLOC_CHECK(buf);
+  hexdg_to_flexi(U, buf, part->n_local, h->n_var, n_nodes);
+  hsize_t mem_dims = (hsize_t)part->n_local * per_elem;
+  hid_t mem_space = H5Screate_simple(1, &mem_dims, NULL);
+  hid_t dxpl = part_transfer_plist(part);
+  int rc = HX_OK;
+  if (mem_space < 0 || dxpl < 0 || select_part(file_space, dims, part) < 0 ||
+      H5Dwrite(dset, H5T_NATIVE_DOUBLE, mem_space, file_space, dxpl, buf) < 0)
+    rc = HX_ERROR(HX_ERR_IO,
+                  "state file '%s': rank %d cannot write its %ld elements of %s (disk full or "
+                  "quota exceeded?)",
+                  path, par_rank(), part->n_local, DATASET_NAME);
+  if (dxpl >= 0) H5Pclose(dxpl);
+  if (mem_space >= 0) H5Sclose(mem_space);
+  free(buf);
+  return rc;
+}
+
 /* DG_Solution: Fortran U(nVar,0:N,0:N,0:N,nElems) seen from C, i.e. [elem][k][j][i][var]. */
-static int write_solution(hid_t file, const StateHeader *h, const double *U, const char *path) {
+static int write_solution(hid_t file, const StateHeader *h, const double *U,
+                          const StatePart *part, const char *path) {
   hsize_t np1 = (hsize_t)h->N + 1;
   hsize_t dims[5] = {(hsize_t)h->n_elems, np1, np1, np1, (hsize_t)h->n_var};
   hid_t space = H5Screate_simple(5, dims, NULL);
@@ -245,6 +309,8 @@ static int write_solution(hid_t file, const StateHeader *h, const double *U, con
                   "state file '%s': cannot create dataset %s of %ld x %d^3 x %d doubles (disk "
                   "full or quota exceeded?)",
                   path, DATASET_NAME, h->n_elems, h->N + 1, h->n_var);
+  else if (part)
+    rc = write_part(dset, space, dims, h, U, part, path);
   else
     rc = write_elem_blocks(dset, space, dims, h, U, path);
   if (dset >= 0) H5Dclose(dset);
@@ -265,21 +331,34 @@ static int sync_to_disk(const char *path) {
   return HX_OK;
 }
 
+/* File access: MPI-IO on every rank for a collective part, else the default (one process). */
+static hid_t file_access_plist(const StatePart *part) {
+  hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
+#ifdef STATE_MPIO
+  if (fapl >= 0 && part && part->collective) H5Pset_fapl_mpio(fapl, MPI_COMM_WORLD, MPI_INFO_NULL);
+#else
+  (void)part;
+#endif
+  return fapl;
+}
+
 static int write_file(const char *tmp_path, const StateHeader *h, const char *const *var_names,
-                      const double *U) {
-  hid_t file = H5Fcreate(tmp_path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+                      const double *U, const StatePart *part) {
+  hid_t fapl = file_access_plist(part);
+  hid_t file = fapl >= 0 ? H5Fcreate(tmp_path, H5F_ACC_TRUNC, H5P_DEFAULT, fapl) : -1;
+  if (fapl >= 0) H5Pclose(fapl);
   if (file < 0)
     return HX_ERROR(HX_ERR_IO,
                     "cannot create state file '%s': check that its directory exists and is "
                     "writable",
                     tmp_path);
   int rc = write_header_attrs(file, h, var_names, tmp_path);
-  if (rc == HX_OK) rc = write_solution(file, h, U, tmp_path);
+  if (rc == HX_OK) rc = write_solution(file, h, U, part, tmp_path);
   if (rc == HX_OK) rc = write_completion_mark(file, tmp_path);
   if (H5Fclose(file) < 0 && rc == HX_OK)
     rc = HX_ERROR(HX_ERR_IO, "state file '%s': closing failed (disk full or quota exceeded?)",
                   tmp_path);
-  if (rc == HX_OK) rc = sync_to_disk(tmp_path);
+  if (rc == HX_OK && (!part || par_is_root())) rc = sync_to_disk(tmp_path);
   return rc;
 }
 
@@ -326,17 +405,22 @@ static int check_write_args(const char *path, const StateHeader *h, const char *
 }
 
 static int state_write_silenced(const char *path, const StateHeader *h,
-                                const char *const *var_names, const double *U) {
+                                const char *const *var_names, const double *U,
+                                const StatePart *part) {
   if (!path) return HX_ERROR(HX_ERR_INTERNAL, "state_write: path is NULL");
   HX_CHECK(check_write_args(path, h, var_names, U));
   size_t tmp_len = strlen(path) + sizeof ".tmp";
   char *tmp_path = hx_malloc(tmp_len, "state-file temporary name");
   HX_ALLOC_CHECK(tmp_path);
   snprintf(tmp_path, tmp_len, "%s.tmp", path);
-  int rc = write_file(tmp_path, h, var_names, U);
-  if (rc == HX_OK && rename(tmp_path, path) != 0)
+  int rc = write_file(tmp_path, h, var_names, U, part);
+  int root = !part || par_is_root(); /* a shared file is renamed once, by rank 0 */
+  if (part && part->collective && par_any(rc != HX_OK) && rc == HX_OK)
+    rc = HX_ERROR(HX_ERR_IO, "state file '%s': another rank failed to write its part", path);
+  if (root && rc == HX_OK && rename(tmp_path, path) != 0)
     rc = HX_ERROR(HX_ERR_IO, "cannot rename '%s' to '%s': %s", tmp_path, path, strerror(errno));
-  if (rc != HX_OK) remove(tmp_path);
+  if (root && rc != HX_OK) remove(tmp_path);
+  if (part && part->collective && par_any(rc != HX_OK) && rc == HX_OK) rc = HX_ERR_IO;
   free(tmp_path);
   return rc;
 }
@@ -344,7 +428,7 @@ static int state_write_silenced(const char *path, const StateHeader *h,
 int state_write(const char *path, const StateHeader *h, const char *const *var_names,
                 const double *U) {
   Hdf5ErrorPrinting saved = hdf5_errors_silence();
-  int rc = state_write_silenced(path, h, var_names, U);
+  int rc = state_write_silenced(path, h, var_names, U, NULL);
   hdf5_errors_restore(saved);
   return rc;
 }
@@ -693,21 +777,93 @@ static int read_elem_blocks(hid_t file, const char *path, const StateHeader *h, 
   return rc;
 }
 
-static int state_read_silenced(const char *path, const StateHeader *expected, double *U) {
+/* This rank's elements, read in one call (every rank opens the file read-only on its own). */
+static int read_part(hid_t file, const char *path, const StateHeader *h, double *U,
+                     const StatePart *part) {
+  hid_t dset = H5Dopen2(file, DATASET_NAME, H5P_DEFAULT);
+  hid_t file_space = dset >= 0 ? H5Dget_space(dset) : -1;
+  if (file_space < 0) {
+    if (dset >= 0) H5Dclose(dset);
+    return HX_ERROR(HX_ERR_IO, "state file '%s': cannot open dataset '%s' (file damaged?)", path,
+                    DATASET_NAME);
+  }
+  hsize_t dims[5];
+  H5Sget_simple_extent_dims(file_space, dims, NULL);
+  size_t n_nodes = nodes_per_elem(h->N), per_elem = (size_t)h->n_var * n_nodes;
+  double *buf = hx_malloc((size_t)part->n_local * per_elem * sizeof(double), "state-file buffer");
+  hsize_t mem_dims = (hsize_t)part->n_local * per_elem;
+  hid_t mem_space = H5Screate_simple(1, &mem_dims, NULL);
+  int rc = buf ? HX_OK : HX_ERR_MEM;
+  if (rc == HX_OK && (mem_space < 0 || select_part(file_space, dims, part) < 0 ||
+                      H5Dread(dset, H5T_NATIVE_DOUBLE, mem_space, file_space, H5P_DEFAULT, buf) < 0))
+    rc = HX_ERROR(HX_ERR_IO,
+                  "state file '%s': rank %d cannot read its %ld elements of %s: the file is "
+                  "truncated or damaged; restart from an earlier state file",
+                  path, par_rank(), part->n_local, DATASET_NAME);
+  if (rc == HX_OK) flexi_to_hexdg(buf, U, part->n_local, h->n_var, n_nodes);
+  if (mem_space >= 0) H5Sclose(mem_space);
+  free(buf);
+  H5Sclose(file_space);
+  H5Dclose(dset);
+  return rc;
+}
+
+static int state_read_silenced(const char *path, const StateHeader *expected, double *U,
+                               const StatePart *part) {
   if (!expected || !U) return HX_ERROR(HX_ERR_INTERNAL, "state_read: expected or U is NULL");
   hid_t file = -1;
   HX_CHECK(open_state_file(path, &file));
   StateHeader found;
   int rc = read_header_from(file, path, &found);
   if (rc == HX_OK) rc = check_matches_expected(path, &found, expected);
-  if (rc == HX_OK) rc = read_elem_blocks(file, path, &found, U);
+  if (rc == HX_OK)
+    rc = part ? read_part(file, path, &found, U, part) : read_elem_blocks(file, path, &found, U);
   H5Fclose(file);
   return rc;
 }
 
 int state_read(const char *path, const StateHeader *expected, double *U) {
   Hdf5ErrorPrinting saved = hdf5_errors_silence();
-  int rc = state_read_silenced(path, expected, U);
+  int rc = state_read_silenced(path, expected, U, NULL);
+  hdf5_errors_restore(saved);
+  return rc;
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Parts of a file shared by the ranks of an MPI run */
+
+static int ids_are_all(long n_local, const long *global_id, long n_elems) {
+  if (n_local != n_elems) return 0;
+  for (long e = 0; e < n_local; e++)
+    if (global_id[e] != e + 1) return 0;
+  return 1;
+}
+
+int state_write_part(const char *path, const StateHeader *h, const char *const *var_names,
+                     const double *U, long n_local, const long *global_id) {
+  if (par_size() == 1 && ids_are_all(n_local, global_id, h->n_elems))
+    return state_write(path, h, var_names, U);
+#ifndef STATE_MPIO
+  if (par_size() > 1)
+    return HX_ERROR(HX_ERR_INPUT,
+                    "state file '%s': writing one file from %d ranks needs parallel HDF5; "
+                    "reconfigure with HEXDG_MPI=ON against a parallel HDF5 (libhdf5-mpich-dev, "
+                    "-DHDF5_PREFER_PARALLEL=ON)",
+                    path, par_size());
+#endif
+  StatePart part = {n_local, global_id, par_size() > 1};
+  Hdf5ErrorPrinting saved = hdf5_errors_silence();
+  int rc = state_write_silenced(path, h, var_names, U, &part);
+  hdf5_errors_restore(saved);
+  return rc;
+}
+
+int state_read_part(const char *path, const StateHeader *expected, double *U, long n_local,
+                    const long *global_id) {
+  if (ids_are_all(n_local, global_id, expected->n_elems)) return state_read(path, expected, U);
+  StatePart part = {n_local, global_id, 0};
+  Hdf5ErrorPrinting saved = hdf5_errors_silence();
+  int rc = state_read_silenced(path, expected, U, &part);
   hdf5_errors_restore(saved);
   return rc;
 }

@@ -2,8 +2,9 @@
  * (and h5py) read them, and so that hexdg restarts from them. docs/formats.md describes the
  * format; tools/read_state.py prints a file's header.
  *
- * These are single-process routines (plain serial HDF5 calls; they also build against a parallel
- * HDF5). In an MPI run one rank writes the gathered global U. */
+ * state_write/state_read are single-process routines (serial HDF5 calls; they also build against
+ * a parallel HDF5). In an MPI run every rank writes and reads its own elements of the one file
+ * with state_write_part/state_read_part. */
 #ifndef HEXDG_IO_STATE_H
 #define HEXDG_IO_STATE_H
 #include <stddef.h>
@@ -41,5 +42,15 @@ int state_read_header(const char *path, StateHeader *h);
  * n_var and n_elems must match expected (and its node_type, when that is not empty); a mismatch
  * is an error that names the file, the attribute, the value found and the value expected. */
 int state_read(const char *path, const StateHeader *expected, double *U);
+
+/* MPI runs: this rank's n_local elements, global ids global_id (1-based, ascending; U holds them
+ * in that order) of a file of h->n_elems elements. Writing is collective (every rank calls it,
+ * with the same header) through MPI-IO; rank 0 renames the file when all parts are written.
+ * Reading: every rank reads its elements on its own. With one rank holding every element these
+ * are state_write/state_read. */
+int state_write_part(const char *path, const StateHeader *h, const char *const *var_names,
+                     const double *U, long n_local, const long *global_id);
+int state_read_part(const char *path, const StateHeader *expected, double *U, long n_local,
+                    const long *global_id);
 
 #endif

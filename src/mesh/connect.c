@@ -103,6 +103,7 @@ int mesh_connect(Mesh *m, const int *neighbor, const int *face_bc) {
   m->n_bc_sides = n_bc;
   m->n_inner_sides = n_inner;
   m->n_mpi_mine_sides = m->n_mpi_yours_sides = 0;
+  m->n_global_elems = m->n_elems;
   m->n_sides = n_bc + n_inner;
   HX_CHECK(alloc_sides(m));
   int next_bc = 0, next_inner = n_bc;

@@ -34,10 +34,22 @@ typedef struct {
   int *side_master_elem, *side_master_locside;
   int *side_slave_elem, *side_slave_locside; /* -1 on boundary sides */
   int *side_flip;                            /* flip of the slave, 0 on boundary sides */
-  int *side_bc;                              /* index into bcs; -1 for inner sides */
+  int *side_bc;                              /* index into bcs; -1 for inner and MPI sides */
+  /* On MPI sides the element on the other rank is -1: side_slave_elem on "mine" sides,
+   * side_master_elem on "yours" sides (its locside is kept). */
 
   int n_bcs;
   BoundaryCondition *bcs;
+
+  /* Domain decomposition (src/mesh/partition.c); a single rank has no MPI sides. MPI sides are
+   * "mine" where this rank holds the master element and computes the flux, "yours" where the
+   * neighbour does; both blocks are grouped by neighbour rank (ascending) and, inside a group,
+   * ordered by the global side, so that each message is one contiguous block of sides. */
+  long n_global_elems;    /* elements of the whole mesh; elem_global_id runs over 1..n_global_elems */
+  int n_nbr_ranks;
+  int *nbr_rank;          /* [n_nbr_ranks] */
+  int *nbr_mine_first, *nbr_mine_count;   /* sides of each neighbour inside the "mine" block */
+  int *nbr_yours_first, *nbr_yours_count; /* ... and inside the "yours" block */
   char source[1024]; /* "box" or the mesh file path: for error messages and state files */
 } Mesh;
 
@@ -69,6 +81,13 @@ int mesh_sort_hilbert(Mesh *m, int *neighbor, int *face_bc);
 /* Hilbert index of integer coordinates (each < 2^bits) (Skilling 2004, "Programming the
  * Hilbert curve"). */
 unsigned long long hilbert_index_3d(const unsigned int coord[3], int bits);
+
+/* Side ranges in FLEXI's order: [0, first_mpi) boundary and inner sides, then the MPI sides
+ * "mine" [first_mpi, first_yours) and "yours" [first_yours, n_sides). */
+static inline int mesh_first_mpi_side(const Mesh *m) { return m->n_bc_sides + m->n_inner_sides; }
+static inline int mesh_first_yours_side(const Mesh *m) {
+  return m->n_bc_sides + m->n_inner_sides + m->n_mpi_mine_sides;
+}
 
 /* CGNS corner numbers of the face corners, in the side's face coordinates (0,0),(1,0),(1,1),(0,1). */
 extern const int HX_SIDE_CORNERS[6][4];

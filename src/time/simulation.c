@@ -11,6 +11,8 @@
 #include "analysis/bodyforces.h"
 #include "io/state.h"
 #include "io/vtu.h"
+#include "mesh/partition.h"
+#include "parallel/parallel.h"
 
 static const char *const STATE_VAR_NAMES[HX_NVAR] = {"Density", "MomentumX", "MomentumY",
                                                      "MomentumZ", "EnergyStagnationDensity"};
@@ -35,12 +37,18 @@ int simulation_define_params(Params *p) {
                          "CUDA backend: capture a whole time step in a CUDA graph."));
   HX_CHECK(exactfunc_define_params(p));
   HX_CHECK(mesh_define_params(p));
+  HX_CHECK(partition_define_params(p));
   HX_CHECK(solver_define_params(p));
   HX_CHECK(timedisc_define_params(p));
   HX_CHECK(analyze_define_params(p));
   HX_CHECK(vtu_define_params(p));
   HX_CHECK(bodyforces_define_params(p));
   return HX_OK;
+}
+
+/* PID (GALAEXI): wall time x ranks per global DOF and RK stage. */
+static double global_dof(const Solver *s) {
+  return (double)s->n_dof_elem * (double)s->mesh->n_global_elems;
 }
 
 static void state_header(const Simulation *sim, StateHeader *h) {
@@ -52,7 +60,7 @@ static void state_header(const Simulation *sim, StateHeader *h) {
            s->disc.node_type == NODE_GAUSS ? "GAUSS" : "GAUSS-LOBATTO");
   h->N = s->disc.N;
   h->n_var = s->n_var;
-  h->n_elems = s->mesh->n_elems;
+  h->n_elems = s->mesh->n_global_elems;
   h->time = sim->t;
 }
 
@@ -66,7 +74,8 @@ int simulation_write_state(Simulation *sim) {
   HX_CHECK(simulation_sync_host(sim));
   state_header(sim, &h);
   state_file_name(sim->last_state, sizeof sim->last_state, sim->project, sim->t);
-  HX_CHECK(state_write(sim->last_state, &h, STATE_VAR_NAMES, sim->solver->U));
+  HX_CHECK(state_write_part(sim->last_state, &h, STATE_VAR_NAMES, sim->solver->U,
+                            sim->solver->mesh->n_elems, sim->solver->mesh->elem_global_id));
   if (sim->output_format == OUTPUT_FORMAT_PARAVIEW)
     HX_CHECK(vtu_write_output(sim->project, sim->solver, sim->solver->U, sim->n_visu, sim->t, NULL));
   return HX_OK;
@@ -76,7 +85,8 @@ static int load_restart(Simulation *sim, const char *file) {
   StateHeader expected, found;
   state_header(sim, &expected);
   HX_CHECK(state_read_header(file, &found));
-  HX_CHECK(state_read(file, &expected, sim->solver->U));
+  HX_CHECK(state_read_part(file, &expected, sim->solver->U, sim->solver->mesh->n_elems,
+                           sim->solver->mesh->elem_global_id));
   sim->t = found.time;
   return HX_OK;
 }
@@ -92,6 +102,11 @@ static int backend_init(const Params *p, Simulation *sim) {
              omp_get_max_threads());
     return HX_OK;
   }
+  if (par_size() > 1)
+    return HX_ERROR(HX_ERR_INPUT,
+                    "Backend = %s on %d MPI ranks: the CUDA backend runs on one rank only for now; "
+                    "run on one rank, or set Backend = cpu (--backend cpu) for MPI runs",
+                    params_is_set(p, "Backend") ? "cuda" : "auto (a GPU is visible)", par_size());
   HX_CHECK(gpu_select_device(sim->device_name, sizeof sim->device_name));
   GpuOptions opt = {sim->td.rk, sim->td.cfl_scale, sim->td.dfl_scale, graphs};
   return gpu_solver_create(sim->solver, &opt, sim->t, &sim->gpu);
@@ -109,6 +124,10 @@ int simulation_create(const Params *p, const char *restart_file, Simulation **ou
   if (rc == HX_OK)
     rc = vtu_read_params(p, sim->solver->disc.N, &sim->output_format, &sim->n_visu);
   if (rc == HX_OK) rc = bodyforces_enabled(p, sim->solver, &sim->body_forces);
+  if (rc == HX_OK && sim->output_format == OUTPUT_FORMAT_PARAVIEW && par_size() > 1)
+    rc = HX_ERROR(HX_ERR_INPUT, "OutputFormat = ParaView is not available on %d MPI ranks yet; "
+                                "run without it and convert the state files afterwards (hexdg "
+                                "convert case.ini state.h5 -o out.vtu)", par_size());
   if (rc == HX_OK) {
     if (restart_file)
       rc = load_restart(sim, restart_file);
@@ -118,7 +137,8 @@ int simulation_create(const Params *p, const char *restart_file, Simulation **ou
   sim->restarted = restart_file != NULL;
   sim->tgv = rc == HX_OK && sim->solver->exact.test_case == TESTCASE_TGV;
   if (sim->tgv) rc = tgv_init(&sim->tgva, sim->solver, sim->project);
-  if (sim->tgv && rc == HX_OK && restart_file) rc = tgv_csv_resume(&sim->tgva, sim->t);
+  if (sim->tgv && rc == HX_OK && restart_file && par_is_root())
+    rc = tgv_csv_resume(&sim->tgva, sim->t);
   if (rc == HX_OK) rc = backend_init(p, sim);
   if (rc != HX_OK) {
     simulation_destroy(sim);
@@ -157,6 +177,7 @@ static int analyze_tgv(Simulation *sim, bool fresh) {
     HX_CHECK(tgv_sums_cpu(s, s->viscous ? s->grad : NULL, sums, &max_vort));
   }
   HX_CHECK(tgv_columns(&sim->tgva, sim->t, sums, max_vort, cols));
+  if (!par_is_root()) return HX_OK;
   HX_CHECK(tgv_write_csv(&sim->tgva, cols, fresh));
   if (!sim->quiet)
     printf("  TGV: Ekin %.8e  dissipation (incompressible) %.8e  enstrophy %.8e  max|omega| %.4e\n",
@@ -172,7 +193,7 @@ static int analyze_body_forces(Simulation *sim, bool fresh) {
   HX_ALLOC_CHECK(forces);
   current_face_data(sim);
   bodyforces_compute(s, forces);
-  int rc = bodyforces_write(s, sim->project, sim->t, forces, fresh);
+  int rc = par_is_root() ? bodyforces_write(s, sim->project, sim->t, forces, fresh) : HX_OK;
   free(forces);
   return rc;
 }
@@ -185,14 +206,16 @@ static int analyze_now(Simulation *sim, double dt, double wall_start, long stage
   analyze_totals(s, tot);
   if (sim->ana.calc_error_norms) {
     analyze_error_norms(&sim->ana, s, sim->t, L2, Linf);
-    HX_CHECK(analyze_write_csv(&sim->ana, sim->t, L2, Linf, sim->n_analyses == 0));
+    if (par_is_root())
+      HX_CHECK(analyze_write_csv(&sim->ana, sim->t, L2, Linf, sim->n_analyses == 0));
   }
   bool first = sim->n_analyses++ == 0;
   if (sim->body_forces) HX_CHECK(analyze_body_forces(sim, first && !sim->restarted));
-  if (sim->quiet) return sim->tgv ? analyze_tgv(sim, first && !sim->restarted) : HX_OK;
+  if (sim->quiet || !par_is_root())
+    return sim->tgv ? analyze_tgv(sim, first && !sim->restarted) : HX_OK;
   double wall = omp_get_wtime() - wall_start, tend = sim->td.tend;
   double frac = tend > sim->t_start ? (sim->t - sim->t_start) / (tend - sim->t_start) : 1.0;
-  double pid = stages > 0 ? wall / ((double)s->n_dof * stages) : 0.0;
+  double pid = stages > 0 ? wall * par_size() / (global_dof(s) * stages) : 0.0;
   double eta = frac > 0.0 ? wall * (1.0 - frac) / frac : 0.0;
   printf("t = %.6e  (%5.1f%%)  dt = %.3e  iter %ld  wall %.1f s  ETA %.1f s  PID %.3e\n", sim->t,
          100.0 * (sim->t / (tend > 0 ? tend : 1.0)), dt, sim->iter, wall, eta, pid);
@@ -248,7 +271,8 @@ int simulation_run(Simulation *sim) {
     }
     sim->iter++;
     stages += td->rk->n_stages;
-    int stop = stop_requested || (td->max_iter >= 0 && sim->iter >= td->max_iter);
+    /* a signal reaches one rank: every rank stops at the same step */
+    int stop = par_any(stop_requested) || (td->max_iter >= 0 && sim->iter >= td->max_iter);
     if (land || stop) {
       HX_CHECK(analyze_now(sim, dt, wall_start, stages));
       if (stop || sim->t >= td->tend || (sim->n_analyses - 1) % td->n_write_data == 0)
@@ -258,10 +282,10 @@ int simulation_run(Simulation *sim) {
     }
   }
   double wall = omp_get_wtime() - wall_start;
-  double pid = stages > 0 ? wall * 1.0 / ((double)s->n_dof * stages) : 0.0;
-  if (!sim->quiet)
-    printf("hexdg finished: t = %.9g  PID %.4e s  DOF %ld  stages %ld  steps %ld  wall %.3f s  "
-           "on %s\n",
-           sim->t, pid, s->n_dof, stages, sim->iter, wall, sim->device_name);
+  double pid = stages > 0 ? wall * par_size() / (global_dof(s) * stages) : 0.0;
+  if (!sim->quiet && par_is_root())
+    printf("hexdg finished: t = %.9g  PID %.4e s  DOF %.0f  ranks %d  stages %ld  steps %ld  "
+           "wall %.3f s  on %s\n",
+           sim->t, pid, global_dof(s), par_size(), stages, sim->iter, wall, sim->device_name);
   return simulation_sync_host(sim);
 }

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "core/error.h"
+#include "parallel/parallel.h"
 #include "physics/eos.h"
 #include "physics/navierstokes.h"
 
@@ -118,11 +119,17 @@ double timedisc_calc_dt(const Solver *s, const TimeDisc *td) {
     if (l[0] > lmax) lmax = l[0];
     if (l[1] > lvmax) lvmax = l[1];
   }
-  if (bad >= 0) {
-    HX_ERROR(HX_ERR_NUMERIC,
-             "non-physical state (density or pressure <= 0, or NaN) in element %ld; reduce "
-             "CFLscale or check the initial/boundary states",
-             s->mesh->elem_global_id[bad]);
+  /* over the ranks: the largest eigenvalues and the largest global id of a bad element */
+  double red[3] = {lmax, lvmax, bad >= 0 ? (double)s->mesh->elem_global_id[bad] : -1.0};
+  par_max(red, 3);
+  lmax = red[0];
+  lvmax = red[1];
+  if (red[2] >= 0.0) {
+    if (par_is_root())
+      HX_ERROR(HX_ERR_NUMERIC,
+               "non-physical state (density or pressure <= 0, or NaN) in element %ld; reduce "
+               "CFLscale or check the initial/boundary states",
+               (long)red[2]);
     return -1.0;
   }
   int N = s->disc.N;

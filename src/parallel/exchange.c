@@ -1,0 +1,95 @@
+/* Non-blocking side exchange with MPI_Isend/MPI_Irecv straight from and into the face arrays. */
+#include "parallel/exchange.h"
+
+#include <stdlib.h>
+
+#include "core/error.h"
+
+#ifdef HEXDG_HAVE_MPI
+#include <mpi.h>
+
+struct SideExchange {
+  const Mesh *mesh;
+  int n_nbr;
+  int active[EXCH_NSLOTS];
+  MPI_Request *req[EXCH_NSLOTS]; /* [2 * n_nbr]: receives, then sends */
+  MPI_Status *status;            /* [2 * n_nbr] (GCC flags MPI_STATUSES_IGNORE as an overflow) */
+};
+
+int exchange_create(const Mesh *m, SideExchange **out) {
+  *out = NULL;
+  if (m->n_nbr_ranks == 0) return HX_OK;
+  SideExchange *x = hx_calloc(1, sizeof(SideExchange), "side exchange");
+  HX_ALLOC_CHECK(x);
+  x->mesh = m;
+  x->n_nbr = m->n_nbr_ranks;
+  x->status = hx_malloc(sizeof(MPI_Status) * 2 * x->n_nbr, "MPI statuses");
+  if (!x->status) {
+    free(x);
+    return HX_ERR_MEM;
+  }
+  for (int k = 0; k < EXCH_NSLOTS; k++) {
+    x->req[k] = hx_malloc(sizeof(MPI_Request) * 2 * x->n_nbr, "MPI requests");
+    if (!x->req[k]) {
+      exchange_destroy(x);
+      return HX_ERR_MEM;
+    }
+    for (int r = 0; r < 2 * x->n_nbr; r++) x->req[k][r] = MPI_REQUEST_NULL;
+  }
+  *out = x;
+  return HX_OK;
+}
+
+void exchange_destroy(SideExchange *x) {
+  if (!x) return;
+  for (int k = 0; k < EXCH_NSLOTS; k++) {
+    if (x->req[k]) exchange_finish(x, k);
+    free(x->req[k]);
+  }
+  free(x->status);
+  free(x);
+}
+
+void exchange_start(SideExchange *x, int slot, double *face, long doubles_per_side, int direction) {
+  if (!x) return;
+  const Mesh *m = x->mesh;
+  const int *send_first = direction == EXCH_TO_MASTER ? m->nbr_yours_first : m->nbr_mine_first;
+  const int *send_count = direction == EXCH_TO_MASTER ? m->nbr_yours_count : m->nbr_mine_count;
+  const int *recv_first = direction == EXCH_TO_MASTER ? m->nbr_mine_first : m->nbr_yours_first;
+  const int *recv_count = direction == EXCH_TO_MASTER ? m->nbr_mine_count : m->nbr_yours_count;
+  exchange_finish(x, slot); /* one exchange per slot in flight */
+  MPI_Request *req = x->req[slot];
+  for (int k = 0; k < x->n_nbr; k++) {
+    req[k] = req[x->n_nbr + k] = MPI_REQUEST_NULL;
+    if (recv_count[k] > 0)
+      MPI_Irecv(&face[doubles_per_side * recv_first[k]], (int)(doubles_per_side * recv_count[k]),
+                MPI_DOUBLE, m->nbr_rank[k], slot, MPI_COMM_WORLD, &req[k]);
+  }
+  for (int k = 0; k < x->n_nbr; k++)
+    if (send_count[k] > 0)
+      MPI_Isend(&face[doubles_per_side * send_first[k]], (int)(doubles_per_side * send_count[k]),
+                MPI_DOUBLE, m->nbr_rank[k], slot, MPI_COMM_WORLD, &req[x->n_nbr + k]);
+  x->active[slot] = 1;
+}
+
+void exchange_finish(SideExchange *x, int slot) {
+  if (!x || !x->active[slot]) return;
+  MPI_Waitall(2 * x->n_nbr, x->req[slot], x->status);
+  x->active[slot] = 0;
+}
+
+#else /* without MPI there are no MPI sides */
+
+int exchange_create(const Mesh *m, SideExchange **out) {
+  *out = NULL;
+  if (m->n_nbr_ranks != 0)
+    return HX_ERROR(HX_ERR_INTERNAL, "mesh has MPI sides in a build without MPI");
+  return HX_OK;
+}
+void exchange_destroy(SideExchange *x) { (void)x; }
+void exchange_start(SideExchange *x, int slot, double *face, long doubles_per_side, int direction) {
+  (void)x, (void)slot, (void)face, (void)doubles_per_side, (void)direction;
+}
+void exchange_finish(SideExchange *x, int slot) { (void)x, (void)slot; }
+
+#endif

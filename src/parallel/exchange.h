@@ -1,0 +1,31 @@
+/* Non-blocking exchange of face data over the MPI sides (one message per neighbour and
+ * direction: the sides of a neighbour are one contiguous block of the side-major face arrays).
+ *
+ *   slave -> master (EXCH_TO_MASTER): the "yours" blocks are sent, the "mine" blocks received:
+ *     U_slave (face states) and grad_slave (lifted gradients), which the master side needs for
+ *     its flux;
+ *   master -> slave (EXCH_TO_SLAVE): the "mine" blocks are sent, the "yours" blocks received:
+ *     flux and lift_flux, computed once on the master's rank.
+ *
+ * Start as soon as the sent block is computed, finish right before the received block is used
+ * (GALAEXI, Kurz et al. 2025, Fig. 4). A slot holds one exchange in flight; finishing a slot that
+ * is not in flight does nothing. Without MPI sides (one rank) every call is a no-op. */
+#ifndef HEXDG_EXCHANGE_H
+#define HEXDG_EXCHANGE_H
+
+#include "mesh/mesh.h"
+
+enum { EXCH_U = 0, EXCH_LIFT = 1, EXCH_GRAD = 2, EXCH_FLUX = 3, EXCH_NSLOTS = 4 };
+enum { EXCH_TO_MASTER = 0, EXCH_TO_SLAVE = 1 };
+
+typedef struct SideExchange SideExchange;
+
+/* NULL (and HX_OK) when the mesh has no MPI sides. */
+int exchange_create(const Mesh *m, SideExchange **out);
+void exchange_destroy(SideExchange *x);
+
+/* face: side-major array with doubles_per_side values per side. */
+void exchange_start(SideExchange *x, int slot, double *face, long doubles_per_side, int direction);
+void exchange_finish(SideExchange *x, int slot);
+
+#endif

@@ -1,0 +1,54 @@
+# Shared helpers of the MPI tests (sourced): run a case on K ranks in its own directory and
+# compare the final state files with compare_states.
+# The calling script gets: hexdg root mpiexec compare_states
+set -u
+hexdg=$1
+root=$2
+mpiexec=$3
+compare=$4
+fails=0
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cd "$work"
+export OMP_NUM_THREADS=1
+
+# run_ranks name ranks ini [restart file]: runs in directory name, prints the last output lines
+run_ranks() {
+  local name=$1 ranks=$2 ini=$3 restart=${4:-}
+  mkdir -p "$name"
+  if (cd "$name" && "$mpiexec" -n "$ranks" "$hexdg" "../$ini" $restart >out.txt 2>&1); then
+    echo "ok   - $name: $ranks ranks ($(grep -m1 'hexdg finished' "$name/out.txt" | cut -c1-60))"
+  else
+    echo "FAIL - $name: $ranks ranks, exit code $?:"
+    tail -20 "$name/out.txt"
+    fails=$((fails + 1))
+  fi
+}
+
+# last_state dir: newest state file of a run
+last_state() { ls "$1"/*_State_*.h5 | sort | tail -1; }
+
+# same_state ref_dir other_dir: final states agree to 1e-12 relative
+same_state() {
+  if "$compare" "$(last_state "$1")" "$(last_state "$2")" 1e-12; then :; else fails=$((fails + 1)); fi
+}
+
+# same_csv file_a file_b: last lines agree to 1e-11 of the line's largest magnitude
+same_csv() {
+  if awk -F, -v a="$1" -v b="$2" '
+      FNR == 1 { next }
+      FILENAME == a { la = $0 } FILENAME == b { lb = $0 }
+      END {
+        n = split(la, x, ","); split(lb, y, ","); big = 0; worst = 0
+        for (i = 1; i <= n; i++) { v = x[i] < 0 ? -x[i] : x[i]; if (v > big) big = v }
+        for (i = 1; i <= n; i++) { d = x[i] - y[i]; d = d < 0 ? -d : d; if (d > worst) worst = d }
+        rel = big > 0 ? worst / big : worst
+        printf "%s %s vs %s: last lines differ by %.3e relative\n", rel <= 1e-11 ? "ok  " : "FAIL", b, a, rel
+        exit rel <= 1e-11 ? 0 : 1
+      }' "$1" "$2"; then :; else fails=$((fails + 1)); fi
+}
+
+finish() {
+  [ $fails -eq 0 ] && echo "all MPI checks passed" || echo "$fails MPI check(s) failed"
+  exit $((fails > 0))
+}
