@@ -7,6 +7,7 @@
 #include "mesh/gmsh.h"
 #include "mesh/hopr.h"
 #include "mesh/mesh.h"
+#include "mesh/refine.h"
 
 int mesh_define_params(Params *p) {
   const char *s = "Mesh";
@@ -33,6 +34,10 @@ int mesh_define_params(Params *p) {
   HX_CHECK(params_define(p, s, "BoxCurving", PARAM_REAL, 0, "0.", false,
                          "Built-in box: amplitude (relative to the box size) of a smooth "
                          "sinusoidal deformation of the interior; needs NGeo >= 2."));
+  HX_CHECK(params_define(p, s, "MeshRefine", PARAM_INT, 0, "0", false,
+                         "Uniform refinement levels applied to the mesh after reading: each level "
+                         "splits every element into 2x2x2 children on the parent's NGeo map "
+                         "(same curved domain, nested meshes; not in FLEXI)."));
   return HX_OK;
 }
 
@@ -102,7 +107,10 @@ int mesh_create_from_params(const Params *p, Mesh **out) {
                     file);
   }
   if (rc != HX_OK) return rc;
-  rc = apply_boundary_overrides(p, *out);
+  int levels;
+  rc = params_get_int(p, "MeshRefine", &levels);
+  if (rc == HX_OK) rc = mesh_refine(out, levels);
+  if (rc == HX_OK) rc = apply_boundary_overrides(p, *out);
   if (rc != HX_OK) {
     mesh_destroy(*out);
     *out = NULL;
