@@ -1,9 +1,13 @@
 /* BR1 lifting (Bassi & Rebay 1997, JCP 131): gradients q = grad w of the lifting variables
- * w = (u, v, w, T) from the weak form
- *   J q_c(i) = sum_d sum_l Dhat[i][l] (Ja^d_c w)_l + sum_faces Lhat_end(i) w* n_c s,
+ * w = (u, v, w, T), in one of three forms (LiftingForm, physics/navierstokes.h):
+ *   weak (conservative)     J q_c(i) = sum_d sum_l Dhat[i][l] (Ja^d_c w)_l + Lhat(i) w* n_c s
+ *   strong, non-conservative J q_c(i) = sum_d Ja^d_c(i) sum_l D[i][l] w_l + Lhat(i) (w* - w^-) n_c s
+ *   strong, conservative    J q_c(i) = sum_d sum_l D[i][l] (Ja^d_c w)_l + Lhat(i) (w* - w^-) n_c s
  * with w* the mean of both sides on inner faces and the boundary state on boundary faces; then the
- * viscous part of the volume integral. The surface integral is the advective one applied to the
- * 12 "fluxes" w* n_c s, so the lifting inherits its conservation and free-stream properties. */
+ * viscous part of the volume integral. The surface term is the advective surface integral applied
+ * to the 12 face values times n_c s (for the strong forms with the same sign on both sides).
+ * The strong non-conservative form is FLEXI's default (doWeakLifting = F,
+ * doConservativeLifting = F); it needs no metric identities: a constant w has zero gradient. */
 #include <stdlib.h>
 
 #include "dg/solver.h"
@@ -16,14 +20,14 @@ static void face_lifting_point(const Solver *s, int side, int f, double t) {
   const Geometry *g = &s->geo;
   int n2 = s->n_dof_face;
   long blk = (long)s->n_var * n2;
-  double uL[HX_NVAR], uR[HX_NVAR] = {0}, pL[HX_NPRIM], pR[HX_NPRIM], wL[HX_NLIFT] = {0}, wR[HX_NLIFT];
+  double uL[HX_NVAR], uR[HX_NVAR] = {0}, pL[HX_NPRIM], pR[HX_NPRIM], wL[HX_NLIFT], wR[HX_NLIFT];
   for (int v = 0; v < s->n_var; v++) uL[v] = s->U_master[blk * side + v * n2 + f];
   int bci = s->mesh->side_bc[side], bc = bci >= 0;
+  cons_to_prim(&s->phys, uL, pL);
+  lifting_variables(pL, wL);
   if (!bc) {
     for (int v = 0; v < s->n_var; v++) uR[v] = s->U_slave[blk * side + v * n2 + f];
-    cons_to_prim(&s->phys, uL, pL);
     cons_to_prim(&s->phys, uR, pR);
-    lifting_variables(pL, wL);
     lifting_variables(pR, wR);
   } else {
     double x[3], n[3];
@@ -35,13 +39,14 @@ static void face_lifting_point(const Solver *s, int side, int f, double t) {
                    uR);
     bc_lifting_value(s->bc_info[2 * bci], &s->phys, uL, uR, wR);
   }
+  double wf[HX_NLIFT];
+  br1_face_value(s->lifting_form, bc, wL, wR, wf);
   double sf = g->face_surf[(long)side * n2 + f];
   double *out = &s->lift_flux[(long)side * HX_NGRAD * n2];
   for (int c = 0; c < 3; c++) {
     double nc = g->face_nvec[((long)side * 3 + c) * n2 + f] * sf;
     for (int v = 0; v < HX_NLIFT; v++) {
-      double wstar = bc ? wR[v] : 0.5 * (wL[v] + wR[v]);
-      out[(c * HX_NLIFT + v) * n2 + f] = wstar * nc;
+      out[(c * HX_NLIFT + v) * n2 + f] = wf[v] * nc;
     }
   }
 }
@@ -50,7 +55,6 @@ static void face_lifting_point(const Solver *s, int side, int f, double t) {
 static void lifting_volume_element(const Solver *s, const double *Uall, int e, double *wbuf) {
   int np = s->np, n3 = s->n_dof_elem, nv = s->n_var;
   const double *U = &Uall[(long)nv * n3 * e], *Ja = &s->geo.metrics[9L * n3 * e];
-  const double *Dh = s->disc.Dhat;
   double *q = &s->grad[(long)HX_NGRAD * n3 * e];
   for (int n = 0; n < n3; n++) {
     double u[HX_NVAR], pr[HX_NPRIM], w[HX_NLIFT];
@@ -59,10 +63,30 @@ static void lifting_volume_element(const Solver *s, const double *Uall, int e, d
     lifting_variables(pr, w);
     for (int v = 0; v < HX_NLIFT; v++) wbuf[v * n3 + n] = w[v];
   }
+  const double *Dm = s->lifting_form == LIFT_WEAK ? s->disc.Dhat : s->disc.D;
   for (int k = 0; k < np; k++)
     for (int j = 0; j < np; j++)
       for (int i = 0; i < np; i++) {
         int n = (k * np + j) * np + i, idx[3] = {i, j, k};
+        if (s->lifting_form == LIFT_STRONG) {
+          double dw[3][HX_NLIFT]; /* reference-space derivatives (D w)_d */
+          for (int d = 0; d < 3; d++) {
+            int stride = d == 0 ? 1 : d == 1 ? np : np * np, base = n - idx[d] * stride;
+            for (int v = 0; v < HX_NLIFT; v++) {
+              double acc = 0.0;
+              for (int l = 0; l < np; l++)
+                acc += Dm[idx[d] * np + l] * wbuf[v * n3 + base + l * stride];
+              dw[d][v] = acc;
+            }
+          }
+          for (int c = 0; c < 3; c++)
+            for (int v = 0; v < HX_NLIFT; v++) {
+              double acc = 0.0;
+              for (int d = 0; d < 3; d++) acc += Ja[(d * 3 + c) * n3 + n] * dw[d][v];
+              q[(c * HX_NLIFT + v) * n3 + n] = acc;
+            }
+          continue;
+        }
         for (int c = 0; c < 3; c++)
           for (int v = 0; v < HX_NLIFT; v++) {
             double acc = 0.0;
@@ -71,7 +95,7 @@ static void lifting_volume_element(const Solver *s, const double *Uall, int e, d
               const double *Jdc = &Ja[(d * 3 + c) * n3];
               for (int l = 0; l < np; l++) {
                 int nl = base + l * stride;
-                acc += Dh[idx[d] * np + l] * Jdc[nl] * wbuf[v * n3 + nl];
+                acc += Dm[idx[d] * np + l] * Jdc[nl] * wbuf[v * n3 + nl];
               }
             }
             q[(c * HX_NLIFT + v) * n3 + n] = acc;
@@ -145,7 +169,8 @@ void lifting(const Solver *s, const double *U, double *Ut, double t) {
   exchange_start(s->exchange, EXCH_LIFT, s->lift_flux, (long)HX_NGRAD * n2, EXCH_TO_SLAVE);
   face_lifting_range(s, t, 0, first_mpi);
   exchange_finish(s->exchange, EXCH_LIFT);
-  surface_integral_vars(s, s->lift_flux, HX_NGRAD, s->grad);
+  surface_integral_vars_signed(s, s->lift_flux, HX_NGRAD, s->lifting_form == LIFT_WEAK,
+                               s->grad);
 #pragma omp parallel for schedule(static)
   for (int e = 0; e < m->n_elems; e++) {
     const double *sJ = &s->geo.sJ[(long)n3 * e];

@@ -10,6 +10,7 @@
 #include "mesh/partition.h"
 #include "parallel/exchange.h"
 #include "physics/bc.h"
+#include "physics/navierstokes.h"
 
 static const char *const NODE_NAMES[] = {"GAUSS", "GAUSS-LOBATTO"};
 static const int NODE_IDS[] = {NODE_GAUSS, NODE_GAUSS_LOBATTO};
@@ -36,6 +37,13 @@ int solver_define_params(Params *p) {
                                 "Riemann solver at inner sides."));
   HX_CHECK(params_define_choice(p, s, "RiemannBC", "Same", 9, RIEMANN_NAMES, RIEMANN_IDS,
                                 "Riemann solver at boundary sides (Same: as Riemann)."));
+  HX_CHECK(params_define(p, "Lifting", "doWeakLifting", PARAM_LOGICAL, 0, "F", false,
+                         "BR1 lifting of the gradients in weak form (conservative: the metrics "
+                         "inside the derivative). F: strong form."));
+  HX_CHECK(params_define(p, "Lifting", "doConservativeLifting", PARAM_LOGICAL, 0, "F", false,
+                         "Strong-form lifting only: derive the solution times the metrics "
+                         "(conservative form) instead of deriving the solution and multiplying "
+                         "by the metrics."));
   return sponge_define_params(p);
 }
 
@@ -140,6 +148,15 @@ static int solver_setup(const Params *p, Solver *s) {
   s->n_dof_face = s->np * s->np;
   s->n_dof = (long)s->n_dof_elem * s->mesh->n_elems;
   s->viscous = s->phys.mu0 > 0.0;
+  bool weak_lifting, conservative_lifting;
+  HX_CHECK(params_get_logical(p, "doWeakLifting", &weak_lifting));
+  HX_CHECK(params_get_logical(p, "doConservativeLifting", &conservative_lifting));
+  if (weak_lifting && params_is_set(p, "doConservativeLifting") && !conservative_lifting)
+    return HX_ERROR(HX_ERR_INPUT, "doWeakLifting = T is always conservative; remove "
+                                  "doConservativeLifting = F or set doWeakLifting = F");
+  s->lifting_form = weak_lifting           ? LIFT_WEAK
+                    : conservative_lifting ? LIFT_STRONG_CONS
+                                           : LIFT_STRONG;
   HX_CHECK(metrics_compute(s->mesh, &s->disc, &s->geo));
   HX_CHECK(build_face_maps(s));
   HX_CHECK(sponge_init(p, s));

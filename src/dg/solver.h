@@ -27,9 +27,11 @@ typedef struct {
   double *U_master, *U_slave, *flux; /* [side][var][q][p] */
   /* Navier-Stokes (mu0 > 0): BR1-lifted gradients of (u, v, w, T) */
   int viscous;
+  int lifting_form;                /* LIFT_WEAK, LIFT_STRONG, LIFT_STRONG_CONS (navierstokes.h) */
   double *grad;                    /* [elem][dir 3][lift 4][k][j][i] */
   double *grad_master, *grad_slave; /* [side][dir 3][lift 4][q][p] */
-  double *lift_flux;               /* [side][dir 3][lift 4][q][p]: w* n_dir s */
+  double *lift_flux;               /* [side][dir 3][lift 4][q][p]: w* n_dir s (weak lifting) or
+                                      (w* - w^-) n_dir s (strong) */
   /* Sponge zone (SpongeLayer = T): Ut += -sponge (U - sponge_base); NULL when off */
   double *sponge;                  /* [elem][k][j][i]: damping * ramp */
   double sponge_base[HX_NVAR];
@@ -68,6 +70,9 @@ void lifting(const Solver *s, const double *U, double *Ut, double t);
 /* Generic forms over nv variables per node/face point. */
 void prolong_vars_to_face(const Solver *s, const double *U, int nv, double *master, double *slave);
 void surface_integral_vars(const Solver *s, const double *flux, int nv, double *Ut);
+/* slave_negated = 0: the slave takes the face value with sign +1 (strong-form lifting) */
+void surface_integral_vars_signed(const Solver *s, const double *flux, int nv, int slave_negated,
+                                  double *Ut);
 void apply_jacobian_and_source(const Solver *s, const double *U, double *Ut, double t);
 
 /* Steps on the side range [first, last) (mesh_first_mpi_side etc.), so that the MPI sides are

@@ -1,15 +1,16 @@
 /* SurfInt: each element gathers the numerical fluxes of its six sides (no races, no atomics):
- * Ut += sign * Lhat_end[l] * flux, sign = +1 on the master, -1 on the slave (opposite normal). */
+ * Ut += sign * Lhat_end[l] * flux, sign = +1 on the master, -1 on the slave (opposite normal);
+ * the strong-form lifting stores a face value that both sides take with sign +1. */
 #include "dg/faceops.h"
 #include "dg/solver.h"
 
 static void surfint_side(const Solver *s, const double *F, int nv, int locside, int flip,
-                         double *Ut) {
+                         int slave_negated, double *Ut) {
   const Disc *d = &s->disc;
   int np = d->np, n2 = np * np, n3 = s->n_dof_elem;
   int dir = side_normal_dir(locside), plus = side_is_plus(locside);
   int stride = dir == 0 ? 1 : dir == 1 ? np : np * np;
-  double sign = flip == 0 ? 1.0 : -1.0;
+  double sign = flip == 0 || !slave_negated ? 1.0 : -1.0;
   const int *map = &s->s2v[(flip * 6 + locside) * n2];
   int lobatto = d->node_type == NODE_GAUSS_LOBATTO;
   for (int v = 0; v < nv; v++)
@@ -26,7 +27,8 @@ static void surfint_side(const Solver *s, const double *F, int nv, int locside, 
     }
 }
 
-void surface_integral_vars(const Solver *s, const double *flux, int nv, double *Ut) {
+void surface_integral_vars_signed(const Solver *s, const double *flux, int nv, int slave_negated,
+                                  double *Ut) {
   const Mesh *m = s->mesh;
   long face_block = (long)nv * s->n_dof_face, elem_block = (long)nv * s->n_dof_elem;
 #pragma omp parallel for schedule(static)
@@ -34,8 +36,12 @@ void surface_integral_vars(const Solver *s, const double *flux, int nv, double *
     for (int ls = 0; ls < 6; ls++) {
       int side = m->elem_to_side[6 * e + ls];
       surfint_side(s, &flux[face_block * side], nv, ls, m->elem_to_side_flip[6 * e + ls],
-                   &Ut[elem_block * e]);
+                   slave_negated, &Ut[elem_block * e]);
     }
+}
+
+void surface_integral_vars(const Solver *s, const double *flux, int nv, double *Ut) {
+  surface_integral_vars_signed(s, flux, nv, 1, Ut);
 }
 
 void surface_integral(const Solver *s, double *Ut) {

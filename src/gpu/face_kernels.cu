@@ -89,7 +89,7 @@ int launch_face_flux(const DevData *d, const DevPhysics *ph, double c_stage, cud
   return HX_OK;
 }
 
-/* BR1 lifting face values w* n_c s: one thread per face point. */
+/* BR1 lifting face values w* n_c s (weak) or (w* - w^-) n_c s (strong): one thread per face point. */
 __global__ static void face_lifting_kernel(DevData d, DevPhysics ph, double c_stage) {
   int gid = blockIdx.x * blockDim.x + threadIdx.x;
   if (gid >= d.n_sides * d.n2 || d.sc->dt < 0.0) return;
@@ -98,11 +98,11 @@ __global__ static void face_lifting_kernel(DevData d, DevPhysics ph, double c_st
   double uL[HX_NVAR], uR[HX_NVAR], pL[HX_NPRIM], pR[HX_NPRIM], wL[HX_NLIFT], wR[HX_NLIFT];
   prolong_point(d, info[0], info[1], d.s2v[info[1] * d.n2 + f], uL);
   int bc = info[5] >= 0;
+  cons_to_prim(&ph.pp, uL, pL);
+  lifting_variables(pL, wL);
   if (!bc) {
     prolong_point(d, info[2], info[3], d.s2v[(info[4] * 6 + info[3]) * d.n2 + f], uR);
-    cons_to_prim(&ph.pp, uL, pL);
     cons_to_prim(&ph.pp, uR, pR);
-    lifting_variables(pL, wL);
     lifting_variables(pR, wR);
   } else {
     double x[3], n[3];
@@ -114,12 +114,13 @@ __global__ static void face_lifting_kernel(DevData d, DevPhysics ph, double c_st
                    d.sc->t + c_stage * d.sc->dt, uR);
     bc_lifting_value(d.bc_info[2 * info[5]], &ph.pp, uL, uR, wR);
   }
+  double wf[HX_NLIFT];
+  br1_face_value(d.lifting_form, bc, wL, wR, wf);
   double sf = d.face_surf[(size_t)side * d.n2 + f];
   double *out = d.lift_flux + (size_t)side * HX_NGRAD * d.n2 + f;
   for (int c = 0; c < 3; c++) {
     double nc = d.face_nvec[((size_t)side * 3 + c) * d.n2 + f] * sf;
-    for (int v = 0; v < HX_NLIFT; v++)
-      out[(c * HX_NLIFT + v) * d.n2] = (bc ? wR[v] : 0.5 * (wL[v] + wR[v])) * nc;
+    for (int v = 0; v < HX_NLIFT; v++) out[(c * HX_NLIFT + v) * d.n2] = wf[v] * nc;
   }
 }
 

@@ -37,6 +37,7 @@ typedef struct {
   double dt_factor;      /* CFLscale * alpha(N) / (2N+1) * 2 */
   double dt_factor_visc; /* viscous counterpart (DFLscale), 0 for Euler */
   int viscous;           /* Navier-Stokes: BR1 lifting and viscous fluxes */
+  int lifting_form;      /* LIFT_WEAK, LIFT_STRONG, LIFT_STRONG_CONS (physics/navierstokes.h) */
   const Disc *disc;
   double *U, *Ut, *k, *flux;
   double *grad, *lift_flux; /* [elem][3][4][n3], [side][3][4][n2] (Navier-Stokes only) */

@@ -2,8 +2,9 @@
  * of its element (P = passes, a template parameter so that their values stay in registers):
  *   1. the lifting variables w = (u, v, w, T) and the metrics of the element are staged in shared
  *      memory;
- *   2. each thread forms the gradients of its nodes: weak volume term (Dhat along the three lines)
- *      plus the gathered face values w* n s of the six sides, times 1/J; writes them for the face
+ *   2. each thread forms the gradients of its nodes: volume term along the three lines (weak,
+ *      strong or strong conservative form) plus the gathered face values of the six sides, times
+ *      1/J; writes them for the face
  *      kernel and keeps them in registers;
  *   3. after a barrier (other threads' gradients read every node's metrics), each thread turns
  *      its nodes' metric slots into the contravariant viscous fluxes g^d = Fv . Ja^d: a node's
@@ -34,8 +35,11 @@ __device__ static void node_prim(const DevData &d, const PhysParams &pp, int e, 
   cons_to_prim(&pp, u, prim);
 }
 
-/* Gradients of node n: volume term, face values, 1/J. Ja: the element's metrics in shared memory. */
-__device__ static void node_gradient(const DevData &d, const double *Dh, const double *wc,
+/* Gradients of node n: volume term, face values, 1/J. Ja: the element's metrics in shared memory;
+ * Dm: Dhat (weak form) or D (strong forms). The strong non-conservative form derives w along the
+ * three lines and applies the node's own metrics: 4 instead of 7 shared loads per line point. */
+template <int FORM>
+__device__ static void node_gradient(const DevData &d, const double *Dm, const double *wc,
                                      const double *Ja, int e, int n, double q[3][HX_NLIFT]) {
   const int np = d.np, n3 = d.n3;
   int idx[3] = {n % np, (n / np) % np, n / (np * np)};
@@ -43,12 +47,26 @@ __device__ static void node_gradient(const DevData &d, const double *Dh, const d
     for (int v = 0; v < HX_NLIFT; v++) q[c][v] = 0.0;
   for (int dir = 0; dir < 3; dir++) {
     int stride = dir == 0 ? 1 : dir == 1 ? np : np * np, base = n - idx[dir] * stride;
-    for (int l = 0; l < np; l++) {
-      int nl = base + l * stride;
-      double w = Dh[idx[dir] * np + l];
+    if (FORM == LIFT_STRONG) {
+      double dw[HX_NLIFT];
+      for (int v = 0; v < HX_NLIFT; v++) dw[v] = 0.0;
+      for (int l = 0; l < np; l++) {
+        int nl = base + l * stride;
+        double w = Dm[idx[dir] * np + l];
+        for (int v = 0; v < HX_NLIFT; v++) dw[v] += w * wc[v * n3 + nl];
+      }
       for (int c = 0; c < 3; c++) {
-        double wm = w * Ja[(dir * 3 + c) * n3 + nl];
-        for (int v = 0; v < HX_NLIFT; v++) q[c][v] += wm * wc[v * n3 + nl];
+        double jc = Ja[(dir * 3 + c) * n3 + n];
+        for (int v = 0; v < HX_NLIFT; v++) q[c][v] += jc * dw[v];
+      }
+    } else {
+      for (int l = 0; l < np; l++) {
+        int nl = base + l * stride;
+        double w = Dm[idx[dir] * np + l];
+        for (int c = 0; c < 3; c++) {
+          double wm = w * Ja[(dir * 3 + c) * n3 + nl];
+          for (int v = 0; v < HX_NLIFT; v++) q[c][v] += wm * wc[v * n3 + nl];
+        }
       }
     }
   }
@@ -59,7 +77,7 @@ __device__ static void node_gradient(const DevData &d, const double *Dh, const d
     int ps, qs, p, qq;
     volume_to_side(d.N, ls, idx[0], idx[1], idx[2], &ps, &qs);
     flip_master_to_slave(flip, d.N, ps, qs, &p, &qq);
-    double sw = flip == 0 ? w : -w;
+    double sw = flip == 0 || FORM != LIFT_WEAK ? w : -w; /* strong forms: same sign on both sides */
     const double *L = d.lift_flux + (size_t)side * HX_NGRAD * d.n2 + qq * np + p;
     for (int c = 0; c < 3; c++)
       for (int v = 0; v < HX_NLIFT; v++) q[c][v] += sw * L[(c * HX_NLIFT + v) * d.n2];
@@ -110,7 +128,7 @@ __device__ static void node_viscous_volume(const DevData &d, const double *Dv, c
   for (int v = 0; v < HX_NVAR; v++) ut[v * n3] = -acc[v];
 }
 
-template <bool SPLIT, int P>
+template <bool SPLIT, int P, int FORM>
 __global__ static void __launch_bounds__(LIFT_THREADS, 2)
     lifting_kernel(DevData d, DevPhysics ph, int elems_per_block, int threads_per_elem) {
   extern __shared__ double smem[];
@@ -121,7 +139,7 @@ __global__ static void __launch_bounds__(LIFT_THREADS, 2)
   bool active = le < elems_per_block && e < d.n_elems && !(d.sc->dt < 0.0); /* dt < 0: inadmissible state; dt = 0: analysis before the first step */
   double *wc = smem + 2 * np * np + (size_t)le * LIFT_CACHE * n3, *gc = wc + HX_NLIFT * n3;
   for (int t = threadIdx.x; t < np * np; t += blockDim.x) {
-    Dh[t] = d.disc->Dhat[t];
+    Dh[t] = FORM == LIFT_WEAK ? d.disc->Dhat[t] : d.disc->D[t];
     Dv[t] = d.disc->Dvol[t];
   }
   if (active)
@@ -140,7 +158,7 @@ __global__ static void __launch_bounds__(LIFT_THREADS, 2)
     for (int p = 0; p < P; p++) {
       int n = lt + p * threads_per_elem;
       if (n >= n3) break;
-      node_gradient(d, Dh, wc, gc, e, n, q[p]);
+      node_gradient<FORM>(d, Dh, wc, gc, e, n, q[p]);
       double *qg = d.grad + (size_t)e * HX_NGRAD * n3 + n;
       for (int c = 0; c < 3; c++)
         for (int v = 0; v < HX_NLIFT; v++) qg[(c * HX_NLIFT + v) * n3] = q[p][c][v];
@@ -179,10 +197,16 @@ static LiftConfig lift_config(const DevData *d) {
 }
 
 template <int P> static int set_shared_size(size_t bytes) {
-  CU_CHECK(cudaFuncSetAttribute(lifting_kernel<true, P>,
-                                cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes));
-  CU_CHECK(cudaFuncSetAttribute(lifting_kernel<false, P>,
-                                cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes));
+#define HX_LIFT_ATTR(S, F)                                                                    \
+  CU_CHECK(cudaFuncSetAttribute(lifting_kernel<S, P, F>,                                      \
+                                cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes))
+  HX_LIFT_ATTR(true, LIFT_WEAK);
+  HX_LIFT_ATTR(true, LIFT_STRONG);
+  HX_LIFT_ATTR(true, LIFT_STRONG_CONS);
+  HX_LIFT_ATTR(false, LIFT_WEAK);
+  HX_LIFT_ATTR(false, LIFT_STRONG);
+  HX_LIFT_ATTR(false, LIFT_STRONG_CONS);
+#undef HX_LIFT_ATTR
   return HX_OK;
 }
 
@@ -203,14 +227,24 @@ int lifting_configure(const DevData *d) {
   return HX_OK;
 }
 
+template <int P, int FORM>
+static void launch_form(const DevData *d, const DevPhysics *ph, LiftConfig c, int blocks,
+                        int threads, cudaStream_t s) {
+  if (d->split != SPLIT_NONE)
+    lifting_kernel<true, P, FORM><<<blocks, threads, c.shared_bytes, s>>>(
+        *d, *ph, c.elems_per_block, c.threads_per_elem);
+  else
+    lifting_kernel<false, P, FORM><<<blocks, threads, c.shared_bytes, s>>>(
+        *d, *ph, c.elems_per_block, c.threads_per_elem);
+}
+
 template <int P> static void launch_passes(const DevData *d, const DevPhysics *ph, LiftConfig c,
                                            int blocks, int threads, cudaStream_t s) {
-  if (d->split != SPLIT_NONE)
-    lifting_kernel<true, P><<<blocks, threads, c.shared_bytes, s>>>(*d, *ph, c.elems_per_block,
-                                                                   c.threads_per_elem);
-  else
-    lifting_kernel<false, P><<<blocks, threads, c.shared_bytes, s>>>(*d, *ph, c.elems_per_block,
-                                                                    c.threads_per_elem);
+  switch (d->lifting_form) {
+  case LIFT_WEAK: launch_form<P, LIFT_WEAK>(d, ph, c, blocks, threads, s); break;
+  case LIFT_STRONG_CONS: launch_form<P, LIFT_STRONG_CONS>(d, ph, c, blocks, threads, s); break;
+  default: launch_form<P, LIFT_STRONG>(d, ph, c, blocks, threads, s); break;
+  }
 }
 
 int launch_lifting(const DevData *d, const DevPhysics *ph, cudaStream_t s) {

@@ -24,6 +24,25 @@ HD static inline void lifting_variables(const double *prim, double *w) {
   w[LIFT_TEMP] = prim[TEMP];
 }
 
+/* Forms of the BR1 lifting (FLEXI's doWeakLifting / doConservativeLifting):
+ *   LIFT_WEAK:        J q_c = sum_d Dhat (Ja^d_c w) + Lhat w* n_c s        (conservative)
+ *   LIFT_STRONG:      J q_c = sum_d Ja^d_c(i) (D w)_d + Lhat (w* - w^-) n_c s (FLEXI's default)
+ *   LIFT_STRONG_CONS: J q_c = sum_d D (Ja^d_c w) + Lhat (w* - w^-) n_c s */
+enum { LIFT_WEAK = 0, LIFT_STRONG = 1, LIFT_STRONG_CONS = 2 };
+
+/* Face value of the lifting (to be multiplied by n_c s): weak form w* (mean of both sides, the
+ * boundary value wR on boundary faces); strong forms w* - w^-, which for BR1 is (wR - wL)/2 on
+ * inner faces for the master and, with its opposite normal, the same vector for the slave. */
+HD static inline void br1_face_value(int form, int bc, const double *wL, const double *wR,
+                                     double *out) {
+  for (int v = 0; v < HX_NLIFT; v++) {
+    if (form == LIFT_WEAK)
+      out[v] = bc ? wR[v] : 0.5 * (wL[v] + wR[v]);
+    else
+      out[v] = bc ? wR[v] - wL[v] : 0.5 * (wR[v] - wL[v]);
+  }
+}
+
 /* Viscous stress tau[3 i + j] = tau_ij and conduction term cond[j] = lambda dT/dx_j from the
  * gradients gx, gy, gz (d/dx, d/dy, d/dz of the lifting variables); mu = viscosity(prim[TEMP]).
  */
