@@ -20,9 +20,11 @@ static void usage(FILE *f) {
              "usage:\n"
              "  hexdg [run] case.ini [state.h5] [--backend cpu|cuda]\n"
              "                                    run a case; with a state file: restart from it\n"
-             "  hexdg bench [--N 7] [--elems 32] [--split PI] [--node GAUSS-LOBATTO]\n"
-             "              [--backend cuda] [--steps 50] [--graphs T] [--curving 0] [--mu0 0]\n"
-             "                                    PID and bytes/DOF on a periodic box\n"
+             "  hexdg bench [--N 7] [--elems 32|nx,ny,nz] [--split PI] [--node GAUSS-LOBATTO]\n"
+             "              [--backend cuda] [--steps 50] [--graphs T] [--overlap T] [--curving 0]\n"
+             "              [--mu0 0]           PID and bytes/DOF on a periodic box (under\n"
+             "                                    mpiexec: each rank its share, one GPU per rank)\n"
+             "  hexdg --gpu-count                 number of visible CUDA devices\n"
              "  hexdg mesh box [--elems nx,ny,nz] [--lower x,y,z] [--upper x,y,z]\n"
              "                 [--periodic T,T,T] [--NGeo n] [--curving a] -o name_mesh.h5\n"
              "  hexdg mesh import file.msh [--refine L] -o name_mesh.h5\n"
@@ -124,6 +126,9 @@ static int dispatch(int argc, char **argv) {
       help = 1;
     } else if (!strcmp(argv[a], "--markdown")) {
       markdown = 1;
+    } else if (!strcmp(argv[a], "--gpu-count")) { /* for scripts: skip GPU tests without GPUs */
+      printf("%d\n", gpu_device_count());
+      return 0;
     } else if (!strcmp(argv[a], "--version")) {
       printf("hexdg %s\n", HEXDG_VERSION);
       return 0;

@@ -29,10 +29,31 @@ __device__ static void prolong_grad_point(const DevData &d, int elem, int locsid
       g[c][v] = prolong_to_face_point(d.disc, q + (c * HX_NLIFT + v) * d.n3, node0, locside);
 }
 
+/* Received gradients [3][4] of the remote slave element of "mine" side side at face point f. */
+__device__ static void received_grad_point(const DevData &d, int side, int f,
+                                           double g[3][HX_NLIFT]) {
+  const double *q = d.mpi_grad_recv + (size_t)(side - d.first_mpi) * HX_NGRAD * d.n2 + f;
+#pragma unroll
+  for (int c = 0; c < 3; c++)
+#pragma unroll
+    for (int v = 0; v < HX_NLIFT; v++) g[c][v] = q[(c * HX_NLIFT + v) * d.n2];
+}
+
+/* Slave state at face point f: prolonged from the slave element, or received (MPI "mine" side,
+ * slave element -1). */
+__device__ static void slave_point(const DevData &d, const int *info, int side, int f, double *u) {
+  if (info[2] >= 0) {
+    prolong_point(d, info[2], info[3], d.s2v[(info[4] * 6 + info[3]) * d.n2 + f], u);
+    return;
+  }
+  const double *r = d.mpi_U_recv + (size_t)(side - d.first_mpi) * d.nvar * d.n2 + f;
+  for (int v = 0; v < HX_NVAR; v++) u[v] = r[v * d.n2];
+}
+
 /* BR1 viscous flux (mean of both sides; boundary state with inner gradients on BC sides),
  * subtracted from the advective flux F. One side at a time keeps the gradients in registers. */
 __device__ static void subtract_viscous(const DevData &d, const PhysParams &pp, const int *info,
-                                        int f, const double *uL, const double *uR,
+                                        int side, int f, const double *uL, const double *uR,
                                         const double *n, double *F) {
   double prim[HX_NPRIM], g[3][HX_NLIFT], Fv[HX_NVAR];
   int bc = info[5] >= 0;
@@ -45,16 +66,20 @@ __device__ static void subtract_viscous(const DevData &d, const PhysParams &pp, 
   cons_to_prim(&pp, uL, prim);
   viscous_flux_normal(&pp, prim, g[0], g[1], g[2], n, Fv);
   for (int v = 0; v < HX_NVAR; v++) F[v] -= 0.5 * Fv[v];
-  prolong_grad_point(d, info[2], info[3], d.s2v[(info[4] * 6 + info[3]) * d.n2 + f], g);
+  if (info[2] >= 0)
+    prolong_grad_point(d, info[2], info[3], d.s2v[(info[4] * 6 + info[3]) * d.n2 + f], g);
+  else
+    received_grad_point(d, side, f, g);
   cons_to_prim(&pp, uR, prim);
   viscous_flux_normal(&pp, prim, g[0], g[1], g[2], n, Fv);
   for (int v = 0; v < HX_NVAR; v++) F[v] -= 0.5 * Fv[v];
 }
 
-__global__ static void face_flux_kernel(DevData d, DevPhysics ph, double c_stage) {
+__global__ static void face_flux_kernel(DevData d, DevPhysics ph, double c_stage, int first,
+                                        int last) {
   int gid = blockIdx.x * blockDim.x + threadIdx.x;
-  if (gid >= d.n_sides * d.n2 || !(d.sc->dt > 0.0)) return;
-  int side = gid / d.n2, f = gid - side * d.n2;
+  if (gid >= (last - first) * d.n2 || !(d.sc->dt > 0.0)) return;
+  int side = first + gid / d.n2, f = gid % d.n2;
   const int *info = d.side_info + 6 * side;
   double uL[HX_NVAR], uR[HX_NVAR], F[HX_NVAR], n[3], t1[3], t2[3];
   for (int c = 0; c < 3; c++) {
@@ -66,7 +91,7 @@ __global__ static void face_flux_kernel(DevData d, DevPhysics ph, double c_stage
   prolong_point(d, info[0], info[1], d.s2v[info[1] * d.n2 + f], uL);
   int bc = info[5];
   if (bc < 0) {
-    prolong_point(d, info[2], info[3], d.s2v[(info[4] * 6 + info[3]) * d.n2 + f], uR);
+    slave_point(d, info, side, f, uR);
     riemann_flux(d.riemann, d.split, &ph.pp, uL, uR, n, t1, t2, F);
   } else {
     double x[3];
@@ -75,25 +100,28 @@ __global__ static void face_flux_kernel(DevData d, DevPhysics ph, double c_stage
                    d.sc->t + c_stage * d.sc->dt, uR);
     bc_advective_flux(d.bc_info[2 * bc], d.riemann_bc, d.split, &ph.pp, uL, uR, n, t1, t2, F);
   }
-  if (d.viscous) subtract_viscous(d, ph.pp, info, f, uL, uR, n, F);
+  if (d.viscous) subtract_viscous(d, ph.pp, info, side, f, uL, uR, n, F);
   double sf = d.face_surf[(size_t)side * d.n2 + f];
   double *out = d.flux + (size_t)side * d.nvar * d.n2 + f;
   for (int v = 0; v < HX_NVAR; v++)
     out[v * d.n2] = F[v] * sf;
 }
 
-int launch_face_flux(const DevData *d, const DevPhysics *ph, double c_stage, cudaStream_t s) {
-  int n = d->n_sides * d->n2, threads = 128;
-  face_flux_kernel<<<(n + threads - 1) / threads, threads, 0, s>>>(*d, *ph, c_stage);
+int launch_face_flux(const DevData *d, const DevPhysics *ph, double c_stage, int first, int last,
+                     cudaStream_t s) {
+  int n = (last - first) * d->n2, threads = 128;
+  if (n <= 0) return HX_OK;
+  face_flux_kernel<<<(n + threads - 1) / threads, threads, 0, s>>>(*d, *ph, c_stage, first, last);
   CU_CHECK(cudaGetLastError());
   return HX_OK;
 }
 
 /* BR1 lifting face values w* n_c s (weak) or (w* - w^-) n_c s (strong): one thread per face point. */
-__global__ static void face_lifting_kernel(DevData d, DevPhysics ph, double c_stage) {
+__global__ static void face_lifting_kernel(DevData d, DevPhysics ph, double c_stage, int first,
+                                           int last) {
   int gid = blockIdx.x * blockDim.x + threadIdx.x;
-  if (gid >= d.n_sides * d.n2 || d.sc->dt < 0.0) return;
-  int side = gid / d.n2, f = gid - side * d.n2;
+  if (gid >= (last - first) * d.n2 || d.sc->dt < 0.0) return;
+  int side = first + gid / d.n2, f = gid % d.n2;
   const int *info = d.side_info + 6 * side;
   double uL[HX_NVAR], uR[HX_NVAR], pL[HX_NPRIM], pR[HX_NPRIM], wL[HX_NLIFT], wR[HX_NLIFT];
   prolong_point(d, info[0], info[1], d.s2v[info[1] * d.n2 + f], uL);
@@ -101,7 +129,7 @@ __global__ static void face_lifting_kernel(DevData d, DevPhysics ph, double c_st
   cons_to_prim(&ph.pp, uL, pL);
   lifting_variables(pL, wL);
   if (!bc) {
-    prolong_point(d, info[2], info[3], d.s2v[(info[4] * 6 + info[3]) * d.n2 + f], uR);
+    slave_point(d, info, side, f, uR);
     cons_to_prim(&ph.pp, uR, pR);
     lifting_variables(pR, wR);
   } else {
@@ -124,9 +152,35 @@ __global__ static void face_lifting_kernel(DevData d, DevPhysics ph, double c_st
   }
 }
 
-int launch_face_lifting(const DevData *d, const DevPhysics *ph, double c_stage, cudaStream_t s) {
-  int n = d->n_sides * d->n2, threads = 128;
-  face_lifting_kernel<<<(n + threads - 1) / threads, threads, 0, s>>>(*d, *ph, c_stage);
+int launch_face_lifting(const DevData *d, const DevPhysics *ph, double c_stage, int first,
+                        int last, cudaStream_t s) {
+  int n = (last - first) * d->n2, threads = 128;
+  if (n <= 0) return HX_OK;
+  face_lifting_kernel<<<(n + threads - 1) / threads, threads, 0, s>>>(*d, *ph, c_stage, first,
+                                                                      last);
+  CU_CHECK(cudaGetLastError());
+  return HX_OK;
+}
+
+/* One thread per face point of a "yours" side: the slave element's values, in the master's
+ * orientation (the same gather as slave_point), for the message to the master's rank. */
+__global__ static void pack_slave_kernel(DevData d, const double *vol, int nv, int first, int last,
+                                         double *out) {
+  int gid = blockIdx.x * blockDim.x + threadIdx.x;
+  if (gid >= (last - first) * d.n2) return;
+  int side = first + gid / d.n2, f = gid % d.n2;
+  const int *info = d.side_info + 6 * side;
+  int node0 = d.s2v[(info[4] * 6 + info[3]) * d.n2 + f];
+  const double *ve = vol + (size_t)info[2] * nv * d.n3;
+  double *o = out + (size_t)(side - first) * nv * d.n2 + f;
+  for (int v = 0; v < nv; v++) o[v * d.n2] = prolong_to_face_point(d.disc, ve + v * d.n3, node0, info[3]);
+}
+
+int launch_pack_slave(const DevData *d, const double *vol, int nv, int first, int last,
+                      double *out, cudaStream_t s) {
+  int n = (last - first) * d->n2, threads = 128;
+  if (n <= 0) return HX_OK;
+  pack_slave_kernel<<<(n + threads - 1) / threads, threads, 0, s>>>(*d, vol, nv, first, last, out);
   CU_CHECK(cudaGetLastError());
   return HX_OK;
 }

@@ -18,7 +18,11 @@ typedef struct GpuSolver GpuSolver;
 typedef struct {
   const LowStorageRK *rk;
   double cfl_scale, dfl_scale;
-  int use_graphs; /* capture a whole step in a CUDA graph (1) or launch kernel by kernel (0) */
+  int use_graphs; /* capture a whole step in a CUDA graph (1) or launch kernel by kernel (0);
+                     several MPI ranks always launch kernel by kernel */
+  int overlap_mpi; /* several ranks: MPI sides first on the high-priority stream, messages in
+                      flight during the inner sides and volume work (1); one stream, each
+                      exchange waited for at once (0) */
 } GpuOptions;
 
 /* Number of usable CUDA devices (0 without a GPU or in a build without CUDA). */
@@ -40,7 +44,8 @@ int gpu_download_state(GpuSolver *g, double *U);
 int gpu_upload_state(GpuSolver *g, const double *U, double t);
 
 /* Taylor-Green vortex integrals of the current solution, reduced on the device (gradients lifted
- * from the current state first when the run is viscous): sums[HX_TGV_NSUMS], max |omega|. */
+ * from the current state first when the run is viscous): sums[HX_TGV_NSUMS], max |omega| of this
+ * rank's elements (the caller reduces over the ranks). */
 int gpu_tgv_sums(GpuSolver *g, double *sums, double *max_vort);
 
 /* Device memory held by the solver, in bytes. */

@@ -48,6 +48,10 @@ typedef struct {
   const int *s2v;        /* [flip][locside][q][p] -> volume node */
   const int *bc_info;    /* [bc][2]: type, state (physics/bc.h) */
   const double *sponge;  /* [elem][n3] damping * ramp, NULL without sponge zone */
+  /* MPI: on "mine" sides [first_mpi, first_yours) the slave element is on another rank; its face
+   * states and lifted gradients arrive packed, [side - first_mpi][var][n2] and [..][12][n2] */
+  int first_mpi;
+  const double *mpi_U_recv, *mpi_grad_recv;
   double sponge_base[HX_NVAR];
   StepScalars *sc;
 } DevData;
@@ -57,10 +61,19 @@ typedef struct {
   ExactFuncParams ef;
 } DevPhysics;
 
-/* Launchers (stream-ordered, capturable). c_stage, a, b: RK coefficients of the stage. */
-int launch_face_flux(const DevData *d, const DevPhysics *ph, double c_stage, cudaStream_t s);
+/* Launchers (stream-ordered, capturable). c_stage, a, b: RK coefficients of the stage. The face
+ * launchers work on the sides [first, last): all sides on one rank; with MPI the boundary and
+ * inner sides and the "mine" sides separately, never the "yours" sides (their master is remote). */
+int launch_face_flux(const DevData *d, const DevPhysics *ph, double c_stage, int first, int last,
+                     cudaStream_t s);
 int launch_volume_integral(const DevData *d, const DevPhysics *ph, cudaStream_t s);
-int launch_face_lifting(const DevData *d, const DevPhysics *ph, double c_stage, cudaStream_t s);
+int launch_face_lifting(const DevData *d, const DevPhysics *ph, double c_stage, int first,
+                        int last, cudaStream_t s);
+/* Slave-side face values of the sides [first, last) ("yours" sides), prolonged from the volume
+ * array vol with nv variables ([elem][nv][n3]: U or the gradients) in the master's face
+ * orientation, packed into out[side - first][nv][n2]: what the master's rank needs. */
+int launch_pack_slave(const DevData *d, const double *vol, int nv, int first, int last,
+                      double *out, cudaStream_t s);
 int launch_lifting(const DevData *d, const DevPhysics *ph, cudaStream_t s);
 int lifting_configure(const DevData *d);
 /* TGV analysis: per-element sums (HX_TGV_NSUMS integrals + max vorticity) and their total. */
@@ -70,6 +83,28 @@ int volume_integral_configure(const DevData *d);
 int launch_surface_update(const DevData *d, const DevPhysics *ph, double a, double b,
                           double c_stage, cudaStream_t s);
 int launch_timestep(const DevData *d, const DevPhysics *ph, cudaStream_t s);
+/* The two halves of launch_timestep, for a reduction of the maxima over the ranks in between. */
+int launch_lambda_max(const DevData *d, const DevPhysics *ph, cudaStream_t s);
+int launch_dt_finalize(const DevData *d, cudaStream_t s);
 int launch_time_advance(const DevData *d, cudaStream_t s);
+
+
+/* CUDA backend on several MPI ranks (gpu_mpi.cu): every stage without a graph, the MPI sides on
+ * the high-priority stream and their messages staged through pinned host memory. */
+typedef struct GpuMpi GpuMpi;
+/* Allocates the MPI buffers and points d->mpi_U_recv, d->mpi_grad_recv at them. With overlap 0
+ * everything runs on s_elem and each exchange is waited for right after it starts. */
+int gpu_mpi_create(const Solver *s, DevData *d, cudaStream_t s_elem, cudaStream_t s_side,
+                   cudaStream_t s_mpi, int overlap, GpuMpi **out);
+void gpu_mpi_destroy(GpuMpi *m);
+size_t gpu_mpi_bytes(const GpuMpi *m);
+/* dt of the step: eigenvalue maxima on the device, reduced over the ranks on the host. sc_host:
+ * pinned mirror of d->sc. */
+int gpu_mpi_timestep(GpuMpi *m, const DevData *d, const DevPhysics *ph, StepScalars *sc_host);
+/* One RK stage (a, b, c: its coefficients), ending with the surface update on s_elem. */
+int gpu_mpi_stage(GpuMpi *m, const DevData *d, const DevPhysics *ph, double a, double b,
+                  double c);
+/* Lifted gradients (and the viscous volume term in Ut) of the current state, on s_elem. */
+int gpu_mpi_lifting(GpuMpi *m, const DevData *d, const DevPhysics *ph, double c);
 
 #endif

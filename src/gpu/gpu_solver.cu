@@ -10,6 +10,7 @@
 extern "C" {
 #include "analysis/tgv_pointwise.h"
 #include "gpu/gpu.h"
+#include "parallel/parallel.h"
 #include "time/timedisc.h"
 }
 
@@ -29,6 +30,7 @@ struct GpuSolver {
   int n_buffers;
   size_t bytes;
   double *tgv_elem, *tgv_total; /* TGV analysis sums (allocated on first use) */
+  GpuMpi *mpi;                  /* several ranks (gpu_mpi.cu); NULL on one rank */
 };
 
 extern "C" int gpu_device_count(void) {
@@ -45,9 +47,11 @@ extern "C" int gpu_select_device(char *name, size_t len) {
   if (n == 0)
     return HX_ERROR(HX_ERR_DEVICE, "no CUDA device is visible (check CUDA_VISIBLE_DEVICES and the "
                                    "driver); use Backend = cpu to run on the CPU");
-  const char *lr = getenv("MPI_LOCALRANKID");
-  if (!lr) lr = getenv("OMPI_COMM_WORLD_LOCAL_RANK");
-  int dev = lr ? atoi(lr) % n : 0;
+  /* one GPU per rank: the rank among the ranks of this node picks it */
+  int local = par_local_rank(), dev = local % n;
+  if (par_local_size() > n && local == 0)
+    fprintf(stderr, "hexdg warning: %d ranks on this node share %d visible GPU(s); start one rank "
+                    "per GPU for performance\n", par_local_size(), n);
   CU_CHECK(cudaSetDevice(dev));
   cudaDeviceProp prop;
   CU_CHECK(cudaGetDeviceProperties(&prop, dev));
@@ -214,24 +218,38 @@ static int create_streams(GpuSolver *g) {
   return HX_OK;
 }
 
+/* Several ranks: dt reduced over the ranks, every stage with its exchanges (gpu_mpi.cu). */
+static int enqueue_step_mpi(GpuSolver *g) {
+  const LowStorageRK *rk = g->rk;
+  HX_CHECK(gpu_mpi_timestep(g->mpi, &g->d, &g->ph, g->sc_host));
+  for (int st = 0; st < rk->n_stages; st++)
+    HX_CHECK(gpu_mpi_stage(g->mpi, &g->d, &g->ph, rk->A[st], rk->B[st], rk->c[st]));
+  HX_CHECK(launch_time_advance(&g->d, g->s_elem));
+  CU_CHECK(cudaMemcpyAsync(g->sc_host, g->d.sc, sizeof(StepScalars), cudaMemcpyDeviceToHost,
+                           g->s_elem));
+  return HX_OK;
+}
+
 /* One RK step in stream order (GALAEXI Fig. 4): per stage the side work (ProlongToFace+FillFlux,
  * mid priority) runs beside VolInt (low priority); one join before SurfInt. Navier-Stokes first
  * lifts: face values (sides) -> gradients and viscous volume term (elements) -> then as Euler. */
 static int enqueue_step(GpuSolver *g) {
   const LowStorageRK *rk = g->rk;
+  int n_sides = g->d.n_sides;
+  if (g->mpi) return enqueue_step_mpi(g);
   HX_CHECK(launch_timestep(&g->d, &g->ph, g->s_elem));
   for (int st = 0; st < rk->n_stages; st++) {
     CU_CHECK(cudaEventRecord(g->ev_stage[st], g->s_elem));
     CU_CHECK(cudaStreamWaitEvent(g->s_side, g->ev_stage[st], 0));
     if (g->d.viscous) {
-      HX_CHECK(launch_face_lifting(&g->d, &g->ph, rk->c[st], g->s_side));
+      HX_CHECK(launch_face_lifting(&g->d, &g->ph, rk->c[st], 0, n_sides, g->s_side));
       CU_CHECK(cudaEventRecord(g->ev_lift[st], g->s_side));
       CU_CHECK(cudaStreamWaitEvent(g->s_elem, g->ev_lift[st], 0));
       HX_CHECK(launch_lifting(&g->d, &g->ph, g->s_elem));
       CU_CHECK(cudaEventRecord(g->ev_grad[st], g->s_elem));
       CU_CHECK(cudaStreamWaitEvent(g->s_side, g->ev_grad[st], 0));
     }
-    HX_CHECK(launch_face_flux(&g->d, &g->ph, rk->c[st], g->s_side));
+    HX_CHECK(launch_face_flux(&g->d, &g->ph, rk->c[st], 0, n_sides, g->s_side));
     CU_CHECK(cudaEventRecord(g->ev_faces[st], g->s_side));
     HX_CHECK(launch_volume_integral(&g->d, &g->ph, g->s_elem));
     CU_CHECK(cudaStreamWaitEvent(g->s_elem, g->ev_faces[st], 0));
@@ -276,11 +294,14 @@ extern "C" int gpu_solver_create(const Solver *s, const GpuOptions *opt, double 
   GpuSolver *g = (GpuSolver *)calloc(1, sizeof(GpuSolver));
   if (!g) return HX_ERROR(HX_ERR_MEM, "out of host memory (GPU solver)");
   g->rk = opt->rk;
-  g->use_graphs = opt->use_graphs;
+  /* MPI calls cannot be captured: several ranks launch stage by stage */
+  g->use_graphs = opt->use_graphs && par_size() == 1;
   g->t_analyze_host = -1.0;
   int rc = g->rk->n_stages <= 64 ? HX_OK : HX_ERROR(HX_ERR_INTERNAL, "too many RK stages");
   if (rc == HX_OK) rc = upload_solver(g, s, opt);
   if (rc == HX_OK) rc = create_streams(g);
+  if (rc == HX_OK && par_size() > 1)
+    rc = gpu_mpi_create(s, &g->d, g->s_elem, g->s_side, g->s_mpi, opt->overlap_mpi, &g->mpi);
   if (rc == HX_OK) rc = gpu_upload_state(g, s->U, t);
   if (rc == HX_OK && g->use_graphs) rc = capture_step_graph(g);
   if (rc != HX_OK) {
@@ -294,6 +315,7 @@ extern "C" int gpu_solver_create(const Solver *s, const GpuOptions *opt, double 
 extern "C" void gpu_solver_destroy(GpuSolver *g) {
   if (!g) return;
   cudaDeviceSynchronize();
+  gpu_mpi_destroy(g->mpi);
   if (g->step_graph) cudaGraphExecDestroy(g->step_graph);
   for (int st = 0; st < g->rk->n_stages && st < 64; st++) {
     if (g->ev_stage[st]) cudaEventDestroy(g->ev_stage[st]);
@@ -347,8 +369,12 @@ extern "C" int gpu_tgv_sums(GpuSolver *g, double *sums, double *max_vort) {
     HX_CHECK(dev_alloc(g, (void **)&g->tgv_total, sizeof(double) * (HX_TGV_NSUMS + 1), NULL,
                        "TGV sums"));
   }
-  HX_CHECK(launch_face_lifting(&g->d, &g->ph, 0.0, g->s_elem));
-  HX_CHECK(launch_lifting(&g->d, &g->ph, g->s_elem));
+  if (g->mpi) {
+    HX_CHECK(gpu_mpi_lifting(g->mpi, &g->d, &g->ph, 0.0));
+  } else {
+    HX_CHECK(launch_face_lifting(&g->d, &g->ph, 0.0, 0, g->d.n_sides, g->s_elem));
+    HX_CHECK(launch_lifting(&g->d, &g->ph, g->s_elem));
+  }
   HX_CHECK(launch_tgv_sums(&g->d, &g->ph, g->tgv_elem, g->tgv_total, g->s_elem));
   double host[HX_TGV_NSUMS + 1];
   CU_CHECK(cudaMemcpyAsync(host, g->tgv_total, sizeof host, cudaMemcpyDeviceToHost, g->s_elem));
@@ -358,7 +384,9 @@ extern "C" int gpu_tgv_sums(GpuSolver *g, double *sums, double *max_vort) {
   return HX_OK;
 }
 
-extern "C" size_t gpu_bytes_allocated(const GpuSolver *g) { return g->bytes; }
+extern "C" size_t gpu_bytes_allocated(const GpuSolver *g) {
+  return g->bytes + gpu_mpi_bytes(g->mpi);
+}
 
 extern "C" int gpu_time_steps(GpuSolver *g, int n_steps, double *seconds) {
   double far = 1e300;

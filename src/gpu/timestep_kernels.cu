@@ -94,12 +94,21 @@ __global__ static void time_advance_kernel(DevData d) {
   if (sc->dt > 0.0) sc->t = sc->landed ? sc->t_analyze : __dadd_rn(sc->t, sc->dt);
 }
 
-int launch_timestep(const DevData *d, const DevPhysics *ph, cudaStream_t s) {
-  lambda_max_kernel<<<d->n_elems, LAMBDA_THREADS, 0, s>>>(*d, *ph);
+int launch_lambda_max(const DevData *d, const DevPhysics *ph, cudaStream_t s) {
+  if (d->n_elems > 0) lambda_max_kernel<<<d->n_elems, LAMBDA_THREADS, 0, s>>>(*d, *ph);
   CU_CHECK(cudaGetLastError());
+  return HX_OK;
+}
+
+int launch_dt_finalize(const DevData *d, cudaStream_t s) {
   dt_finalize_kernel<<<1, 1, 0, s>>>(*d);
   CU_CHECK(cudaGetLastError());
   return HX_OK;
+}
+
+int launch_timestep(const DevData *d, const DevPhysics *ph, cudaStream_t s) {
+  HX_CHECK(launch_lambda_max(d, ph, s));
+  return launch_dt_finalize(d, s);
 }
 
 int launch_time_advance(const DevData *d, cudaStream_t s) {

@@ -50,8 +50,9 @@ void exchange_destroy(SideExchange *x) {
   free(x);
 }
 
-void exchange_start(SideExchange *x, int slot, double *face, long doubles_per_side, int direction) {
-  if (!x) return;
+/* Message k of a block is at base + doubles_per_side * (first[k] - offset). */
+static void start_blocks(SideExchange *x, int slot, const double *send, int send_offset,
+                         double *recv, int recv_offset, long doubles_per_side, int direction) {
   const Mesh *m = x->mesh;
   const int *send_first = direction == EXCH_TO_MASTER ? m->nbr_yours_first : m->nbr_mine_first;
   const int *send_count = direction == EXCH_TO_MASTER ? m->nbr_yours_count : m->nbr_mine_count;
@@ -62,14 +63,30 @@ void exchange_start(SideExchange *x, int slot, double *face, long doubles_per_si
   for (int k = 0; k < x->n_nbr; k++) {
     req[k] = req[x->n_nbr + k] = MPI_REQUEST_NULL;
     if (recv_count[k] > 0)
-      MPI_Irecv(&face[doubles_per_side * recv_first[k]], (int)(doubles_per_side * recv_count[k]),
-                MPI_DOUBLE, m->nbr_rank[k], slot, MPI_COMM_WORLD, &req[k]);
+      MPI_Irecv(&recv[doubles_per_side * (recv_first[k] - recv_offset)],
+                (int)(doubles_per_side * recv_count[k]), MPI_DOUBLE, m->nbr_rank[k], slot,
+                MPI_COMM_WORLD, &req[k]);
   }
   for (int k = 0; k < x->n_nbr; k++)
     if (send_count[k] > 0)
-      MPI_Isend(&face[doubles_per_side * send_first[k]], (int)(doubles_per_side * send_count[k]),
-                MPI_DOUBLE, m->nbr_rank[k], slot, MPI_COMM_WORLD, &req[x->n_nbr + k]);
+      MPI_Isend(&send[doubles_per_side * (send_first[k] - send_offset)],
+                (int)(doubles_per_side * send_count[k]), MPI_DOUBLE, m->nbr_rank[k], slot,
+                MPI_COMM_WORLD, &req[x->n_nbr + k]);
   x->active[slot] = 1;
+}
+
+void exchange_start(SideExchange *x, int slot, double *face, long doubles_per_side, int direction) {
+  if (!x) return;
+  start_blocks(x, slot, face, 0, face, 0, doubles_per_side, direction);
+}
+
+void exchange_start_packed(SideExchange *x, int slot, const double *send, double *recv,
+                           long doubles_per_side, int direction) {
+  if (!x) return;
+  int mine = mesh_first_mpi_side(x->mesh), yours = mesh_first_yours_side(x->mesh);
+  int to_master = direction == EXCH_TO_MASTER;
+  start_blocks(x, slot, send, to_master ? yours : mine, recv, to_master ? mine : yours,
+               doubles_per_side, direction);
 }
 
 void exchange_finish(SideExchange *x, int slot) {
@@ -91,5 +108,9 @@ void exchange_start(SideExchange *x, int slot, double *face, long doubles_per_si
   (void)x, (void)slot, (void)face, (void)doubles_per_side, (void)direction;
 }
 void exchange_finish(SideExchange *x, int slot) { (void)x, (void)slot; }
+void exchange_start_packed(SideExchange *x, int slot, const double *send, double *recv,
+                           long doubles_per_side, int direction) {
+  (void)x, (void)slot, (void)send, (void)recv, (void)doubles_per_side, (void)direction;
+}
 
 #endif

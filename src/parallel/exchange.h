@@ -15,7 +15,8 @@
 
 #include "mesh/mesh.h"
 
-enum { EXCH_U = 0, EXCH_LIFT = 1, EXCH_GRAD = 2, EXCH_FLUX = 3, EXCH_NSLOTS = 4 };
+/* EXCH_ALPHA: the FV blending factor of the side's elements (dg/indicator.c) */
+enum { EXCH_U = 0, EXCH_LIFT = 1, EXCH_GRAD = 2, EXCH_FLUX = 3, EXCH_ALPHA = 4, EXCH_NSLOTS = 5 };
 enum { EXCH_TO_MASTER = 0, EXCH_TO_SLAVE = 1 };
 
 typedef struct SideExchange SideExchange;
@@ -27,5 +28,10 @@ void exchange_destroy(SideExchange *x);
 /* face: side-major array with doubles_per_side values per side. */
 void exchange_start(SideExchange *x, int slot, double *face, long doubles_per_side, int direction);
 void exchange_finish(SideExchange *x, int slot);
+/* The same exchange on packed buffers (the CUDA backend stages device data through pinned host
+ * memory): send holds only the sent block, recv only the received block, each starting at the
+ * first side of its block ("yours" [first_yours, n_sides) or "mine" [first_mpi, first_yours)). */
+void exchange_start_packed(SideExchange *x, int slot, const double *send, double *recv,
+                           long doubles_per_side, int direction);
 
 #endif

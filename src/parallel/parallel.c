@@ -15,13 +15,26 @@ static int mpi_running(void) {
   return init && !fin;
 }
 
+/* Node-local rank layout, found once at start-up (the split is collective). */
+static int local_rank = 0, local_size = 1;
+
 int par_init(int *argc, char ***argv) {
   int provided = 0;
   if (MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided) != MPI_SUCCESS)
     return HX_ERROR(HX_ERR_INTERNAL, "MPI_Init_thread failed; check the MPI installation "
                                      "(mpiexec -n 1 hexdg --version)");
+  MPI_Comm node;
+  if (MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node) ==
+      MPI_SUCCESS) {
+    MPI_Comm_rank(node, &local_rank);
+    MPI_Comm_size(node, &local_size);
+    MPI_Comm_free(&node);
+  }
   return HX_OK;
 }
+
+int par_local_rank(void) { return local_rank; }
+int par_local_size(void) { return local_size; }
 
 void par_finalize(void) {
   if (mpi_running()) MPI_Finalize();
@@ -74,6 +87,8 @@ void par_finalize(void) {}
 void par_abort(int code) { (void)code; }
 int par_rank(void) { return 0; }
 int par_size(void) { return 1; }
+int par_local_rank(void) { return 0; }
+int par_local_size(void) { return 1; }
 void par_sum(double *v, int n) { (void)v, (void)n; }
 void par_max(double *v, int n) { (void)v, (void)n; }
 int par_any(int flag) { return flag; }

@@ -13,6 +13,9 @@ void par_abort(int code);
 
 int par_rank(void);
 int par_size(void);
+/* Rank among the ranks of this node (MPI_COMM_TYPE_SHARED) and their number: picks the GPU. */
+int par_local_rank(void);
+int par_local_size(void);
 /* Rank 0 prints the progress and writes the CSV series. */
 int par_is_root(void);
 

@@ -6,36 +6,48 @@
 #include <string.h>
 
 #include "core/error.h"
+#include "parallel/parallel.h"
 #include "time/simulation.h"
 
 typedef struct {
-  int N, elems, steps, warmup;
-  char split[16], node[32], backend[16], graphs[4], mu0[32];
+  int N, elems[3], steps, warmup;
+  char split[16], node[32], backend[16], graphs[4], overlap[4], mu0[32];
   double curving;
 } BenchOptions;
 
+/* --elems n (a cube) or nx,ny,nz (e.g. a box twice as long for twice the ranks) */
+static int parse_elems(const char *val, int *e) {
+  int n = sscanf(val, "%d,%d,%d", &e[0], &e[1], &e[2]);
+  if (n == 1) e[1] = e[2] = e[0];
+  if ((n != 1 && n != 3) || e[0] < 1 || e[1] < 1 || e[2] < 1)
+    return HX_ERROR(HX_ERR_INPUT, "bench: --elems %s: give n or nx,ny,nz (each >= 1)", val);
+  return HX_OK;
+}
+
 static int parse_bench_options(int argc, char **argv, BenchOptions *o) {
-  *o = (BenchOptions){7, 32, 50, 5, "PI", "GAUSS-LOBATTO", "auto", "T", "0.", 0.0};
+  *o = (BenchOptions){7, {32, 32, 32}, 50, 5, "PI", "GAUSS-LOBATTO", "auto", "T", "T", "0.", 0.0};
   for (int a = 0; a < argc; a++) {
     const char *key = argv[a], *val = a + 1 < argc ? argv[a + 1] : NULL;
     if (!val) return HX_ERROR(HX_ERR_INPUT, "bench: option %s needs a value", key);
     if (!strcmp(key, "--N")) o->N = atoi(val);
-    else if (!strcmp(key, "--elems")) o->elems = atoi(val);
+    else if (!strcmp(key, "--elems")) HX_CHECK(parse_elems(val, o->elems));
     else if (!strcmp(key, "--steps")) o->steps = atoi(val);
     else if (!strcmp(key, "--warmup")) o->warmup = atoi(val);
     else if (!strcmp(key, "--split")) snprintf(o->split, sizeof o->split, "%s", val);
     else if (!strcmp(key, "--node")) snprintf(o->node, sizeof o->node, "%s", val);
     else if (!strcmp(key, "--backend")) snprintf(o->backend, sizeof o->backend, "%s", val);
     else if (!strcmp(key, "--graphs")) snprintf(o->graphs, sizeof o->graphs, "%s", val);
+    else if (!strcmp(key, "--overlap")) snprintf(o->overlap, sizeof o->overlap, "%s", val);
     else if (!strcmp(key, "--curving")) o->curving = atof(val);
     else if (!strcmp(key, "--mu0")) snprintf(o->mu0, sizeof o->mu0, "%s", val);
     else
       return HX_ERROR(HX_ERR_INPUT, "bench: unknown option %s (options: --N --elems --split --node "
-                                    "--backend --steps --warmup --curving --graphs --mu0)", key);
+                                    "--backend --steps --warmup --curving --graphs --overlap --mu0)",
+                      key);
     a++;
   }
-  if (o->elems < 1 || o->steps < 1 || o->warmup < 0)
-    return HX_ERROR(HX_ERR_INPUT, "bench: --elems and --steps must be >= 1");
+  if (o->steps < 1 || o->warmup < 0)
+    return HX_ERROR(HX_ERR_INPUT, "bench: --steps must be >= 1 and --warmup >= 0");
   return HX_OK;
 }
 
@@ -43,7 +55,7 @@ static int bench_params(const BenchOptions *o, Params **out) {
   Params *p = params_create();
   if (!p) return HX_ERR_MEM;
   char elems[64], N[16], curving[32], ngeo[16];
-  snprintf(elems, sizeof elems, "(/%d,%d,%d/)", o->elems, o->elems, o->elems);
+  snprintf(elems, sizeof elems, "(/%d,%d,%d/)", o->elems[0], o->elems[1], o->elems[2]);
   snprintf(N, sizeof N, "%d", o->N);
   snprintf(curving, sizeof curving, "%g", o->curving);
   snprintf(ngeo, sizeof ngeo, "%d", o->curving != 0.0 ? 3 : 1);
@@ -52,6 +64,7 @@ static int bench_params(const BenchOptions *o, Params **out) {
                          {"N", N}, {"NodeType", o->node}, {"IniExactFunc", "2"},
                          {"AdvVel", "(/0.3,0.2,0.1/)"}, {"tend", "1e30"}, {"CalcErrorNorms", "F"},
                          {"Backend", o->backend}, {"UseCudaGraphs", o->graphs},
+                         {"OverlapMPI", o->overlap},
                          {"BoxCurving", curving}, {"NGeo", ngeo}, {"mu0", o->mu0}};
   int rc = simulation_define_params(p);
   for (size_t i = 0; rc == HX_OK && i < sizeof kv / sizeof kv[0]; i++)
@@ -90,20 +103,29 @@ int hexdg_bench(int argc, char **argv) {
   size_t bytes = sim->backend == BACKEND_CUDA ? gpu_bytes_allocated(sim->gpu) : solver_host_bytes(s);
   if (sim->backend == BACKEND_CUDA) {
     rc = gpu_time_steps(sim->gpu, o.warmup, &seconds);
+    par_barrier();
     if (rc == HX_OK) rc = gpu_time_steps(sim->gpu, o.steps, &seconds);
   } else {
     cpu_time_steps(sim, o.warmup);
+    par_barrier();
     seconds = cpu_time_steps(sim, o.steps);
   }
-  if (rc == HX_OK) {
+  par_max(&seconds, 1); /* the slowest rank sets the pace */
+  if (rc == HX_OK && par_is_root()) {
+    /* PID as in FLEXI/GALAEXI: wall time x ranks / (global DOF x RK stages) */
     long stages = (long)o.steps * sim->td.rk->n_stages;
-    double pid = seconds / ((double)s->n_dof * stages);
-    printf("bench: %s, %s, N=%d %s %s, %d^3 elements, %s, %s, %d steps in %.4f s\n",
+    double dof = (double)s->n_dof_elem * s->mesh->n_global_elems;
+    double pid = seconds * par_size() / (dof * stages);
+    int multi = sim->backend == BACKEND_CUDA && par_size() > 1;
+    printf("bench: %s, %s, N=%d %s %s, %dx%dx%d elements, %s, %s, %d ranks, %d steps in %.4f s\n",
            sim->device_name, s->viscous ? "Navier-Stokes" : "Euler", o.N, o.node,
-           strcmp(o.node, "GAUSS") ? o.split : "weak", o.elems, sim->td.rk->name,
-           sim->backend == BACKEND_CUDA ? (o.graphs[0] == 'T' ? "CUDA graph" : "no graph") : "cpu",
-           o.steps, seconds);
-    printf("PID %.4e DOF %ld stages %ld bytes_per_DOF %.1f\n", pid, s->n_dof, stages,
+           strcmp(o.node, "GAUSS") ? o.split : "weak", o.elems[0], o.elems[1], o.elems[2],
+           sim->td.rk->name,
+           sim->backend != BACKEND_CUDA ? "cpu"
+           : multi ? (o.overlap[0] == 'T' ? "MPI overlap" : "MPI no overlap")
+           : (o.graphs[0] == 'T' ? "CUDA graph" : "no graph"),
+           par_size(), o.steps, seconds);
+    printf("PID %.4e DOF %.0f stages %ld bytes_per_DOF %.1f\n", pid, dof, stages,
            (double)bytes / s->n_dof);
   }
   simulation_destroy(sim);

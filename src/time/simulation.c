@@ -34,7 +34,13 @@ int simulation_define_params(Params *p) {
                                 "Where the time stepping runs: cuda (GPU), cpu (OpenMP), or auto "
                                 "(cuda when a GPU is visible). Command line: --backend."));
   HX_CHECK(params_define(p, "Backend", "UseCudaGraphs", PARAM_LOGICAL, 0, "T", false,
-                         "CUDA backend: capture a whole time step in a CUDA graph."));
+                         "CUDA backend: capture a whole time step in a CUDA graph (one rank; "
+                         "several MPI ranks launch stage by stage)."));
+  HX_CHECK(params_define(p, "Backend", "OverlapMPI", PARAM_LOGICAL, 0, "T", false,
+                         "CUDA backend on several MPI ranks: compute the MPI sides first on the "
+                         "high-priority stream and run the inner sides and the volume work while "
+                         "their messages travel (T), or run everything on one stream and wait for "
+                         "each exchange right after it starts (F, to measure what overlap gains)."));
   HX_CHECK(exactfunc_define_params(p));
   HX_CHECK(mesh_define_params(p));
   HX_CHECK(partition_define_params(p));
@@ -92,23 +98,19 @@ static int load_restart(Simulation *sim, const char *file) {
 }
 
 static int backend_init(const Params *p, Simulation *sim) {
-  bool graphs;
+  bool graphs, overlap;
   HX_CHECK(params_get_choice(p, "Backend", &sim->backend));
   HX_CHECK(params_get_logical(p, "UseCudaGraphs", &graphs));
-  if (sim->backend == BACKEND_AUTO)
-    sim->backend = gpu_device_count() > 0 ? BACKEND_CUDA : BACKEND_CPU;
+  HX_CHECK(params_get_logical(p, "OverlapMPI", &overlap));
+  if (sim->backend == BACKEND_AUTO) /* the same choice on every rank */
+    sim->backend = par_any(gpu_device_count() == 0) ? BACKEND_CPU : BACKEND_CUDA;
   if (sim->backend == BACKEND_CPU) {
     snprintf(sim->device_name, sizeof sim->device_name, "CPU, %d OpenMP threads",
              omp_get_max_threads());
     return HX_OK;
   }
-  if (par_size() > 1)
-    return HX_ERROR(HX_ERR_INPUT,
-                    "Backend = %s on %d MPI ranks: the CUDA backend runs on one rank only for now; "
-                    "run on one rank, or set Backend = cpu (--backend cpu) for MPI runs",
-                    params_is_set(p, "Backend") ? "cuda" : "auto (a GPU is visible)", par_size());
   HX_CHECK(gpu_select_device(sim->device_name, sizeof sim->device_name));
-  GpuOptions opt = {sim->td.rk, sim->td.cfl_scale, sim->td.dfl_scale, graphs};
+  GpuOptions opt = {sim->td.rk, sim->td.cfl_scale, sim->td.dfl_scale, graphs, overlap};
   return gpu_solver_create(sim->solver, &opt, sim->t, &sim->gpu);
 }
 
@@ -172,6 +174,8 @@ static int analyze_tgv(Simulation *sim, bool fresh) {
   double sums[HX_TGV_NSUMS], max_vort, cols[HX_TGV_NCOLS];
   if (sim->backend == BACKEND_CUDA) {
     HX_CHECK(gpu_tgv_sums(sim->gpu, sums, &max_vort));
+    par_sum(sums, HX_TGV_NSUMS); /* tgv_sums_cpu reduces its own */
+    par_max(&max_vort, 1);
   } else {
     if (s->viscous) current_face_data(sim); /* s->grad holds the last stage's gradients */
     HX_CHECK(tgv_sums_cpu(s, s->viscous ? s->grad : NULL, sums, &max_vort));
