@@ -37,8 +37,9 @@ static int mpi_dev_alloc(GpuMpi *m, double **p, size_t n, const char *what) {
   cudaError_t err = cudaMalloc((void **)p, sizeof(double) * (n ? n : 1));
   if (err != cudaSuccess) {
     cudaGetLastError();
-    return HX_ERROR(HX_ERR_DEVICE, "out of device memory allocating %zu bytes for %s (MPI "
-                                   "buffers): use a smaller mesh or more GPUs",
+    return HX_ERROR(HX_ERR_DEVICE,
+                    "out of device memory allocating %zu bytes for %s (MPI "
+                    "buffers): use a smaller mesh or more GPUs",
                     sizeof(double) * n, what);
   }
   m->bytes += sizeof(double) * n;
@@ -66,9 +67,8 @@ static int create_buffers(GpuMpi *m, const DevData *d) {
   return HX_OK;
 }
 
-int gpu_mpi_create(const Solver *s, DevData *d, cudaStream_t s_elem,
-                              cudaStream_t s_side, cudaStream_t s_mpi, int overlap,
-                              GpuMpi **out) {
+int gpu_mpi_create(const Solver *s, DevData *d, cudaStream_t s_elem, cudaStream_t s_side,
+                   cudaStream_t s_mpi, int overlap, GpuMpi **out) {
   const Mesh *mesh = s->mesh;
   GpuMpi *m = (GpuMpi *)calloc(1, sizeof(GpuMpi));
   if (!m) return HX_ERROR(HX_ERR_MEM, "out of host memory (GPU MPI set-up)");
@@ -112,7 +112,9 @@ void gpu_mpi_destroy(GpuMpi *m) {
   free(m);
 }
 
-size_t gpu_mpi_bytes(const GpuMpi *m) { return m ? m->bytes : 0; }
+size_t gpu_mpi_bytes(const GpuMpi *m) {
+  return m ? m->bytes : 0;
+}
 
 /* Sent block: device -> pinned host on the MPI-side stream; wait for it; messages; received
  * block: pinned host -> device on the same stream. Kernels already queued on the other streams
@@ -123,15 +125,14 @@ static int exchange_via_host(GpuMpi *m, int slot, const double *send, double *re
   size_t n_send = (size_t)doubles_per_side * (to_master ? m->n_yours : m->n_mine);
   size_t n_recv = (size_t)doubles_per_side * (to_master ? m->n_mine : m->n_yours);
   if (n_send)
-    CU_CHECK(cudaMemcpyAsync(m->h_send[slot], send, sizeof(double) * n_send,
-                             cudaMemcpyDeviceToHost, m->s_mpi));
+    CU_CHECK(cudaMemcpyAsync(m->h_send[slot], send, sizeof(double) * n_send, cudaMemcpyDeviceToHost,
+                             m->s_mpi));
   CU_CHECK(cudaStreamSynchronize(m->s_mpi));
-  exchange_start_packed(m->x, slot, m->h_send[slot], m->h_recv[slot], doubles_per_side,
-                        direction);
+  exchange_start_packed(m->x, slot, m->h_send[slot], m->h_recv[slot], doubles_per_side, direction);
   exchange_finish(m->x, slot);
   if (n_recv)
-    CU_CHECK(cudaMemcpyAsync(recv, m->h_recv[slot], sizeof(double) * n_recv,
-                             cudaMemcpyHostToDevice, m->s_mpi));
+    CU_CHECK(cudaMemcpyAsync(recv, m->h_recv[slot], sizeof(double) * n_recv, cudaMemcpyHostToDevice,
+                             m->s_mpi));
   return HX_OK;
 }
 
@@ -171,8 +172,7 @@ int gpu_mpi_lifting(GpuMpi *m, const DevData *d, const DevPhysics *ph, double c)
   return lifting_faces_and_volume(m, d, ph, c);
 }
 
-int gpu_mpi_stage(GpuMpi *m, const DevData *d, const DevPhysics *ph, double a,
-                             double b, double c) {
+int gpu_mpi_stage(GpuMpi *m, const DevData *d, const DevPhysics *ph, double a, double b, double c) {
   long nv = (long)d->nvar * d->n2, ng = (long)HX_NGRAD * d->n2;
   HX_CHECK(begin_stage(m));
   if (d->viscous) {
@@ -183,8 +183,8 @@ int gpu_mpi_stage(GpuMpi *m, const DevData *d, const DevPhysics *ph, double a,
     HX_CHECK(launch_pack_slave(d, d->grad, HX_NGRAD, m->first_yours, m->n_sides, m->d_send_grad,
                                m->s_mpi));
   } else {
-    HX_CHECK(launch_pack_slave(d, d->U, d->nvar, m->first_yours, m->n_sides, m->d_send_U,
-                               m->s_mpi));
+    HX_CHECK(
+        launch_pack_slave(d, d->U, d->nvar, m->first_yours, m->n_sides, m->d_send_U, m->s_mpi));
   }
   HX_CHECK(launch_face_flux(d, ph, c, 0, m->first_mpi, m->s_side));
   CU_CHECK(cudaEventRecord(m->ev_inner, m->s_side));
@@ -214,11 +214,9 @@ static unsigned long long double_to_bits(double v) {
 
 /* The eigenvalue maxima are non-negative doubles: their max over the ranks is exact, so every
  * rank gets the dt of one rank holding the whole mesh. */
-int gpu_mpi_timestep(GpuMpi *m, const DevData *d, const DevPhysics *ph,
-                                StepScalars *sc_host) {
+int gpu_mpi_timestep(GpuMpi *m, const DevData *d, const DevPhysics *ph, StepScalars *sc_host) {
   HX_CHECK(launch_lambda_max(d, ph, m->s_elem));
-  CU_CHECK(cudaMemcpyAsync(sc_host, d->sc, sizeof(StepScalars), cudaMemcpyDeviceToHost,
-                           m->s_elem));
+  CU_CHECK(cudaMemcpyAsync(sc_host, d->sc, sizeof(StepScalars), cudaMemcpyDeviceToHost, m->s_elem));
   CU_CHECK(cudaStreamSynchronize(m->s_elem));
   double v[3] = {bits_to_double(sc_host->lmax_bits), bits_to_double(sc_host->lvmax_bits),
                  (double)sc_host->bad};
@@ -226,7 +224,6 @@ int gpu_mpi_timestep(GpuMpi *m, const DevData *d, const DevPhysics *ph,
   sc_host->lmax_bits = double_to_bits(v[0]);
   sc_host->lvmax_bits = double_to_bits(v[1]);
   sc_host->bad = v[2] > 0.0;
-  CU_CHECK(cudaMemcpyAsync(d->sc, sc_host, sizeof(StepScalars), cudaMemcpyHostToDevice,
-                           m->s_elem));
+  CU_CHECK(cudaMemcpyAsync(d->sc, sc_host, sizeof(StepScalars), cudaMemcpyHostToDevice, m->s_elem));
   return launch_dt_finalize(d, m->s_elem);
 }

@@ -12,11 +12,13 @@ trap 'rm -rf "$work"' EXIT
 cd "$work"
 export OMP_NUM_THREADS=1
 
-# run_ranks name ranks ini [restart file]: runs in directory name, prints the last output lines
+# run_ranks name ranks ini [restart file]: runs in directory name, prints the last output lines;
+# a run that hangs is stopped after MPI_RUN_TIMEOUT seconds (default 600)
 run_ranks() {
   local name=$1 ranks=$2 ini=$3 restart=${4:-}
   mkdir -p "$name"
-  if (cd "$name" && "$mpiexec" -n "$ranks" "$hexdg" "../$ini" $restart >out.txt 2>&1); then
+  if (cd "$name" && timeout "${MPI_RUN_TIMEOUT:-600}" "$mpiexec" -n "$ranks" "$hexdg" "../$ini" \
+        $restart >out.txt 2>&1); then
     echo "ok   - $name: $ranks ranks ($(grep -m1 'hexdg finished' "$name/out.txt" | cut -c1-60))"
   else
     echo "FAIL - $name: $ranks ranks, exit code $?:"

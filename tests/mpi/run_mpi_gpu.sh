@@ -1,0 +1,96 @@
+#!/usr/bin/env bash
+# CUDA backend on 2 ranks (one GPU each) against 1 rank: Navier-Stokes manufactured solution
+# (mu0 0.01) on a curved periodic box, with and without overlap and with METIS; Euler; the
+# unstructured gmsh mesh with isothermal walls (all flips, body forces); the Taylor-Green vortex
+# (TGV integrals reduced over the ranks). States agree to 1e-12 relative, CSV lines to 1e-11.
+# Exits 77 (skipped) when fewer than 2 GPUs are visible.
+# usage: run_mpi_gpu.sh hexdg repo_root mpiexec compare_states
+source "$(dirname "$0")/mpi_lib.sh"
+gpus=$("$hexdg" --gpu-count 2>/dev/null || echo 0)
+if [ "${gpus:-0}" -lt 2 ]; then
+  echo "SKIP: $gpus CUDA device(s) visible, the GPU MPI test needs 2"
+  exit 77
+fi
+cat >mms.ini <<'INI'
+ProjectName  = mms
+MeshFile     = box
+BoxElems     = (/4,4,3/)
+NGeo         = 2
+BoxCurving   = 0.05
+N            = 3
+NodeType     = GAUSS-LOBATTO
+SplitDG      = PI
+IniExactFunc = 4
+AdvVel       = (/1.,1.,1./)
+mu0          = 0.01
+tend         = 10.
+maxIter      = 100
+Analyze_dt   = 10.
+Backend      = cuda
+INI
+sed 's/^Backend.*/&\nOverlapMPI   = F/' mms.ini >mms_serial.ini
+sed 's/^Backend.*/&\nPartitioner  = metis/' mms.ini >mms_metis.ini
+sed 's/^mu0.*/mu0          = 0./' mms.ini >euler.ini
+cat >walls.ini <<INI
+ProjectName  = walls
+MeshFile     = $root/tests/data/gmsh_box_unstructured_o2.msh
+BoundaryName = walls
+BoundaryType = (/4,1/)
+N            = 3
+NodeType     = GAUSS-LOBATTO
+SplitDG      = PI
+IniExactFunc = 1
+RefState     = (/1., 0.2, 0.1, 0.05, 0.71428571/)
+mu0          = 0.01
+CalcErrorNorms = F
+CalcBodyForces = T
+tend         = 100.
+maxIter      = 100
+Analyze_dt   = 100.
+Backend      = cuda
+INI
+cat >tgv.ini <<'INI'
+ProjectName  = tgv
+MeshFile     = box
+BoxElems     = (/4,4,4/)
+BoxLower     = (/-3.141592653589793,-3.141592653589793,-3.141592653589793/)
+BoxUpper     = (/3.141592653589793,3.141592653589793,3.141592653589793/)
+N            = 2
+NodeType     = GAUSS-LOBATTO
+SplitDG      = PI
+TestCase     = taylorgreenvortex
+mu0          = 0.000625
+CalcErrorNorms = F
+tend         = 100.
+maxIter      = 100
+Analyze_dt   = 100.
+Backend      = cuda
+INI
+run_ranks mms1 1 mms.ini
+run_ranks mms2 2 mms.ini
+run_ranks mms2serial 2 mms_serial.ini
+run_ranks mms2metis 2 mms_metis.ini
+for r in mms2 mms2serial mms2metis; do
+  same_state mms1 $r
+  same_csv mms1/mms_ErrorNorms.csv $r/mms_ErrorNorms.csv
+done
+run_ranks euler1 1 euler.ini
+run_ranks euler2 2 euler.ini
+same_state euler1 euler2
+same_csv euler1/mms_ErrorNorms.csv euler2/mms_ErrorNorms.csv
+run_ranks walls1 1 walls.ini
+run_ranks walls2 2 walls.ini
+same_state walls1 walls2
+same_csv walls1/walls_BodyForces_walls.csv walls2/walls_BodyForces_walls.csv
+run_ranks tgv1 1 tgv.ini
+run_ranks tgv2 2 tgv.ini
+same_state tgv1 tgv2
+same_csv tgv1/tgv_TGVAnalysis.csv tgv2/tgv_TGVAnalysis.csv
+# the runs must have used the CUDA backend, not fallen back to the CPU
+for r in mms1 mms2 euler2 walls2 tgv2; do
+  if grep -q "^backend: CPU" $r/out.txt; then
+    echo "FAIL - $r ran on the CPU backend"
+    fails=$((fails + 1))
+  fi
+done
+finish
