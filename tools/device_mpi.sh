@@ -44,7 +44,7 @@ else
 fi
 
 say "GPU MPI agreement test (1 vs 2 ranks, CUDA backend)"
-(cd build-gpu && MPI_RUN_TIMEOUT=120 timeout 300 ctest -R mpi.run_mpi_gpu -V >"$out/ctest_mpi_gpu.log" 2>&1)
+(cd build-gpu && MPI_RUN_TIMEOUT=90 timeout 240 ctest -R mpi.run_mpi_gpu -V >"$out/ctest_mpi_gpu.log" 2>&1)
 rc=$?
 grep -E "^.*(ok  |FAIL|SKIP|relative|max rel|differ|agree|passed|failed)" "$out/ctest_mpi_gpu.log" | cut -c1-160 | tail -40
 if grep -q "Test #.*mpi.run_mpi_gpu.*Passed" "$out/ctest_mpi_gpu.log"; then
@@ -58,9 +58,9 @@ fi
 say "scaling: weak and strong, N = 7 split PI Navier-Stokes, 1 and 2 GPUs, overlap T/F"
 rm -rf "$out/scaling_work"
 # 8 threads per rank speed up the mesh set-up on the host; the time steps run on the GPUs
-OMP_NUM_THREADS=8 timeout 250 /usr/bin/python3 tools/scaling.py run --hexdg "$hexdg" \
-  --launcher "$mpiexec -n {n}" --gpus 1,2 --modes weak,strong --loads 1e5,1e6,8e6 \
-  --overlap T,F --steps 10 --warmup 2 --timeout 50 --out "$out/scaling_work"
+OMP_NUM_THREADS=8 timeout 210 /usr/bin/python3 tools/scaling.py run --hexdg "$hexdg" \
+  --launcher "$mpiexec -n {n}" --gpus 1,2 --modes weak,strong --loads 1e5,1e6,4e6 \
+  --overlap T,F --steps 10 --warmup 2 --timeout 40 --out "$out/scaling_work"
 rc=$?
 /usr/bin/python3 tools/scaling.py report --out "$out/scaling_work" || true
 for f in scaling.csv scaling.md scaling.png bench.log; do

@@ -26,6 +26,7 @@ import csv
 import os
 import re
 import shlex
+import shutil
 import subprocess
 import sys
 import time
@@ -56,11 +57,15 @@ def run_point(args, mode, gpus, load, overlap, writer, log, one_gpu):
         return
     elems = (gpus * e, e, e) if mode == "weak" else (e, e, e)
     cmd = bench_cmd(args, gpus, elems, overlap)
+    if shutil.which("timeout"):  # SIGTERM lets mpiexec stop its ranks; SIGKILL 10 s later
+        cmd = ["timeout", "-k", "10", str(args.timeout)] + cmd
     t0 = time.time()
     try:
-        p = subprocess.run(cmd, capture_output=True, text=True, timeout=args.timeout,
+        p = subprocess.run(cmd, capture_output=True, text=True, timeout=args.timeout + 30,
                            env=dict(os.environ, OMP_NUM_THREADS=os.environ.get("OMP_NUM_THREADS", "1")))
         text, status = p.stdout + p.stderr, "ok" if p.returncode == 0 else f"exit {p.returncode}"
+        if p.returncode in (124, 137):
+            status = f"timeout {args.timeout}s"
     except subprocess.TimeoutExpired as ex:
         text = (ex.stdout or b"").decode() if isinstance(ex.stdout, bytes) else (ex.stdout or "")
         status = f"timeout {args.timeout}s"
