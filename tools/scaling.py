@@ -96,7 +96,7 @@ def cmd_run(args):
     loads = [float(x) for x in args.loads.split(",")]
     one_gpu = {}
     with open(path, "a", newline="") as f, open(os.path.join(args.out, "bench.log"), "a") as log:
-        w = csv.DictWriter(f, FIELDS)
+        w = csv.DictWriter(f, FIELDS, lineterminator="\n")
         if fresh:
             w.writeheader()
         for mode in args.modes.split(","):
