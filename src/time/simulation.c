@@ -1,3 +1,4 @@
+#define _POSIX_C_SOURCE 200809L /* sigaction */
 #include "time/simulation.h"
 
 #include <math.h>
@@ -19,9 +20,29 @@ static const char *const STATE_VAR_NAMES[HX_NVAR] = {"Density", "MomentumX", "Mo
 
 /* Set by SIGTERM/SIGUSR1: write the state at the end of the current step and stop cleanly. */
 static volatile sig_atomic_t stop_requested = 0;
-static void on_stop_signal(int sig) {
-  (void)sig;
-  stop_requested = 1;
+static void on_stop_signal(int sig) { stop_requested = sig; }
+
+/* Install the stop handler for SIGTERM and SIGUSR1; called again at every analysis, since a
+ * library initialized lazily during the run may have replaced it (the run would then die
+ * without its last state). Says so once when that happened. */
+static void install_stop_handlers(void) {
+  static int warned = 0;
+  const int sigs[2] = {SIGTERM, SIGUSR1};
+  for (int i = 0; i < 2; i++) {
+    struct sigaction cur;
+    if (sigaction(sigs[i], NULL, &cur) == 0 && cur.sa_handler == on_stop_signal) continue;
+    if (cur.sa_handler != SIG_DFL && !warned) {
+      fprintf(stderr, "hexdg: the handler of signal %d was replaced during the run; reinstalled\n",
+              sigs[i]);
+      warned = 1;
+    }
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_stop_signal;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = SA_RESTART;
+    sigaction(sigs[i], &sa, NULL);
+  }
 }
 
 static const char *const BACKEND_NAMES[] = {"auto", "cpu", "cuda"};
@@ -258,8 +279,7 @@ static int advance(Simulation *sim, double t_ana, double *dt, int *land) {
 int simulation_run(Simulation *sim) {
   Solver *s = sim->solver;
   TimeDisc *td = &sim->td;
-  signal(SIGTERM, on_stop_signal);
-  signal(SIGUSR1, on_stop_signal);
+  install_stop_handlers();
   double wall_start = omp_get_wtime(), dt = 0.0;
   long stages = 0;
   HX_CHECK(analyze_now(sim, dt, wall_start, stages));
@@ -278,6 +298,10 @@ int simulation_run(Simulation *sim) {
     /* a signal reaches one rank: every rank stops at the same step */
     int stop = par_any(stop_requested) || (td->max_iter >= 0 && sim->iter >= td->max_iter);
     if (land || stop) {
+      install_stop_handlers();
+      if (stop_requested && !sim->quiet)
+        printf("hexdg: stop requested (signal %d): writing the state at t = %.9g\n",
+               (int)stop_requested, sim->t);
       HX_CHECK(analyze_now(sim, dt, wall_start, stages));
       if (stop || sim->t >= td->tend || (sim->n_analyses - 1) % td->n_write_data == 0)
         HX_CHECK(simulation_write_state(sim));
