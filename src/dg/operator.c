@@ -1,6 +1,7 @@
 /* The CPU backend's DG operator: Ut = R(U, t), in the order of Table 1 of the GALAEXI paper
  * (Kurz et al. 2025): ProlongToFace, Lifting (Navier-Stokes), FillFlux, VolInt, SurfInt,
  * ApplyJac (+ source terms). */
+#include "dg/indicator.h"
 #include "dg/solver.h"
 #include "parallel/exchange.h"
 
@@ -31,8 +32,10 @@ void apply_jacobian_and_source(const Solver *s, const double *U, double *Ut, dou
 /* With MPI sides, each exchange starts right after its sides are computed and is finished right
  * before the received data is used, with the element work in between (GALAEXI Fig. 4):
  * U_slave during the lifting volume part, lift_flux and grad_slave during the lifting's inner
- * sides and viscous volume part, flux during the volume integral. */
+ * sides and viscous volume part, flux during the volume integral. With shock capturing the
+ * blending factors are computed first (their spreading exchanges its own slot). */
 void dg_time_derivative(Solver *s, const double *U, double *Ut, double t) {
+  if (s->fv.enabled) fv_compute_alpha(s, U);
   prolong_to_face_start(s, U);
   if (s->viscous) lifting(s, U, Ut, t);
   fill_flux_start(s, t);

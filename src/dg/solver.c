@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "core/error.h"
+#include "dg/fv.h"
 #include "mesh/facemap.h"
 #include "mesh/partition.h"
 #include "parallel/exchange.h"
@@ -48,6 +49,7 @@ int solver_define_params(Params *p) {
                          "Strong-form lifting only: derive the solution times the metrics "
                          "(conservative form) instead of deriving the solution and multiplying "
                          "by the metrics."));
+  HX_CHECK(fv_define_params(p));
   return sponge_define_params(p);
 }
 
@@ -165,6 +167,7 @@ static int solver_setup(const Params *p, Solver *s) {
   HX_CHECK(metrics_compute(s->mesh, &s->disc, &s->geo));
   HX_CHECK(build_face_maps(s));
   HX_CHECK(sponge_init(p, s));
+  HX_CHECK(fv_init(p, s));
   HX_CHECK(alloc_state(s));
   return exchange_create(s->mesh, &s->exchange);
 }
@@ -189,6 +192,7 @@ void solver_destroy(Solver *s) {
   free(s->s2v);
   free(s->bc_info);
   free(s->sponge);
+  fv_free(s);
   free(s->U);
   free(s->Ut);
   free(s->U_master);

@@ -11,6 +11,25 @@
 #include "physics/exactfunc.h"
 #include "physics/physics.h"
 
+/* FV subcell shock capturing (IndicatorType != none; src/dg/indicator.c, src/dg/fv.c): the
+ * volume operator of element e is (1 - alpha[e]) R_DG + alpha[e] R_FV on the LGL subcells. */
+typedef struct {
+  int enabled;          /* IndicatorType != none */
+  int indicator;        /* FV_INDICATOR_* (dg/indicator.h) */
+  int ind_var;          /* FV_INDVAR_*: quantity of the modal indicator */
+  double alpha_min, alpha_max, alpha_fix;
+  int extend, n_extend; /* FV_doExtendAlpha, FV_nExtendAlpha */
+  double ext_scale;     /* FV_alpha_ExtScale */
+  int limiter;          /* FV_LIM_* (physics/fvblend.h) */
+  int positivity;       /* FV_PositivityLimiter */
+  double *alpha;        /* [elem] blending factor of the last operator call */
+  double *alpha_master, *alpha_slave; /* [side]: neighbour values for the extension */
+  double *metrics;      /* [elem][dir 3][line np^2][interface N][comp 3]: subcell interface
+                           vectors (contravariant metric at x_{m+1/2}) */
+  double Vinv[HX_NPMAX * HX_NPMAX]; /* nodal -> orthonormal Legendre modes */
+  double x_face[HX_NPMAX + 1];      /* subcell interfaces -1 = x_{-1/2} < ... < x_{N+1/2} = 1 */
+} FVBlend;
+
 typedef struct {
   Mesh *mesh;
   Disc disc;
@@ -35,6 +54,7 @@ typedef struct {
   /* Sponge zone (SpongeLayer = T): Ut += -sponge (U - sponge_base); NULL when off */
   double *sponge;                  /* [elem][k][j][i]: damping * ramp */
   double sponge_base[HX_NVAR];
+  FVBlend fv;
   /* MPI: non-blocking exchange over the MPI sides (parallel/exchange.h); NULL on one rank */
   struct SideExchange *exchange;
 } Solver;

@@ -1,6 +1,9 @@
-/* VolInt: the volume integral of weak-form or split-form DGSEM, element by element. */
+/* VolInt: the volume integral of weak-form or split-form DGSEM, element by element; with shock
+ * capturing, elements with alpha > 0 take (1 - alpha) DG + alpha FV (dg/fv.c). Only the advective
+ * part is blended: the viscous volume term (lifting.c, in Ut when accumulate is set) is kept. */
 #include <stdlib.h>
 
+#include "dg/fv.h"
 #include "dg/solver.h"
 #include "physics/eos.h"
 #include "physics/euler.h"
@@ -8,6 +11,7 @@
 
 typedef struct {
   double *u, *prim, *aux, *ft; /* [var][node], [prim][node], [node], [dir][var][node] */
+  double *dg, *fv;             /* [var][node]: the two volume operators of a blended element */
 } VolScratch;
 
 static void gather_state(const Solver *s, const double *Ue, VolScratch *w) {
@@ -94,6 +98,26 @@ static void volint_split(const Solver *s, const double *Ja, VolScratch *w, doubl
   }
 }
 
+static void volint_dg(const Solver *s, const double *Ja, VolScratch *w, double *Ut,
+                      int accumulate) {
+  if (s->disc.split == SPLIT_NONE)
+    volint_weak(s, Ja, w, Ut, accumulate);
+  else
+    volint_split(s, Ja, w, Ut, accumulate);
+}
+
+/* Convex blend of the DG and FV volume operators (Hennemann et al. 2021, eq. (20)). */
+static void volint_blended(const Solver *s, int e, double alpha, const double *Ja, VolScratch *w,
+                           double *Ut, int accumulate) {
+  int n = s->n_var * s->n_dof_elem;
+  volint_dg(s, Ja, w, w->dg, 0);
+  fv_subcell_volume(s, e, w->u, w->prim, w->fv);
+  for (int q = 0; q < n; q++) {
+    double blend = (1.0 - alpha) * w->dg[q] + alpha * w->fv[q];
+    Ut[q] = accumulate ? Ut[q] + blend : blend;
+  }
+}
+
 void volume_integral(const Solver *s, const double *U, double *Ut, int accumulate) {
   int n3 = s->n_dof_elem, nv = s->n_var;
 #pragma omp parallel
@@ -103,18 +127,23 @@ void volume_integral(const Solver *s, const double *U, double *Ut, int accumulat
     w.prim = malloc(sizeof(double) * HX_NPRIM * n3);
     w.aux = malloc(sizeof(double) * n3);
     w.ft = malloc(sizeof(double) * 3 * nv * n3);
+    w.dg = s->fv.enabled ? malloc(sizeof(double) * nv * n3) : NULL;
+    w.fv = s->fv.enabled ? malloc(sizeof(double) * nv * n3) : NULL;
 #pragma omp for schedule(static)
     for (int e = 0; e < s->mesh->n_elems; e++) {
       const double *Ja = &s->geo.metrics[9L * n3 * e];
+      double alpha = s->fv.enabled ? s->fv.alpha[e] : 0.0;
       gather_state(s, &U[(long)nv * n3 * e], &w);
-      if (s->disc.split == SPLIT_NONE)
-        volint_weak(s, Ja, &w, &Ut[(long)nv * n3 * e], accumulate);
+      if (alpha > 0.0)
+        volint_blended(s, e, alpha, Ja, &w, &Ut[(long)nv * n3 * e], accumulate);
       else
-        volint_split(s, Ja, &w, &Ut[(long)nv * n3 * e], accumulate);
+        volint_dg(s, Ja, &w, &Ut[(long)nv * n3 * e], accumulate);
     }
     free(w.u);
     free(w.prim);
     free(w.aux);
     free(w.ft);
+    free(w.dg);
+    free(w.fv);
   }
 }

@@ -318,6 +318,42 @@ static int write_solution(hid_t file, const StateHeader *h, const double *U,
   return rc;
 }
 
+/* The optional element-wise dataset (h->elem_data_name, one double per element): the part's
+ * elements by runs of consecutive global ids, or all elements. */
+static int write_elem_data(hid_t file, const StateHeader *h, const StatePart *part,
+                           const char *path) {
+  hsize_t dims = (hsize_t)h->n_elems;
+  hid_t space = H5Screate_simple(1, &dims, NULL);
+  hid_t dset = space >= 0 ? H5Dcreate2(file, h->elem_data_name, H5T_NATIVE_DOUBLE, space,
+                                       H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT)
+                          : -1;
+  hsize_t n_mem = part ? (hsize_t)part->n_local : dims;
+  hid_t mem_space = H5Screate_simple(1, &n_mem, NULL);
+  hid_t dxpl = part ? part_transfer_plist(part) : H5Pcreate(H5P_DATASET_XFER);
+  herr_t st = dset >= 0 && mem_space >= 0 && dxpl >= 0 ? 0 : -1;
+  if (st >= 0 && part) {
+    st = H5Sselect_none(space);
+    for (long e = 0; e < part->n_local && st >= 0;) {
+      long run = 1;
+      while (e + run < part->n_local && part->global_id[e + run] == part->global_id[e] + run)
+        run++;
+      hsize_t start = (hsize_t)(part->global_id[e] - 1), count = (hsize_t)run;
+      st = H5Sselect_hyperslab(space, H5S_SELECT_OR, &start, NULL, &count, NULL);
+      e += run;
+    }
+  }
+  if (st >= 0) st = H5Dwrite(dset, H5T_NATIVE_DOUBLE, mem_space, space, dxpl, h->elem_data);
+  if (dxpl >= 0) H5Pclose(dxpl);
+  if (mem_space >= 0) H5Sclose(mem_space);
+  if (dset >= 0) H5Dclose(dset);
+  if (space >= 0) H5Sclose(space);
+  if (st < 0)
+    return HX_ERROR(HX_ERR_IO, "state file '%s': cannot write the element dataset %s (disk full "
+                               "or quota exceeded?)",
+                    path, h->elem_data_name);
+  return HX_OK;
+}
+
 /* Flush the file's data to the disk before the rename makes it visible under its final name,
  * so that after a crash the final name holds either the old or the complete new file. */
 static int sync_to_disk(const char *path) {
@@ -354,6 +390,8 @@ static int write_file(const char *tmp_path, const StateHeader *h, const char *co
                     tmp_path);
   int rc = write_header_attrs(file, h, var_names, tmp_path);
   if (rc == HX_OK) rc = write_solution(file, h, U, part, tmp_path);
+  if (rc == HX_OK && h->elem_data_name && h->elem_data)
+    rc = write_elem_data(file, h, part, tmp_path);
   if (rc == HX_OK) rc = write_completion_mark(file, tmp_path);
   if (H5Fclose(file) < 0 && rc == HX_OK)
     rc = HX_ERROR(HX_ERR_IO, "state file '%s': closing failed (disk full or quota exceeded?)",

@@ -21,6 +21,10 @@ typedef struct {
   int n_var;
   long n_elems;
   double time;
+  /* Optional element-wise dataset written beside DG_Solution, shape (nElems), e.g. "FV_alpha"
+   * (the FV blending factor); NULL: none. elem_data holds the local elements (as U). */
+  const char *elem_data_name;
+  const double *elem_data;
 } StateHeader;
 
 /* "<project>_State_<time as %017.9f>.h5", FLEXI's TIMESTAMP naming (F17.9 with the leading blanks

@@ -10,6 +10,7 @@
 #include "core/params.h"
 #include "physics/eos.h"
 #include "physics/physics.h"
+#include "physics/riemann_exact.h"
 #include "physics/viscosity.h"
 
 #define HX_MAX_REFSTATES 16
@@ -189,6 +190,19 @@ HD static inline void exact_shock(const ExactFuncParams *ef, const PhysParams *p
     U[v] = UR[v] + 0.5 * (UL[v] - UR[v]) * (1.0 - blend);
 }
 
+/* FLEXI case 11 (Sod 1978, JCP 27): RefState 1 left of x = 0.5, RefState 2 right of it at t = 0;
+ * for t > 0 the exact solution of this Riemann problem along x (Toro 2009, Ch. 4), the transverse
+ * velocity taken from the side the particle came from. */
+HD static inline void exact_sod(const ExactFuncParams *ef, const PhysParams *pp, const double x[3],
+                                double t, double *U) {
+  const double *l = ef->ref_prim[0], *r = ef->ref_prim[1];
+  const double left[3] = {l[PDENS], l[VEL1], l[PRES]}, right[3] = {r[PDENS], r[VEL1], r[PRES]};
+  double q[3];
+  riemann_exact_solution(pp->kappa, left, right, 0.5, x[0], t, q);
+  const double *side = t > 0.0 ? (x[0] - 0.5 <= q[1] * t ? l : r) : (x[0] <= 0.5 ? l : r);
+  exact_from_prim5(pp, q[0], q[1], side[VEL2], side[VEL3], q[2], U);
+}
+
 /* FLEXI case 12 (Shu & Osher 1989, JCP 83): Mach 3 shock at x = -4 running into the
  * density wave 1 + 0.2 sin(5x). */
 HD static inline void exact_shu_osher(const PhysParams *pp, const double x[3], double *U) {
@@ -267,7 +281,7 @@ HD static inline void exact_func_eval(const ExactFuncParams *ef, const PhysParam
     exact_shock(ef, pp, x, t, U);
     break;
   case EXACT_SOD:
-    prim_to_cons(pp, ef->ref_prim[x[0] <= 0.5 ? 0 : 1], U);
+    exact_sod(ef, pp, x, t, U);
     break;
   case EXACT_SHU_OSHER:
     exact_shu_osher(pp, x, U);

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "core/error.h"
+#include "dg/indicator.h"
 #include "analysis/bodyforces.h"
 #include "io/state.h"
 #include "io/vtu.h"
@@ -89,6 +90,10 @@ static void state_header(const Simulation *sim, StateHeader *h) {
   h->n_var = s->n_var;
   h->n_elems = s->mesh->n_global_elems;
   h->time = sim->t;
+  if (s->fv.enabled) { /* docs/shock_capturing.md: the blending factor of the last stage */
+    h->elem_data_name = "FV_alpha";
+    h->elem_data = s->fv.alpha;
+  }
 }
 
 int simulation_sync_host(Simulation *sim) {
@@ -103,8 +108,11 @@ int simulation_write_state(Simulation *sim) {
   state_file_name(sim->last_state, sizeof sim->last_state, sim->project, sim->t);
   HX_CHECK(state_write_part(sim->last_state, &h, STATE_VAR_NAMES, sim->solver->U,
                             sim->solver->mesh->n_elems, sim->solver->mesh->elem_global_id));
-  if (sim->output_format == OUTPUT_FORMAT_PARAVIEW)
-    HX_CHECK(vtu_write_output(sim->project, sim->solver, sim->solver->U, sim->n_visu, sim->t, NULL));
+  if (sim->output_format == OUTPUT_FORMAT_PARAVIEW) {
+    VtuExtra alpha = {"FV_alpha", sim->solver->fv.alpha, 0};
+    HX_CHECK(vtu_write_output(sim->project, sim->solver, sim->solver->U, sim->n_visu, sim->t,
+                              sim->solver->fv.enabled ? &alpha : NULL));
+  }
   return HX_OK;
 }
 
@@ -123,8 +131,12 @@ static int backend_init(const Params *p, Simulation *sim) {
   HX_CHECK(params_get_choice(p, "Backend", &sim->backend));
   HX_CHECK(params_get_logical(p, "UseCudaGraphs", &graphs));
   HX_CHECK(params_get_logical(p, "OverlapMPI", &overlap));
-  if (sim->backend == BACKEND_AUTO) /* the same choice on every rank */
-    sim->backend = par_any(gpu_device_count() == 0) ? BACKEND_CPU : BACKEND_CUDA;
+  if (sim->backend == BACKEND_AUTO) /* the same choice on every rank; FV runs on the CPU only */
+    sim->backend = par_any(gpu_device_count() == 0) || sim->solver->fv.enabled ? BACKEND_CPU
+                                                                              : BACKEND_CUDA;
+  if (sim->backend == BACKEND_CUDA && sim->solver->fv.enabled)
+    return HX_ERROR(HX_ERR_INPUT, "IndicatorType = hennemann/fixed (FV shock capturing) runs on "
+                                  "the CPU backend only for now; set Backend = cpu");
   if (sim->backend == BACKEND_CPU) {
     snprintf(sim->device_name, sizeof sim->device_name, "CPU, %d OpenMP threads",
              omp_get_max_threads());
@@ -234,6 +246,12 @@ static int analyze_now(Simulation *sim, double dt, double wall_start, long stage
     if (par_is_root())
       HX_CHECK(analyze_write_csv(&sim->ana, sim->t, L2, Linf, sim->n_analyses == 0));
   }
+  double alpha_lo = 0.0, alpha_hi = 0.0;
+  long n_blended = 0;
+  if (s->fv.enabled) { /* of the current state (the last stage's values otherwise) */
+    fv_compute_alpha(s, s->U);
+    fv_alpha_range(s, &alpha_lo, &alpha_hi, &n_blended);
+  }
   bool first = sim->n_analyses++ == 0;
   if (sim->body_forces) HX_CHECK(analyze_body_forces(sim, first && !sim->restarted));
   if (sim->quiet || !par_is_root())
@@ -254,6 +272,9 @@ static int analyze_now(Simulation *sim, double dt, double wall_start, long stage
   printf("  totals:");
   for (int v = 0; v < HX_NVAR; v++) printf(" %.12e", tot[v]);
   printf("\n");
+  if (s->fv.enabled)
+    printf("  FV_alpha: min %.4f  max %.4f  blended elements %ld of %ld\n", alpha_lo, alpha_hi,
+           n_blended, s->mesh->n_global_elems);
   if (sim->tgv) HX_CHECK(analyze_tgv(sim, first && !sim->restarted));
   fflush(stdout);
   return HX_OK;

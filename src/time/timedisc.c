@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "core/error.h"
+#include "dg/fv.h"
 #include "parallel/parallel.h"
 #include "physics/eos.h"
 #include "physics/navierstokes.h"
@@ -156,5 +157,6 @@ void timedisc_rk_step(Solver *s, TimeDisc *td, double t, double dt) {
       k[q] = a * k[q] + dt * Ut[q];
       U[q] += b * k[q];
     }
+    if (s->fv.positivity) fv_positivity_limit(s, U);
   }
 }

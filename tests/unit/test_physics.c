@@ -804,8 +804,23 @@ static void test_sod_states(void **state) {
   for (int i = 0; i < 4; i++) {
     double U[HX_NVAR];
     const double x[3] = {xs[i], 0.3, 0.7};
-    exact_func(&ef, &pp, x, 0.2, U);
+    exact_func(&ef, &pp, x, 0.0, U);
     assert_close(U, i < 2 ? left : right, HX_NVAR, 1e-15, "Sod state");
+    if (i == 1 || i == 2) continue; /* at t = 0.2 the waves have not reached x = 0 and 1 */
+    exact_func(&ef, &pp, x, 0.2, U);
+    assert_close(U, i < 2 ? left : right, HX_NVAR, 1e-15, "Sod state outside the waves");
+  }
+  /* star region on both sides of the contact: Toro 2009, Table 4.3, test 1 (p* = 0.30313,
+   * u* = 0.92745, rho*L = 0.42632, rho*R = 0.26557) */
+  const double star_rho[2] = {0.42632, 0.26557};
+  for (int side = 0; side < 2; side++) {
+    double U[HX_NVAR], prim[HX_NPRIM];
+    const double x[3] = {0.5 + 0.92745 * 0.2 + (side ? 0.02 : -0.02), 0.0, 0.0};
+    exact_func(&ef, &pp, x, 0.2, U);
+    cons_to_prim(&pp, U, prim);
+    assert_true(fabs(prim[PDENS] - star_rho[side]) < 1e-5);
+    assert_true(fabs(prim[VEL1] - 0.92745) < 1e-5);
+    assert_true(fabs(prim[PRES] - 0.30313) < 1e-5);
   }
 }
 

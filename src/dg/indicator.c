@@ -1,0 +1,109 @@
+/* A-priori indicator and blending factor of the FV subcell shock capturing (Hennemann et al. 2021,
+ * JCP 426, Sec. 4). */
+#include "dg/indicator.h"
+
+#include "parallel/exchange.h"
+#include "parallel/parallel.h"
+#include "physics/fvblend.h"
+
+/* One pass of the nodal -> modal transform along direction d (Vinv[m][i], np^3 values). */
+static void modal_pass(int np, const double *Vinv, int d, const double *in, double *out) {
+  int stride = d == 0 ? 1 : d == 1 ? np : np * np;
+  for (int k = 0; k < np; k++)
+    for (int j = 0; j < np; j++)
+      for (int i = 0; i < np; i++) {
+        int q = (k * np + j) * np + i, idx = d == 0 ? i : d == 1 ? j : k, base = q - idx * stride;
+        double acc = 0.0;
+        for (int l = 0; l < np; l++) acc += Vinv[idx * np + l] * in[base + l * stride];
+        out[q] = acc;
+      }
+}
+
+double fv_element_energy(const Solver *s, const double *Ue) {
+  int np = s->np, n3 = s->n_dof_elem, N = np - 1;
+  double a[HX_NPMAX * HX_NPMAX * HX_NPMAX], b[HX_NPMAX * HX_NPMAX * HX_NPMAX];
+  for (int q = 0; q < n3; q++) {
+    double u[HX_NVAR];
+    for (int v = 0; v < HX_NVAR; v++) u[v] = Ue[v * n3 + q];
+    a[q] = fv_indicator_quantity(s->fv.ind_var, s->phys.kappa_m1, u);
+  }
+  modal_pass(np, s->fv.Vinv, 0, a, b);
+  modal_pass(np, s->fv.Vinv, 1, b, a);
+  modal_pass(np, s->fv.Vinv, 2, a, b);
+  double e_all = 0.0, e_lo = 0.0, e_lo2 = 0.0;
+  for (int k = 0; k < np; k++)
+    for (int j = 0; j < np; j++)
+      for (int i = 0; i < np; i++) {
+        int deg = i > j ? i : j;
+        deg = deg > k ? deg : k;
+        double m2 = b[(k * np + j) * np + i] * b[(k * np + j) * np + i];
+        e_all += m2;
+        if (deg <= N - 1) e_lo += m2;
+        if (deg <= N - 2) e_lo2 += m2;
+      }
+  return fv_modal_energy(N, e_all, e_lo, e_lo2);
+}
+
+/* alpha = max(alpha, FV_alpha_ExtScale * alpha of each face neighbour), FV_nExtendAlpha times
+ * (Hennemann et al. 2021, Sec. 4: a shock about to enter an element is caught in time). The
+ * side arrays carry both elements' values; MPI sides get the other rank's value by the exchange. */
+static void extend_alpha(Solver *s) {
+  const Mesh *m = s->mesh;
+  FVBlend *fv = &s->fv;
+  for (int pass = 0; pass < fv->n_extend; pass++) {
+#pragma omp parallel for schedule(static)
+    for (int side = 0; side < m->n_sides; side++) {
+      int em = m->side_master_elem[side], es = m->side_slave_elem[side];
+      fv->alpha_master[side] = em >= 0 ? fv->alpha[em] : 0.0;
+      fv->alpha_slave[side] = es >= 0 ? fv->alpha[es] : 0.0;
+    }
+    exchange_start(s->exchange, EXCH_ALPHA, fv->alpha_slave, 1, EXCH_TO_MASTER);
+    exchange_finish(s->exchange, EXCH_ALPHA);
+    exchange_start(s->exchange, EXCH_ALPHA, fv->alpha_master, 1, EXCH_TO_SLAVE);
+    exchange_finish(s->exchange, EXCH_ALPHA);
+#pragma omp parallel for schedule(static)
+    for (int e = 0; e < m->n_elems; e++) {
+      double a = fv->alpha[e];
+      for (int ls = 0; ls < 6; ls++) {
+        int side = m->elem_to_side[6 * e + ls];
+        double other = m->elem_to_side_flip[6 * e + ls] == 0 ? fv->alpha_slave[side]
+                                                             : fv->alpha_master[side];
+        if (fv->ext_scale * other > a) a = fv->ext_scale * other;
+      }
+      /* the sides hold the values before this pass, so alpha can be updated in place */
+      fv->alpha[e] = a < fv->alpha_max ? a : fv->alpha_max;
+    }
+  }
+}
+
+void fv_compute_alpha(Solver *s, const double *U) {
+  FVBlend *fv = &s->fv;
+  int n3 = s->n_dof_elem, nv = s->n_var;
+#pragma omp parallel for schedule(static)
+  for (int e = 0; e < s->mesh->n_elems; e++) {
+    if (fv->indicator == FV_INDICATOR_FIXED) {
+      fv->alpha[e] = fv->alpha_fix;
+      continue;
+    }
+    double E = fv_element_energy(s, &U[(long)nv * n3 * e]);
+    fv->alpha[e] = fv_alpha_from_energy(E, s->disc.N, fv->alpha_min, fv->alpha_max);
+  }
+  if (fv->extend && fv->indicator != FV_INDICATOR_FIXED) extend_alpha(s);
+}
+
+void fv_alpha_range(const Solver *s, double *alpha_min, double *alpha_max, long *n_active) {
+  double lo = 1.0, hi = 0.0, count = 0.0;
+  if (s->fv.enabled)
+    for (int e = 0; e < s->mesh->n_elems; e++) {
+      double a = s->fv.alpha[e];
+      lo = a < lo ? a : lo;
+      hi = a > hi ? a : hi;
+      count += a > 0.0;
+    }
+  double red[2] = {-lo, hi};
+  par_max(red, 2);
+  par_sum(&count, 1);
+  *alpha_min = s->fv.enabled ? -red[0] : 0.0;
+  *alpha_max = red[1];
+  *n_active = (long)count;
+}

@@ -1,0 +1,129 @@
+/* Pointwise parts of the FV subcell shock capturing (src/dg/indicator.c, src/dg/fv.c): the
+ * blending-factor sigmoid of the a-priori indicator, slope limiters, the limited reconstruction on
+ * one LGL subcell and the orthonormal frame of a subcell interface. HD functions shared by the CPU
+ * and CUDA backends.
+ *
+ * Reference: Hennemann, Rueda-Ramirez, Hindenlang & Gassner 2021, "A provably entropy stable
+ * subcell shock capturing approach for high order split form DG for the compressible Euler
+ * equations", JCP 426, 109935 (indicator: Sec. 4, eqs. (42)-(46)). */
+#ifndef HEXDG_FVBLEND_H
+#define HEXDG_FVBLEND_H
+
+#include <math.h>
+
+#include "physics/physics.h"
+
+/* Slope limiters of the second-order subcell FV (FV_LimiterType). */
+enum { FV_LIM_FIRST_ORDER = 0, FV_LIM_MINMOD = 1, FV_LIM_VANLEER = 2, FV_LIM_SUPERBEE = 3,
+       FV_LIM_CENTRAL = 4 };
+
+/* Indicator threshold T(N) = a 10^(-c (N+1)^(1/4)), a = 0.5, c = 1.8 (Hennemann et al. 2021,
+ * eq. (45)). */
+HD static inline double fv_indicator_threshold(int N) {
+  return 0.5 * pow(10.0, -1.8 * pow((double)(N + 1), 0.25));
+}
+
+/* Blending factor of the modal energy E: alpha = 1 / (1 + exp(-s/T (E - T))), s = 9.21024
+ * (Hennemann et al. 2021, eq. (46): alpha(T) = 1e-4), then alpha < alpha_min -> 0 (pure DG)
+ * and alpha <= alpha_max. */
+HD static inline double fv_alpha_from_energy(double E, int N, double alpha_min, double alpha_max) {
+  const double T = fv_indicator_threshold(N);
+  const double sharpness = 9.21024;
+  double alpha = 1.0 / (1.0 + exp(-sharpness / T * (E - T)));
+  if (alpha < alpha_min) return 0.0;
+  return alpha < alpha_max ? alpha : alpha_max;
+}
+
+HD static inline double fv_minmod(double a, double b) {
+  if (a * b <= 0.0) return 0.0;
+  return fabs(a) < fabs(b) ? a : b;
+}
+
+/* Limited slope from the backward (sl) and forward (sr) difference quotients (Toro 2009,
+ * Sec. 13.8 / 14.3 for the limiter functions; central: the unlimited mean). */
+HD static inline double fv_limited_slope(int limiter, double sl, double sr) {
+  switch (limiter) {
+  case FV_LIM_MINMOD:
+    return fv_minmod(sl, sr);
+  case FV_LIM_VANLEER:
+    return sl * sr > 0.0 ? 2.0 * sl * sr / (sl + sr) : 0.0;
+  case FV_LIM_SUPERBEE: {
+    if (sl * sr <= 0.0) return 0.0;
+    const double s1 = fv_minmod(2.0 * sl, sr), s2 = fv_minmod(sl, 2.0 * sr);
+    return fabs(s1) > fabs(s2) ? s1 : s2;
+  }
+  case FV_LIM_CENTRAL:
+    return 0.5 * (sl + sr);
+  default:
+    return 0.0;
+  }
+}
+
+/* Value at xf of the limited linear reconstruction on subcell i of a line of np nodes x with
+ * values q (stride 1). The end subcells (node on the element face) have one neighbour only: their
+ * slope is the one-sided quotient, so the value at the inner interface interpolates between the
+ * two end nodes and stays within their range. */
+HD static inline double fv_reconstruct(int limiter, int np, const double *x, const double *q,
+                                       int i, double xf) {
+  if (limiter == FV_LIM_FIRST_ORDER) return q[i];
+  double slope;
+  if (i == 0)
+    slope = (q[1] - q[0]) / (x[1] - x[0]);
+  else if (i == np - 1)
+    slope = (q[i] - q[i - 1]) / (x[i] - x[i - 1]);
+  else
+    slope = fv_limited_slope(limiter, (q[i] - q[i - 1]) / (x[i] - x[i - 1]),
+                             (q[i + 1] - q[i]) / (x[i + 1] - x[i]));
+  return q[i] + slope * (xf - x[i]);
+}
+
+/* Unit normal and orthonormal tangents of a (non-unit) interface vector m; returns |m|. */
+HD static inline double fv_interface_frame(const double m[3], double n[3], double t1[3],
+                                           double t2[3]) {
+  const double s = sqrt(m[0] * m[0] + m[1] * m[1] + m[2] * m[2]);
+  for (int c = 0; c < 3; c++)
+    n[c] = m[c] / s;
+  int a = 0;
+  for (int c = 1; c < 3; c++)
+    if (fabs(n[c]) < fabs(n[a])) a = c;
+  double e[3] = {0.0, 0.0, 0.0};
+  e[a] = 1.0;
+  t1[0] = n[1] * e[2] - n[2] * e[1];
+  t1[1] = n[2] * e[0] - n[0] * e[2];
+  t1[2] = n[0] * e[1] - n[1] * e[0];
+  const double st = sqrt(t1[0] * t1[0] + t1[1] * t1[1] + t1[2] * t1[2]);
+  for (int c = 0; c < 3; c++)
+    t1[c] /= st;
+  t2[0] = n[1] * t1[2] - n[2] * t1[1];
+  t2[1] = n[2] * t1[0] - n[0] * t1[2];
+  t2[2] = n[0] * t1[1] - n[1] * t1[0];
+  return s;
+}
+
+/* Quantity of the modal indicator (IndVar). */
+enum { FV_INDVAR_DENSITY_PRESSURE = 0, FV_INDVAR_DENSITY = 1, FV_INDVAR_PRESSURE = 2 };
+
+/* rho p (Hennemann et al. 2021, Sec. 4: sensitive to shocks and contacts), rho or p of U. */
+HD static inline double fv_indicator_quantity(int ind_var, double kappa_m1, const double *U) {
+  const double mom2 = U[MOM1] * U[MOM1] + U[MOM2] * U[MOM2] + U[MOM3] * U[MOM3];
+  const double p = kappa_m1 * (U[ENER] - 0.5 * mom2 / U[DENS]);
+  if (ind_var == FV_INDVAR_DENSITY) return U[DENS];
+  if (ind_var == FV_INDVAR_PRESSURE) return p;
+  return U[DENS] * p;
+}
+
+/* Modal energy indicator from the sums of squared orthonormal Legendre coefficients over all
+ * modes (e_all), the modes of degree <= N-1 in every direction (e_lo) and <= N-2 (e_lo2):
+ * E = max(share of the highest modes in e_all, share of the next ones in e_lo) (Hennemann et al.
+ * 2021, eqs. (42)-(44); the second term only for N >= 2). */
+HD static inline double fv_modal_energy(int N, double e_all, double e_lo, double e_lo2) {
+  if (!(e_all > 0.0)) return 0.0;
+  double E = (e_all - e_lo) / e_all;
+  if (N >= 2 && e_lo > 0.0) {
+    const double E2 = (e_lo - e_lo2) / e_lo;
+    if (E2 > E) E = E2;
+  }
+  return E;
+}
+
+#endif
