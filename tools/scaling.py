@@ -31,7 +31,7 @@ import subprocess
 import sys
 import time
 
-FIELDS = ["mode", "gpus", "overlap", "load_per_gpu", "elems", "dof", "dof_per_gpu", "pid",
+FIELDS = ["mode", "gpus", "overlap", "transport", "load_per_gpu", "elems", "dof", "dof_per_gpu", "pid",
           "seconds", "status"]
 
 
@@ -45,7 +45,7 @@ def bench_cmd(args, gpus, elems, overlap):
     return (shlex.split(launcher) + [args.hexdg, "bench", "--N", str(args.N), "--elems",
             ",".join(map(str, elems)), "--split", args.split, "--mu0", args.mu0,
             "--steps", str(args.steps), "--warmup", str(args.warmup), "--backend", args.backend,
-            "--overlap", overlap])
+            "--overlap", overlap, "--transport", args.transport])
 
 
 def run_point(args, mode, gpus, load, overlap, writer, log, one_gpu):
@@ -73,17 +73,19 @@ def run_point(args, mode, gpus, load, overlap, writer, log, one_gpu):
     log.flush()
     m = re.search(r"^PID (\S+) DOF (\S+) stages", text, re.M)
     s = re.search(r"steps in (\S+) s", text)
+    tr = re.search(r"MPI (?:no )?overlap (\w+)", text)  # the transport the ranks used
     if status == "ok" and not m:
         status = "no PID line"
     dof = float(m.group(2)) if m else elems[0] * elems[1] * elems[2] * (args.N + 1) ** 3
-    row = {"mode": mode, "gpus": gpus, "overlap": overlap, "load_per_gpu": f"{load:.0e}",
+    row = {"mode": mode, "gpus": gpus, "overlap": overlap,
+           "transport": tr.group(1) if tr else "-", "load_per_gpu": f"{load:.0e}",
            "elems": "x".join(map(str, elems)), "dof": f"{dof:.0f}",
            "dof_per_gpu": f"{dof / gpus:.0f}", "pid": m.group(1) if m else "",
            "seconds": s.group(1) if s else "", "status": status}
     writer.writerow(row)
     if gpus == 1:
         one_gpu[load] = row
-    print(f"{mode:6s} gpus {gpus:3d} overlap {overlap} elems {row['elems']:>12s} "
+    print(f"{mode:6s} gpus {gpus:3d} overlap {overlap} {row['transport']:4s} elems {row['elems']:>12s} "
           f"DOF/GPU {dof / gpus:10.3e}  PID {row['pid'] or '-':>11s}  {status}  "
           f"({time.time() - t0:.0f} s)", flush=True)
 
@@ -130,7 +132,7 @@ def cmd_slurm(args):
 # hexdg scaling, {g} GPUs: one rank per GPU (hexdg picks the GPU from the node-local rank).
 export OMP_NUM_THREADS=1
 /usr/bin/python3 {here} run --hexdg {os.path.abspath(args.hexdg)} --gpus {gl} \\
-  --modes {args.modes} --loads {args.loads} --overlap {args.overlap} --N {args.N} \\
+  --modes {args.modes} --loads {args.loads} --overlap {args.overlap} --transport {args.transport} --N {args.N} \\
   --split {args.split} --mu0 {args.mu0} --steps {args.steps} --warmup {args.warmup} \\
   --timeout {args.timeout} --backend {args.backend} --out {os.path.abspath(args.out)} \\
   --launcher "srun -n {{n}}"
@@ -151,15 +153,15 @@ def cmd_report(args):
     for r in ok:
         if int(r["gpus"]) == 1:
             ref[(r["mode"], r["load_per_gpu"])] = float(r["pid"])
-    lines = ["| scaling | GPUs | overlap | elements | DOF | DOF/GPU | PID [s] | efficiency |",
-             "|---|---|---|---|---|---|---|---|"]
+    lines = ["| scaling | GPUs | overlap | transport | elements | DOF | DOF/GPU | PID [s] | efficiency |",
+             "|---|---|---|---|---|---|---|---|---|"]
     for r in sorted(rows, key=lambda r: (r["mode"], float(r["load_per_gpu"]), int(r["gpus"]),
-                                         r["overlap"])):
+                                         r["overlap"], r.get("transport", "-"))):
         pid = r["pid"] if r["status"] == "ok" and r["pid"] else r["status"]
         base = ref.get((r["mode"], r["load_per_gpu"]))
         eff = f"{base / float(r['pid']):.2f}" if base and r in ok else ""
         lines.append(f"| {r['mode']} | {r['gpus']} | {r['overlap'] if int(r['gpus']) > 1 else '-'}"
-                     f" | {r['elems']} | {float(r['dof']):.3e} | {float(r['dof_per_gpu']):.3e} |"
+                     f" | {r.get('transport', '-')} | {r['elems']} | {float(r['dof']):.3e} | {float(r['dof_per_gpu']):.3e} |"
                      f" {pid} | {eff} |")
     table = "\n".join(lines) + "\n"
     with open(os.path.join(args.out, "scaling.md"), "w") as f:
@@ -179,13 +181,14 @@ def cmd_report(args):
             if r["mode"] != mode:
                 continue
             ov = r["overlap"] if int(r["gpus"]) > 1 else "1 GPU"
-            key = (int(r["gpus"]), ov)
+            key = (int(r["gpus"]), ov, r.get("transport", "-") if ov != "1 GPU" else "-")
             series.setdefault(key, []).append((float(r["dof_per_gpu"]), float(r["pid"])))
-        for (g, ov), pts in sorted(series.items()):
+        for (g, ov, tr), pts in sorted(series.items()):
             pts.sort()
             style = "-o" if ov in ("T", "1 GPU") else "--s"
             label = f"{g} GPU" + ("s" if g > 1 else "") + (
-                "" if ov == "1 GPU" else (", overlap" if ov == "T" else ", no overlap"))
+                "" if ov == "1 GPU" else (", overlap" if ov == "T" else ", no overlap")) + (
+                f", {tr}" if tr != "-" else "")
             ax.loglog([p[0] for p in pts], [p[1] for p in pts], style, label=label)
         ax.set_xlabel("DOF per GPU")
         ax.set_ylabel("PID [s]")
@@ -211,6 +214,7 @@ def main():
         p.add_argument("--modes", default="weak,strong")
         p.add_argument("--loads", default="1e5,1e6,1e7,3e7", help="DOF per GPU (weak) or in total (strong)")
         p.add_argument("--overlap", default="T,F", help="OverlapMPI values to run")
+        p.add_argument("--transport", default="auto", help="MPITransport: auto, ipc or host")
         p.add_argument("--N", type=int, default=7)
         p.add_argument("--split", default="PI")
         p.add_argument("--mu0", default="0.01", help="> 0: Navier-Stokes")

@@ -15,6 +15,11 @@ extern "C" {
 
 typedef struct GpuSolver GpuSolver;
 
+/* How several ranks move face data between their GPUs (MPITransport): device to device with CUDA
+ * IPC when every neighbour is on the node and reachable, else host (auto); always IPC (an error
+ * when impossible); always through pinned host memory and MPI. */
+enum { GPU_TRANSPORT_AUTO = 0, GPU_TRANSPORT_IPC = 1, GPU_TRANSPORT_HOST = 2 };
+
 typedef struct {
   const LowStorageRK *rk;
   double cfl_scale, dfl_scale;
@@ -23,6 +28,7 @@ typedef struct {
   int overlap_mpi; /* several ranks: MPI sides first on the high-priority stream, messages in
                       flight during the inner sides and volume work (1); one stream, each
                       exchange waited for at once (0) */
+  int mpi_transport; /* GPU_TRANSPORT_* */
 } GpuOptions;
 
 /* Number of usable CUDA devices (0 without a GPU or in a build without CUDA). */
@@ -47,6 +53,9 @@ int gpu_upload_state(GpuSolver *g, const double *U, double t);
  * from the current state first when the run is viscous): sums[HX_TGV_NSUMS], max |omega| of this
  * rank's elements (the caller reduces over the ranks). */
 int gpu_tgv_sums(GpuSolver *g, double *sums, double *max_vort);
+
+/* The transport of the face data between ranks: "ipc", "host", or NULL on one rank. */
+const char *gpu_mpi_transport_name(const GpuSolver *g);
 
 /* Device memory held by the solver, in bytes. */
 size_t gpu_bytes_allocated(const GpuSolver *g);

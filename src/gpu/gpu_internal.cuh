@@ -93,9 +93,12 @@ int launch_time_advance(const DevData *d, cudaStream_t s);
  * the high-priority stream and their messages staged through pinned host memory. */
 typedef struct GpuMpi GpuMpi;
 /* Allocates the MPI buffers and points d->mpi_U_recv, d->mpi_grad_recv at them. With overlap 0
- * everything runs on s_elem and each exchange is waited for right after it starts. */
+ * everything runs on s_elem and each exchange is waited for right after it starts. transport:
+ * GPU_TRANSPORT_* (gpu.h); collective over all ranks (they agree on the transport). */
 int gpu_mpi_create(const Solver *s, DevData *d, cudaStream_t s_elem, cudaStream_t s_side,
-                   cudaStream_t s_mpi, int overlap, GpuMpi **out);
+                   cudaStream_t s_mpi, int overlap, int transport, GpuMpi **out);
+/* "ipc" or "host" */
+const char *gpu_mpi_transport(const GpuMpi *m);
 void gpu_mpi_destroy(GpuMpi *m);
 size_t gpu_mpi_bytes(const GpuMpi *m);
 /* dt of the step: eigenvalue maxima on the device, reduced over the ranks on the host. sc_host:

@@ -1,8 +1,8 @@
 /* CUDA backend on several MPI ranks, one GPU per rank. Per RK stage (GALAEXI, Kurz et al. 2025,
- * Fig. 4): the MPI sides are computed first on the high-priority stream; their data go to pinned
- * host memory, the host starts the messages and waits for them while the inner sides (mid
- * priority) and the volume work (low priority) run on the GPU; the received data are uploaded and
- * the kernels that need them follow on the MPI-side stream; the surface update waits for both.
+ * Fig. 4): the MPI sides are computed first on the high-priority stream; their data go to the
+ * neighbours while the inner sides (mid priority) and the volume work (low priority) run on the
+ * GPU; the kernels that need the received data follow on the MPI-side stream; the surface update
+ * waits for both.
  *
  *   exchange    sent (device)                  received (device)
  *   EXCH_U      slave states of "yours" sides  mpi_U_recv ("mine" sides, slave side)
@@ -10,12 +10,21 @@
  *   EXCH_GRAD   slave gradients of "yours"     mpi_grad_recv ("mine" sides)
  *   EXCH_FLUX   flux of "mine" sides           flux of "yours" sides
  *
- * Euler runs exchange U and FLUX only. The host calls MPI only from this thread (MPI_THREAD_
- * FUNNELED), between stream synchronizations, so a stage cannot be captured in a CUDA graph.
- * The messages go through host memory (no CUDA-aware MPI needed). */
+ * Euler runs exchange U and FLUX only. Two transports (MPITransport):
+ *   host: through pinned host memory: device -> host copy, wait, MPI messages, host -> device
+ *     copy (no CUDA-aware MPI needed, works across nodes);
+ *   ipc: when every neighbour is on this node and its GPU is reachable (peer access or the same
+ *     GPU), the sender copies its block straight into the neighbour's device receive buffer
+ *     (CUDA IPC); only tiny MPI tokens order the CUDA events of the two processes, and the host
+ *     never waits for the GPU inside a stage.
+ * The host calls MPI only from this thread (MPI_THREAD_FUNNELED), so a stage cannot be captured
+ * in a CUDA graph. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "gpu/gpu.h"
 #include "gpu/gpu_internal.cuh"
 
 extern "C" {
@@ -23,14 +32,45 @@ extern "C" {
 #include "parallel/parallel.h"
 }
 
+/* Slots of the GPU exchanges (EXCH_U..EXCH_FLUX) and the direction of each. */
+enum { IPC_SLOTS = 4 };
+static const int SLOT_DIRECTION[IPC_SLOTS] = {EXCH_TO_MASTER, EXCH_TO_SLAVE, EXCH_TO_MASTER,
+                                              EXCH_TO_SLAVE};
+
+/* What a rank tells each neighbour at set-up (fixed size, sent as bytes). */
+typedef struct {
+  int ok;            /* the sender's own IPC set-up succeeded */
+  int offset[2];     /* [direction]: first side of the receiver's block from this neighbour,
+                        counted in the receiver's received block ("mine" or "yours" sides) */
+  char host[64];     /* node name */
+  char bus_id[32];   /* PCI bus id of the sender's GPU */
+  cudaIpcMemHandle_t buf[IPC_SLOTS][2];
+  cudaIpcEventHandle_t sent[IPC_SLOTS][2], done[IPC_SLOTS][2];
+} IpcHello;
+
+/* A neighbour's receive buffers and events, opened in this process. */
+typedef struct {
+  double *buf[IPC_SLOTS][2];
+  cudaEvent_t sent[IPC_SLOTS][2], done[IPC_SLOTS][2];
+  int offset[2];
+} IpcPeer;
+
 struct GpuMpi {
   SideExchange *x; /* the solver's exchange (NULL: this rank has no MPI sides) */
+  const Mesh *mesh;
   int first_mpi, first_yours, n_sides, n_mine, n_yours;
   cudaStream_t s_elem, s_side, s_mpi; /* without overlap all three are s_elem */
   cudaEvent_t ev_stage, ev_inner, ev_remote, ev_grad;
   double *d_send_U, *d_send_grad, *d_recv_U, *d_recv_grad;
   double *h_send[EXCH_NSLOTS], *h_recv[EXCH_NSLOTS]; /* pinned staging, one pair per slot */
   size_t bytes;
+  int transport; /* GPU_TRANSPORT_HOST or GPU_TRANSPORT_IPC */
+  /* IPC: receive buffers per slot and exchange parity, their "sent"/"done" events */
+  double *ipc_recv[IPC_SLOTS][2];
+  cudaEvent_t ipc_sent[IPC_SLOTS][2], ipc_done[IPC_SLOTS][2];
+  IpcPeer *peer; /* [n_nbr] */
+  int n_nbr;
+  int seq[IPC_SLOTS]; /* exchanges of each slot so far (the same count on every rank) */
 };
 
 static int mpi_dev_alloc(GpuMpi *m, double **p, size_t n, const char *what) {
@@ -59,6 +99,11 @@ static int create_buffers(GpuMpi *m, const DevData *d) {
     HX_CHECK(mpi_dev_alloc(m, &m->d_send_grad, ng * m->n_yours, "slave gradients sent"));
     HX_CHECK(mpi_dev_alloc(m, &m->d_recv_grad, ng * m->n_mine, "slave gradients received"));
   }
+  return HX_OK;
+}
+
+static int create_host_buffers(GpuMpi *m, const DevData *d) {
+  size_t nv = (size_t)d->nvar * d->n2, ng = (size_t)HX_NGRAD * d->n2;
   size_t most = (d->viscous ? ng : nv) * (m->n_mine > m->n_yours ? m->n_mine : m->n_yours);
   for (int k = 0; k < EXCH_NSLOTS; k++) {
     HX_CHECK(mpi_host_alloc(&m->h_send[k], most));
@@ -67,12 +112,220 @@ static int create_buffers(GpuMpi *m, const DevData *d) {
   return HX_OK;
 }
 
+/* ---- CUDA IPC transport ------------------------------------------------------------------ */
+
+/* Doubles per side of a slot (0: the slot is not used by this run). */
+static long slot_doubles_per_side(const DevData *d, int slot) {
+  if (slot == EXCH_U || slot == EXCH_FLUX) return (long)d->nvar * d->n2;
+  return d->viscous ? (long)HX_NGRAD * d->n2 : 0;
+}
+
+static int recv_sides(const GpuMpi *m, int direction) {
+  return direction == EXCH_TO_MASTER ? m->n_mine : m->n_yours;
+}
+
+/* First side and side count of neighbour k's block that this rank sends (send 1) or receives
+ * (send 0) in the given direction; first is counted from the start of the packed block. */
+static void nbr_block(const GpuMpi *m, int k, int direction, int send, int *first, int *count) {
+  const Mesh *mesh = m->mesh;
+  int yours = (direction == EXCH_TO_MASTER) == (send != 0); /* to master: send "yours" sides */
+  *first = yours ? mesh->nbr_yours_first[k] - m->first_yours : mesh->nbr_mine_first[k] - m->first_mpi;
+  *count = yours ? mesh->nbr_yours_count[k] : mesh->nbr_mine_count[k];
+}
+
+/* Our own receive buffers and interprocess events, and the hello every neighbour gets.
+ * Returns 0 with the reason in why on failure. */
+#define IPC_TRY(call, ...)                                                                        \
+  do {                                                                                             \
+    cudaError_t ipc_err_ = (call);                                                                 \
+    if (ipc_err_ != cudaSuccess) {                                                                 \
+      cudaGetLastError();                                                                          \
+      int ipc_n_ = snprintf(why, len, __VA_ARGS__);                                                \
+      if (ipc_n_ >= 0 && (size_t)ipc_n_ < len)                                                     \
+        snprintf(why + ipc_n_, len - (size_t)ipc_n_, " (%s)", cudaGetErrorString(ipc_err_));       \
+      return 0;                                                                                    \
+    }                                                                                              \
+  } while (0)
+
+static int ipc_export(GpuMpi *m, const DevData *d, IpcHello *hello, char *why, size_t len) {
+  memset(hello, 0, sizeof *hello);
+  if (gethostname(hello->host, sizeof hello->host - 1) != 0) {
+    snprintf(why, len, "gethostname failed");
+    return 0;
+  }
+  int dev = 0;
+  IPC_TRY(cudaGetDevice(&dev), "cudaGetDevice failed");
+  IPC_TRY(cudaDeviceGetPCIBusId(hello->bus_id, sizeof hello->bus_id, dev),
+          "cudaDeviceGetPCIBusId failed");
+  for (int slot = 0; slot < IPC_SLOTS; slot++)
+    for (int p = 0; p < 2; p++) {
+      size_t n = (size_t)slot_doubles_per_side(d, slot) * recv_sides(m, SLOT_DIRECTION[slot]);
+      if (mpi_dev_alloc(m, &m->ipc_recv[slot][p], n, "IPC receive buffers") != HX_OK) {
+        snprintf(why, len, "out of device memory for the IPC receive buffers");
+        return 0;
+      }
+      IPC_TRY(cudaIpcGetMemHandle(&hello->buf[slot][p], m->ipc_recv[slot][p]),
+              "cudaIpcGetMemHandle failed");
+      unsigned flags = cudaEventDisableTiming | cudaEventInterprocess;
+      IPC_TRY(cudaEventCreateWithFlags(&m->ipc_sent[slot][p], flags),
+              "cudaEventCreateWithFlags(cudaEventInterprocess) failed");
+      IPC_TRY(cudaEventCreateWithFlags(&m->ipc_done[slot][p], flags),
+              "cudaEventCreateWithFlags(cudaEventInterprocess) failed");
+      IPC_TRY(cudaIpcGetEventHandle(&hello->sent[slot][p], m->ipc_sent[slot][p]),
+              "cudaIpcGetEventHandle failed");
+      IPC_TRY(cudaIpcGetEventHandle(&hello->done[slot][p], m->ipc_done[slot][p]),
+              "cudaIpcGetEventHandle failed");
+    }
+  hello->ok = 1;
+  return 1;
+}
+
+/* Checks that neighbour k (its hello h) can be reached and opens its buffers and events. */
+static int ipc_import(GpuMpi *m, int k, const IpcHello *h, const IpcHello *own, char *why,
+                      size_t len) {
+  int rank = m->mesh->nbr_rank[k];
+  if (!h->ok) {
+    snprintf(why, len, "the CUDA IPC set-up failed on rank %d", rank);
+    return 0;
+  }
+  if (strncmp(h->host, own->host, sizeof h->host) != 0) {
+    snprintf(why, len, "neighbour rank %d runs on another node (%.63s, this rank on %.63s)", rank,
+             h->host, own->host);
+    return 0;
+  }
+  int dev = 0, peer_dev = 0, can = 0;
+  IPC_TRY(cudaGetDevice(&dev), "cudaGetDevice failed");
+  IPC_TRY(cudaDeviceGetByPCIBusId(&peer_dev, h->bus_id),
+          "the GPU of rank %d (PCI %.31s) is not visible to this rank (CUDA_VISIBLE_DEVICES?)",
+          rank, h->bus_id);
+  if (peer_dev != dev) {
+    IPC_TRY(cudaDeviceCanAccessPeer(&can, dev, peer_dev), "cudaDeviceCanAccessPeer failed");
+    if (!can) {
+      snprintf(why, len, "no peer access from this rank's GPU (PCI %.31s) to that of rank %d "
+               "(PCI %.31s)", own->bus_id, rank, h->bus_id);
+      return 0;
+    }
+  }
+  IpcPeer *pr = &m->peer[k];
+  pr->offset[0] = h->offset[0];
+  pr->offset[1] = h->offset[1];
+  for (int slot = 0; slot < IPC_SLOTS; slot++)
+    for (int p = 0; p < 2; p++) {
+      IPC_TRY(cudaIpcOpenMemHandle((void **)&pr->buf[slot][p], h->buf[slot][p],
+                                   cudaIpcMemLazyEnablePeerAccess),
+              "cudaIpcOpenMemHandle of rank %d's receive buffer failed", rank);
+      IPC_TRY(cudaIpcOpenEventHandle(&pr->sent[slot][p], h->sent[slot][p]),
+              "cudaIpcOpenEventHandle of rank %d failed", rank);
+      IPC_TRY(cudaIpcOpenEventHandle(&pr->done[slot][p], h->done[slot][p]),
+              "cudaIpcOpenEventHandle of rank %d failed", rank);
+    }
+  return 1;
+}
+
+/* Every "done" token that neighbours sent for our last two exchanges of each slot is still
+ * waiting (a sender reads it only two exchanges later): receive them, so that no message is left
+ * in flight. They were all sent already, so this never blocks for long. */
+static void ipc_drain(GpuMpi *m) {
+  for (int slot = 0; slot < IPC_SLOTS; slot++)
+    for (int n = m->seq[slot] >= 2 ? m->seq[slot] - 2 : 0; n < m->seq[slot]; n++)
+      for (int k = 0; k < m->n_nbr; k++) {
+        int first, count;
+        nbr_block(m, k, SLOT_DIRECTION[slot], 1, &first, &count);
+        if (count > 0) exchange_token_recv(m->x, slot, EXCH_TOKEN_DONE, k);
+      }
+  memset(m->seq, 0, sizeof m->seq);
+}
+
+/* Closes the neighbours' buffers and events and frees our own (the device is idle). */
+static void ipc_release(GpuMpi *m) {
+  ipc_drain(m);
+  for (int k = 0; m->peer && k < m->n_nbr; k++)
+    for (int slot = 0; slot < IPC_SLOTS; slot++)
+      for (int p = 0; p < 2; p++) {
+        IpcPeer *pr = &m->peer[k];
+        if (pr->buf[slot][p]) cudaIpcCloseMemHandle(pr->buf[slot][p]);
+        if (pr->sent[slot][p]) cudaEventDestroy(pr->sent[slot][p]);
+        if (pr->done[slot][p]) cudaEventDestroy(pr->done[slot][p]);
+      }
+  free(m->peer);
+  m->peer = NULL;
+  for (int slot = 0; slot < IPC_SLOTS; slot++)
+    for (int p = 0; p < 2; p++) {
+      if (m->ipc_recv[slot][p]) cudaFree(m->ipc_recv[slot][p]);
+      if (m->ipc_sent[slot][p]) cudaEventDestroy(m->ipc_sent[slot][p]);
+      if (m->ipc_done[slot][p]) cudaEventDestroy(m->ipc_done[slot][p]);
+      m->ipc_recv[slot][p] = NULL;
+      m->ipc_sent[slot][p] = m->ipc_done[slot][p] = NULL;
+    }
+  cudaGetLastError();
+}
+
+/* Collective: every rank exports its receive buffers and events to its neighbours and opens
+ * theirs. Returns whether it worked on this rank (the reason in why otherwise). Every rank with
+ * MPI sides takes part in the hello exchange even when its own part failed. */
+static int ipc_setup(GpuMpi *m, const DevData *d, char *why, size_t len) {
+  m->n_nbr = exchange_n_nbr(m->x);
+  if (m->n_nbr == 0) return 1;
+  IpcHello own, *out = (IpcHello *)calloc((size_t)m->n_nbr, sizeof(IpcHello));
+  IpcHello *in = (IpcHello *)calloc((size_t)m->n_nbr, sizeof(IpcHello));
+  m->peer = (IpcPeer *)calloc((size_t)m->n_nbr, sizeof(IpcPeer));
+  if (!out || !in || !m->peer) {
+    free(out);
+    free(in);
+    snprintf(why, len, "out of host memory");
+    return 0;
+  }
+  int ok = ipc_export(m, d, &own, why, len);
+  for (int k = 0; k < m->n_nbr; k++) {
+    out[k] = own;
+    out[k].ok = ok;
+    int first, count;
+    nbr_block(m, k, EXCH_TO_MASTER, 0, &first, &count);
+    out[k].offset[EXCH_TO_MASTER] = first;
+    nbr_block(m, k, EXCH_TO_SLAVE, 0, &first, &count);
+    out[k].offset[EXCH_TO_SLAVE] = first;
+  }
+  exchange_swap_bytes(m->x, out, in, (int)sizeof(IpcHello));
+  for (int k = 0; k < m->n_nbr && ok; k++) ok = ipc_import(m, k, &in[k], &own, why, len);
+  free(out);
+  free(in);
+  return ok;
+}
+
+/* The transport every rank uses: ipc needs it to work on all ranks (an error otherwise); auto
+ * falls back to host on all ranks when it fails on one. */
+static int choose_transport(GpuMpi *m, const DevData *d, int requested) {
+  char why[256] = "";
+  m->transport = GPU_TRANSPORT_HOST;
+  if (requested == GPU_TRANSPORT_HOST) return HX_OK;
+  int ok = ipc_setup(m, d, why, sizeof why);
+  int failed_somewhere = par_any(!ok);
+  if (!failed_somewhere) {
+    m->transport = GPU_TRANSPORT_IPC;
+    return HX_OK;
+  }
+  ipc_release(m);
+  if (requested == GPU_TRANSPORT_IPC)
+    return HX_ERROR(HX_ERR_INPUT,
+                    "MPITransport = ipc: GPU to GPU copies over CUDA IPC are impossible: %s. "
+                    "It needs all neighbouring ranks on one node with peer access between their "
+                    "GPUs; use MPITransport = host (or auto)",
+                    ok ? "they failed on another rank" : why);
+  if (par_is_root())
+    printf("GPU MPI transport: host (CUDA IPC not possible: %s)\n",
+           ok ? "see the other ranks" : why);
+  return HX_OK;
+}
+
+#undef IPC_TRY
+
 int gpu_mpi_create(const Solver *s, DevData *d, cudaStream_t s_elem, cudaStream_t s_side,
-                   cudaStream_t s_mpi, int overlap, GpuMpi **out) {
+                   cudaStream_t s_mpi, int overlap, int transport, GpuMpi **out) {
   const Mesh *mesh = s->mesh;
   GpuMpi *m = (GpuMpi *)calloc(1, sizeof(GpuMpi));
   if (!m) return HX_ERROR(HX_ERR_MEM, "out of host memory (GPU MPI set-up)");
   m->x = s->exchange;
+  m->mesh = mesh;
   m->first_mpi = mesh_first_mpi_side(mesh);
   m->first_yours = mesh_first_yours_side(mesh);
   m->n_sides = mesh->n_sides;
@@ -86,6 +339,11 @@ int gpu_mpi_create(const Solver *s, DevData *d, cudaStream_t s_elem, cudaStream_
   for (int k = 0; k < 4 && rc == HX_OK; k++)
     if (cudaEventCreateWithFlags(ev[k], cudaEventDisableTiming) != cudaSuccess)
       rc = HX_ERROR(HX_ERR_DEVICE, "cudaEventCreate failed (GPU MPI set-up)");
+  /* collective: every rank takes part, whatever its own rc */
+  if (par_any(rc != HX_OK) && rc == HX_OK)
+    rc = HX_ERROR(HX_ERR_DEVICE, "GPU MPI set-up failed on another rank");
+  if (rc == HX_OK) rc = choose_transport(m, d, transport);
+  if (rc == HX_OK && m->transport == GPU_TRANSPORT_HOST) rc = create_host_buffers(m, d);
   if (rc != HX_OK) {
     gpu_mpi_destroy(m);
     return rc;
@@ -99,6 +357,10 @@ int gpu_mpi_create(const Solver *s, DevData *d, cudaStream_t s_elem, cudaStream_
 
 void gpu_mpi_destroy(GpuMpi *m) {
   if (!m) return;
+  if (m->transport == GPU_TRANSPORT_IPC) {
+    cudaDeviceSynchronize(); /* our copies into the neighbours' buffers are done */
+    ipc_release(m);
+  }
   cudaEvent_t ev[4] = {m->ev_stage, m->ev_inner, m->ev_remote, m->ev_grad};
   for (int k = 0; k < 4; k++)
     if (ev[k]) cudaEventDestroy(ev[k]);
@@ -110,6 +372,10 @@ void gpu_mpi_destroy(GpuMpi *m) {
     if (m->h_recv[k]) cudaFreeHost(m->h_recv[k]);
   }
   free(m);
+}
+
+const char *gpu_mpi_transport(const GpuMpi *m) {
+  return m->transport == GPU_TRANSPORT_IPC ? "ipc" : "host";
 }
 
 size_t gpu_mpi_bytes(const GpuMpi *m) {
@@ -136,6 +402,86 @@ static int exchange_via_host(GpuMpi *m, int slot, const double *send, double *re
   return HX_OK;
 }
 
+/* Synchronization of an IPC exchange, number n of its slot (the same n on every rank; buffers,
+ * events and token buffers alternate with the parity p = n % 2):
+ *   sender, per receiving neighbour k: if n >= 2, wait for k's "done" token of exchange n - 2
+ *     and make s_mpi wait for k's "done" event of parity p (k's copy out of that buffer); copy
+ *     the block into k's receive buffer of parity p; then record our "sent" event of parity p
+ *     and send k the "sent" token n.
+ *   receiver: wait for the "sent" token n of every sending neighbour, then make s_mpi wait for
+ *     its "sent" event of parity p; copy the received block out of our buffer of parity p into
+ *     its place (local, device to device); record our "done" event of parity p and send the
+ *     "done" token n to the senders.
+ * Why this is race-free: cudaStreamWaitEvent waits for the event's latest record at the time of
+ * the call. The token proves that the record of exchange n has been queued; the next record of
+ * the same event (exchange n + 2) is queued only after the sender got our "done" token n, which
+ * we send after our wait is queued. So the receiver waits for exactly exchange n's copies. The
+ * same argument with the roles swapped holds for the "done" events: the sender writes a buffer
+ * again (exchange n + 2) only after the receiver's copy out of it (exchange n) has run. The
+ * other exchange of the slot in between (n + 1) uses the other buffer. The host never waits for
+ * the GPU: tokens are sent as soon as the work is queued, so there is no deadlock either (every
+ * rank queues its sends before it waits for its receives, as with MPI_Isend/MPI_Irecv). On the
+ * devices, the local arrays are ordered as on the host path: the sent data are produced on
+ * s_mpi (or before begin_stage), the received data are consumed on s_mpi or after join_sides. */
+static int ipc_token(GpuMpi *m, int slot, int kind, int k, int expected) {
+  int seq = exchange_token_recv(m->x, slot, kind, k);
+  if (seq != expected)
+    return HX_ERROR(HX_ERR_INTERNAL, "CUDA IPC exchange out of order: slot %d got token %d of "
+                    "rank %d, expected %d", slot, seq, m->mesh->nbr_rank[k], expected);
+  return HX_OK;
+}
+
+static int exchange_via_ipc(GpuMpi *m, int slot, const double *send, double *recv,
+                            long doubles_per_side, int direction) {
+  int n = m->seq[slot]++, p = n & 1, first, count, sent = 0;
+  size_t dps = (size_t)doubles_per_side;
+  for (int k = 0; k < m->n_nbr; k++) {
+    nbr_block(m, k, direction, 1, &first, &count);
+    if (count == 0) continue;
+    IpcPeer *pr = &m->peer[k];
+    if (n >= 2) {
+      HX_CHECK(ipc_token(m, slot, EXCH_TOKEN_DONE, k, n - 2));
+      CU_CHECK(cudaStreamWaitEvent(m->s_mpi, pr->done[slot][p], 0));
+    }
+    CU_CHECK(cudaMemcpyAsync(pr->buf[slot][p] + dps * pr->offset[direction], send + dps * first,
+                             sizeof(double) * dps * count, cudaMemcpyDeviceToDevice, m->s_mpi));
+    sent = 1;
+  }
+  if (sent) {
+    CU_CHECK(cudaEventRecord(m->ipc_sent[slot][p], m->s_mpi));
+    for (int k = 0; k < m->n_nbr; k++) {
+      nbr_block(m, k, direction, 1, &first, &count);
+      if (count > 0) exchange_token_send(m->x, slot, EXCH_TOKEN_SENT, k, n);
+    }
+  }
+  for (int k = 0; k < m->n_nbr; k++) {
+    nbr_block(m, k, direction, 0, &first, &count);
+    if (count == 0) continue;
+    HX_CHECK(ipc_token(m, slot, EXCH_TOKEN_SENT, k, n));
+    CU_CHECK(cudaStreamWaitEvent(m->s_mpi, m->peer[k].sent[slot][p], 0));
+  }
+  size_t n_recv = dps * recv_sides(m, direction);
+  if (n_recv) {
+    CU_CHECK(cudaMemcpyAsync(recv, m->ipc_recv[slot][p], sizeof(double) * n_recv,
+                             cudaMemcpyDeviceToDevice, m->s_mpi));
+    CU_CHECK(cudaEventRecord(m->ipc_done[slot][p], m->s_mpi));
+    for (int k = 0; k < m->n_nbr; k++) {
+      nbr_block(m, k, direction, 0, &first, &count);
+      if (count > 0) exchange_token_send(m->x, slot, EXCH_TOKEN_DONE, k, n);
+    }
+  }
+  return HX_OK;
+}
+
+/* One exchange of a slot with the run's transport; the received data are on the device, in
+ * stream order on s_mpi, when it returns. */
+static int exchange_slot(GpuMpi *m, int slot, const double *send, double *recv,
+                         long doubles_per_side, int direction) {
+  if (m->transport == GPU_TRANSPORT_IPC)
+    return exchange_via_ipc(m, slot, send, recv, doubles_per_side, direction);
+  return exchange_via_host(m, slot, send, recv, doubles_per_side, direction);
+}
+
 /* The side streams start from the element stream's state (U of the stage). */
 static int begin_stage(GpuMpi *m) {
   CU_CHECK(cudaEventRecord(m->ev_stage, m->s_elem));
@@ -159,9 +505,9 @@ static int lifting_faces_and_volume(GpuMpi *m, const DevData *d, const DevPhysic
   HX_CHECK(launch_pack_slave(d, d->U, d->nvar, m->first_yours, m->n_sides, m->d_send_U, m->s_mpi));
   HX_CHECK(launch_face_lifting(d, ph, c, 0, m->first_mpi, m->s_side));
   CU_CHECK(cudaEventRecord(m->ev_inner, m->s_side));
-  HX_CHECK(exchange_via_host(m, EXCH_U, m->d_send_U, m->d_recv_U, nv, EXCH_TO_MASTER));
+  HX_CHECK(exchange_slot(m, EXCH_U, m->d_send_U, m->d_recv_U, nv, EXCH_TO_MASTER));
   HX_CHECK(launch_face_lifting(d, ph, c, m->first_mpi, m->first_yours, m->s_mpi));
-  HX_CHECK(exchange_via_host(m, EXCH_LIFT, d->lift_flux + ng * m->first_mpi,
+  HX_CHECK(exchange_slot(m, EXCH_LIFT, d->lift_flux + ng * m->first_mpi,
                              d->lift_flux + ng * m->first_yours, ng, EXCH_TO_SLAVE));
   HX_CHECK(join_sides(m));
   return launch_lifting(d, ph, m->s_elem);
@@ -190,11 +536,11 @@ int gpu_mpi_stage(GpuMpi *m, const DevData *d, const DevPhysics *ph, double a, d
   CU_CHECK(cudaEventRecord(m->ev_inner, m->s_side));
   HX_CHECK(launch_volume_integral(d, ph, m->s_elem));
   if (d->viscous)
-    HX_CHECK(exchange_via_host(m, EXCH_GRAD, m->d_send_grad, m->d_recv_grad, ng, EXCH_TO_MASTER));
+    HX_CHECK(exchange_slot(m, EXCH_GRAD, m->d_send_grad, m->d_recv_grad, ng, EXCH_TO_MASTER));
   else
-    HX_CHECK(exchange_via_host(m, EXCH_U, m->d_send_U, m->d_recv_U, nv, EXCH_TO_MASTER));
+    HX_CHECK(exchange_slot(m, EXCH_U, m->d_send_U, m->d_recv_U, nv, EXCH_TO_MASTER));
   HX_CHECK(launch_face_flux(d, ph, c, m->first_mpi, m->first_yours, m->s_mpi));
-  HX_CHECK(exchange_via_host(m, EXCH_FLUX, d->flux + nv * m->first_mpi,
+  HX_CHECK(exchange_slot(m, EXCH_FLUX, d->flux + nv * m->first_mpi,
                              d->flux + nv * m->first_yours, nv, EXCH_TO_SLAVE));
   HX_CHECK(join_sides(m));
   return launch_surface_update(d, ph, a, b, c, m->s_elem);

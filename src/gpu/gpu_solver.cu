@@ -301,7 +301,8 @@ extern "C" int gpu_solver_create(const Solver *s, const GpuOptions *opt, double 
   if (rc == HX_OK) rc = upload_solver(g, s, opt);
   if (rc == HX_OK) rc = create_streams(g);
   if (rc == HX_OK && par_size() > 1)
-    rc = gpu_mpi_create(s, &g->d, g->s_elem, g->s_side, g->s_mpi, opt->overlap_mpi, &g->mpi);
+    rc = gpu_mpi_create(s, &g->d, g->s_elem, g->s_side, g->s_mpi, opt->overlap_mpi,
+                        opt->mpi_transport, &g->mpi);
   if (rc == HX_OK) rc = gpu_upload_state(g, s->U, t);
   if (rc == HX_OK && g->use_graphs) rc = capture_step_graph(g);
   if (rc != HX_OK) {
@@ -382,6 +383,10 @@ extern "C" int gpu_tgv_sums(GpuSolver *g, double *sums, double *max_vort) {
   for (int m = 0; m < HX_TGV_NSUMS; m++) sums[m] = host[m];
   *max_vort = host[HX_TGV_NSUMS];
   return HX_OK;
+}
+
+extern "C" const char *gpu_mpi_transport_name(const GpuSolver *g) {
+  return g->mpi ? gpu_mpi_transport(g->mpi) : NULL;
 }
 
 extern "C" size_t gpu_bytes_allocated(const GpuSolver *g) {

@@ -13,6 +13,7 @@ typedef struct {
   int N, elems[3], steps, warmup;
   char split[16], node[32], backend[16], graphs[4], overlap[4], mu0[32];
   double curving;
+  char transport[8];
 } BenchOptions;
 
 /* --elems n (a cube) or nx,ny,nz (e.g. a box twice as long for twice the ranks) */
@@ -25,7 +26,7 @@ static int parse_elems(const char *val, int *e) {
 }
 
 static int parse_bench_options(int argc, char **argv, BenchOptions *o) {
-  *o = (BenchOptions){7, {32, 32, 32}, 50, 5, "PI", "GAUSS-LOBATTO", "auto", "T", "T", "0.", 0.0};
+  *o = (BenchOptions){7, {32, 32, 32}, 50, 5, "PI", "GAUSS-LOBATTO", "auto", "T", "T", "0.", 0.0, "auto"};
   for (int a = 0; a < argc; a++) {
     const char *key = argv[a], *val = a + 1 < argc ? argv[a + 1] : NULL;
     if (!val) return HX_ERROR(HX_ERR_INPUT, "bench: option %s needs a value", key);
@@ -40,9 +41,11 @@ static int parse_bench_options(int argc, char **argv, BenchOptions *o) {
     else if (!strcmp(key, "--overlap")) snprintf(o->overlap, sizeof o->overlap, "%s", val);
     else if (!strcmp(key, "--curving")) o->curving = atof(val);
     else if (!strcmp(key, "--mu0")) snprintf(o->mu0, sizeof o->mu0, "%s", val);
+    else if (!strcmp(key, "--transport")) snprintf(o->transport, sizeof o->transport, "%s", val);
     else
       return HX_ERROR(HX_ERR_INPUT, "bench: unknown option %s (options: --N --elems --split --node "
-                                    "--backend --steps --warmup --curving --graphs --overlap --mu0)",
+                                    "--backend --steps --warmup --curving --graphs --overlap --mu0 "
+                                    "--transport)",
                       key);
     a++;
   }
@@ -64,7 +67,7 @@ static int bench_params(const BenchOptions *o, Params **out) {
                          {"N", N}, {"NodeType", o->node}, {"IniExactFunc", "2"},
                          {"AdvVel", "(/0.3,0.2,0.1/)"}, {"tend", "1e30"}, {"CalcErrorNorms", "F"},
                          {"Backend", o->backend}, {"UseCudaGraphs", o->graphs},
-                         {"OverlapMPI", o->overlap},
+                         {"OverlapMPI", o->overlap}, {"MPITransport", o->transport},
                          {"BoxCurving", curving}, {"NGeo", ngeo}, {"mu0", o->mu0}};
   int rc = simulation_define_params(p);
   for (size_t i = 0; rc == HX_OK && i < sizeof kv / sizeof kv[0]; i++)
@@ -117,14 +120,18 @@ int hexdg_bench(int argc, char **argv) {
     double dof = (double)s->n_dof_elem * s->mesh->n_global_elems;
     double pid = seconds * par_size() / (dof * stages);
     int multi = sim->backend == BACKEND_CUDA && par_size() > 1;
+    char mode[64];
+    snprintf(mode, sizeof mode, "%s", sim->backend != BACKEND_CUDA ? "cpu"
+             : multi ? (o.overlap[0] == 'T' ? "MPI overlap" : "MPI no overlap")
+             : (o.graphs[0] == 'T' ? "CUDA graph" : "no graph"));
+    if (multi) {
+      size_t used = strlen(mode);
+      snprintf(mode + used, sizeof mode - used, " %s", gpu_mpi_transport_name(sim->gpu));
+    }
     printf("bench: %s, %s, N=%d %s %s, %dx%dx%d elements, %s, %s, %d ranks, %d steps in %.4f s\n",
            sim->device_name, s->viscous ? "Navier-Stokes" : "Euler", o.N, o.node,
            strcmp(o.node, "GAUSS") ? o.split : "weak", o.elems[0], o.elems[1], o.elems[2],
-           sim->td.rk->name,
-           sim->backend != BACKEND_CUDA ? "cpu"
-           : multi ? (o.overlap[0] == 'T' ? "MPI overlap" : "MPI no overlap")
-           : (o.graphs[0] == 'T' ? "CUDA graph" : "no graph"),
-           par_size(), o.steps, seconds);
+           sim->td.rk->name, mode, par_size(), o.steps, seconds);
     printf("PID %.4e DOF %.0f stages %ld bytes_per_DOF %.1f\n", pid, dof, stages,
            (double)bytes / s->n_dof);
   }

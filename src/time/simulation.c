@@ -48,6 +48,8 @@ static void install_stop_handlers(void) {
 
 static const char *const BACKEND_NAMES[] = {"auto", "cpu", "cuda"};
 static const int BACKEND_IDS[] = {BACKEND_AUTO, BACKEND_CPU, BACKEND_CUDA};
+static const char *const TRANSPORT_NAMES[] = {"auto", "ipc", "host"};
+static const int TRANSPORT_IDS[] = {GPU_TRANSPORT_AUTO, GPU_TRANSPORT_IPC, GPU_TRANSPORT_HOST};
 
 int simulation_define_params(Params *p) {
   HX_CHECK(params_define(p, "Output", "ProjectName", PARAM_STRING, 0, NULL, false,
@@ -63,6 +65,13 @@ int simulation_define_params(Params *p) {
                          "high-priority stream and run the inner sides and the volume work while "
                          "their messages travel (T), or run everything on one stream and wait for "
                          "each exchange right after it starts (F, to measure what overlap gains)."));
+  HX_CHECK(params_define_choice(p, "Backend", "MPITransport", "auto", 3, TRANSPORT_NAMES,
+                                TRANSPORT_IDS,
+                                "CUDA backend on several MPI ranks: how face data go from GPU to "
+                                "GPU. ipc: device to device with CUDA IPC (all neighbouring ranks "
+                                "on one node, peer access between their GPUs; an error otherwise); "
+                                "host: through pinned host memory and MPI (any layout); auto: ipc "
+                                "where every rank can use it, else host."));
   HX_CHECK(exactfunc_define_params(p));
   HX_CHECK(mesh_define_params(p));
   HX_CHECK(partition_define_params(p));
@@ -128,7 +137,9 @@ static int load_restart(Simulation *sim, const char *file) {
 
 static int backend_init(const Params *p, Simulation *sim) {
   bool graphs, overlap;
+  int transport;
   HX_CHECK(params_get_choice(p, "Backend", &sim->backend));
+  HX_CHECK(params_get_choice(p, "MPITransport", &transport));
   HX_CHECK(params_get_logical(p, "UseCudaGraphs", &graphs));
   HX_CHECK(params_get_logical(p, "OverlapMPI", &overlap));
   if (sim->backend == BACKEND_AUTO) /* the same choice on every rank; FV runs on the CPU only */
@@ -143,7 +154,7 @@ static int backend_init(const Params *p, Simulation *sim) {
     return HX_OK;
   }
   HX_CHECK(gpu_select_device(sim->device_name, sizeof sim->device_name));
-  GpuOptions opt = {sim->td.rk, sim->td.cfl_scale, sim->td.dfl_scale, graphs, overlap};
+  GpuOptions opt = {sim->td.rk, sim->td.cfl_scale, sim->td.dfl_scale, graphs, overlap, transport};
   return gpu_solver_create(sim->solver, &opt, sim->t, &sim->gpu);
 }
 

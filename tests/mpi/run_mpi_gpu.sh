@@ -3,7 +3,8 @@
 # (mu0 0.01) on a curved periodic box, with and without overlap and with METIS; Euler; the
 # unstructured gmsh mesh with isothermal walls (all flips, body forces); the Taylor-Green vortex
 # (TGV integrals reduced over the ranks). States agree to 1e-12 relative, CSV lines to 1e-11.
-# Exits 77 (skipped) when fewer than 2 GPUs are visible.
+# The 2-rank runs use MPITransport = $MPI_GPU_TRANSPORT (default auto: CUDA IPC where possible),
+# the MMS case once more with MPITransport = host. Exits 77 (skipped) when fewer than 2 GPUs are visible.
 # usage: run_mpi_gpu.sh hexdg repo_root mpiexec compare_states
 source "$(dirname "$0")/mpi_lib.sh"
 gpus=$("$hexdg" --gpu-count 2>/dev/null || echo 0)
@@ -28,6 +29,9 @@ maxIter      = 100
 Analyze_dt   = 10.
 Backend      = cuda
 INI
+transport=${MPI_GPU_TRANSPORT:-auto}
+echo "MPITransport = $transport" >>mms.ini
+sed 's/^MPITransport.*/MPITransport = host/' mms.ini >mms_host.ini
 sed 's/^Backend.*/&\nOverlapMPI   = F/' mms.ini >mms_serial.ini
 sed 's/^Backend.*/&\nPartitioner  = metis/' mms.ini >mms_metis.ini
 sed 's/^mu0.*/mu0          = 0./' mms.ini >euler.ini
@@ -48,6 +52,7 @@ tend         = 100.
 maxIter      = 100
 Analyze_dt   = 100.
 Backend      = cuda
+MPITransport = $transport
 INI
 cat >tgv.ini <<'INI'
 ProjectName  = tgv
@@ -66,11 +71,13 @@ maxIter      = 100
 Analyze_dt   = 100.
 Backend      = cuda
 INI
+echo "MPITransport = $transport" >>tgv.ini
 run_ranks mms1 1 mms.ini
 run_ranks mms2 2 mms.ini
 run_ranks mms2serial 2 mms_serial.ini
 run_ranks mms2metis 2 mms_metis.ini
-for r in mms2 mms2serial mms2metis; do
+run_ranks mms2host 2 mms_host.ini
+for r in mms2 mms2serial mms2metis mms2host; do
   same_state mms1 $r
   same_csv mms1/mms_ErrorNorms.csv $r/mms_ErrorNorms.csv
 done
@@ -93,4 +100,20 @@ for r in mms1 mms2 euler2 walls2 tgv2; do
     fails=$((fails + 1))
   fi
 done
+# the transports: host where asked for, ipc where required
+for r in mms2 mms2host; do
+  echo "transport of $r: $(grep -o 'MPI transport [a-z]*' $r/out.txt)"
+done
+if ! grep -q "MPI transport host" mms2host/out.txt; then
+  echo "FAIL - mms2host did not use MPITransport = host"
+  fails=$((fails + 1))
+fi
+if [ "$transport" != auto ]; then
+  for r in mms2 mms2serial mms2metis euler2 walls2 tgv2; do
+    if ! grep -q "MPI transport $transport" $r/out.txt; then
+      echo "FAIL - $r did not use MPITransport = $transport"
+      fails=$((fails + 1))
+    fi
+  done
+fi
 finish
