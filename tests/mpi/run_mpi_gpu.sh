@@ -4,7 +4,8 @@
 # unstructured gmsh mesh with isothermal walls (all flips, body forces); the Taylor-Green vortex
 # (TGV integrals reduced over the ranks). States agree to 1e-12 relative, CSV lines to 1e-11.
 # The 2-rank runs use MPITransport = $MPI_GPU_TRANSPORT (default auto: CUDA IPC where possible),
-# the MMS case once more with MPITransport = host. Exits 77 (skipped) when fewer than 2 GPUs are visible.
+# the MMS case once more with MPITransport = host; with 4 GPUs also 4 ranks (MMS, walls). Exits 77
+# (skipped) when fewer than 2 GPUs are visible.
 # usage: run_mpi_gpu.sh hexdg repo_root mpiexec compare_states
 source "$(dirname "$0")/mpi_lib.sh"
 gpus=$("$hexdg" --gpu-count 2>/dev/null || echo 0)
@@ -93,6 +94,17 @@ run_ranks tgv1 1 tgv.ini
 run_ranks tgv2 2 tgv.ini
 same_state tgv1 tgv2
 same_csv tgv1/tgv_TGVAnalysis.csv tgv2/tgv_TGVAnalysis.csv
+# 4 ranks where 4 GPUs are visible (nvidia-h200-x4): the MMS and the gmsh walls case
+if [ "$gpus" -ge 4 ]; then
+  run_ranks mms4 4 mms.ini
+  same_state mms1 mms4
+  same_csv mms1/mms_ErrorNorms.csv mms4/mms_ErrorNorms.csv
+  run_ranks walls4 4 walls.ini
+  same_state walls1 walls4
+  same_csv walls1/walls_BodyForces_walls.csv walls4/walls_BodyForces_walls.csv
+else
+  echo "(4-rank runs skipped: $gpus GPUs visible)"
+fi
 # the runs must have used the CUDA backend, not fallen back to the CPU
 for r in mms1 mms2 euler2 walls2 tgv2; do
   if grep -q "^backend: CPU" $r/out.txt; then
