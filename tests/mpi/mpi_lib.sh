@@ -54,3 +54,68 @@ finish() {
   [ $fails -eq 0 ] && echo "all MPI checks passed" || echo "$fails MPI check(s) failed"
   exit $((fails > 0))
 }
+
+# The cases the MPI tests share, written to a parameter file; Backend as given (cpu or cuda).
+# write_mms_ini file project elems mu0 backend: manufactured solution on a curved periodic box
+write_mms_ini() {
+  cat >"$1" <<INI
+ProjectName  = $2
+MeshFile     = box
+BoxElems     = $3
+NGeo         = 2
+BoxCurving   = 0.05
+N            = 3
+NodeType     = GAUSS-LOBATTO
+SplitDG      = PI
+IniExactFunc = 4
+AdvVel       = (/1.,1.,1./)
+mu0          = $4
+tend         = 10.
+maxIter      = 100
+Analyze_dt   = 10.
+Backend      = $5
+INI
+}
+
+# write_walls_ini file backend: the unstructured gmsh box (all flips) with isothermal walls
+write_walls_ini() {
+  cat >"$1" <<INI
+ProjectName  = walls
+MeshFile     = $root/tests/data/gmsh_box_unstructured_o2.msh
+BoundaryName = walls
+BoundaryType = (/4,1/)
+N            = 3
+NodeType     = GAUSS-LOBATTO
+SplitDG      = PI
+IniExactFunc = 1
+RefState     = (/1., 0.2, 0.1, 0.05, 0.71428571/)
+mu0          = 0.01
+CalcErrorNorms = F
+CalcBodyForces = T
+tend         = 100.
+maxIter      = 100
+Analyze_dt   = 100.
+Backend      = $2
+INI
+}
+
+# write_tgv_ini file backend: the Taylor-Green vortex on 4^3 elements, N = 2
+write_tgv_ini() {
+  cat >"$1" <<INI
+ProjectName  = tgv
+MeshFile     = box
+BoxElems     = (/4,4,4/)
+BoxLower     = (/-3.141592653589793,-3.141592653589793,-3.141592653589793/)
+BoxUpper     = (/3.141592653589793,3.141592653589793,3.141592653589793/)
+N            = 2
+NodeType     = GAUSS-LOBATTO
+SplitDG      = PI
+TestCase     = taylorgreenvortex
+mu0          = 0.000625
+CalcErrorNorms = F
+tend         = 100.
+maxIter      = 100
+Analyze_dt   = 100.
+Backend      = $2
+INI
+}

@@ -13,65 +13,16 @@ if [ "${gpus:-0}" -lt 2 ]; then
   echo "SKIP: $gpus CUDA device(s) visible, the GPU MPI test needs 2"
   exit 77
 fi
-cat >mms.ini <<'INI'
-ProjectName  = mms
-MeshFile     = box
-BoxElems     = (/4,4,3/)
-NGeo         = 2
-BoxCurving   = 0.05
-N            = 3
-NodeType     = GAUSS-LOBATTO
-SplitDG      = PI
-IniExactFunc = 4
-AdvVel       = (/1.,1.,1./)
-mu0          = 0.01
-tend         = 10.
-maxIter      = 100
-Analyze_dt   = 10.
-Backend      = cuda
-INI
+write_mms_ini mms.ini mms '(/4,4,3/)' 0.01 cuda
 transport=${MPI_GPU_TRANSPORT:-auto}
 echo "MPITransport = $transport" >>mms.ini
 sed 's/^MPITransport.*/MPITransport = host/' mms.ini >mms_host.ini
 sed 's/^Backend.*/&\nOverlapMPI   = F/' mms.ini >mms_serial.ini
 sed 's/^Backend.*/&\nPartitioner  = metis/' mms.ini >mms_metis.ini
 sed 's/^mu0.*/mu0          = 0./' mms.ini >euler.ini
-cat >walls.ini <<INI
-ProjectName  = walls
-MeshFile     = $root/tests/data/gmsh_box_unstructured_o2.msh
-BoundaryName = walls
-BoundaryType = (/4,1/)
-N            = 3
-NodeType     = GAUSS-LOBATTO
-SplitDG      = PI
-IniExactFunc = 1
-RefState     = (/1., 0.2, 0.1, 0.05, 0.71428571/)
-mu0          = 0.01
-CalcErrorNorms = F
-CalcBodyForces = T
-tend         = 100.
-maxIter      = 100
-Analyze_dt   = 100.
-Backend      = cuda
-MPITransport = $transport
-INI
-cat >tgv.ini <<'INI'
-ProjectName  = tgv
-MeshFile     = box
-BoxElems     = (/4,4,4/)
-BoxLower     = (/-3.141592653589793,-3.141592653589793,-3.141592653589793/)
-BoxUpper     = (/3.141592653589793,3.141592653589793,3.141592653589793/)
-N            = 2
-NodeType     = GAUSS-LOBATTO
-SplitDG      = PI
-TestCase     = taylorgreenvortex
-mu0          = 0.000625
-CalcErrorNorms = F
-tend         = 100.
-maxIter      = 100
-Analyze_dt   = 100.
-Backend      = cuda
-INI
+write_walls_ini walls.ini cuda
+echo "MPITransport = $transport" >>walls.ini
+write_tgv_ini tgv.ini cuda
 echo "MPITransport = $transport" >>tgv.ini
 run_ranks mms1 1 mms.ini
 run_ranks mms2 2 mms.ini

@@ -3,23 +3,7 @@
 # (SFC ranges; METIS on 2) give the same solution and the same error norms.
 # usage: run_mpi_mms.sh hexdg repo_root mpiexec compare_states
 source "$(dirname "$0")/mpi_lib.sh"
-cat >mms.ini <<'INI'
-ProjectName  = mms
-MeshFile     = box
-BoxElems     = (/4,4,3/)
-NGeo         = 2
-BoxCurving   = 0.05
-N            = 3
-NodeType     = GAUSS-LOBATTO
-SplitDG      = PI
-IniExactFunc = 4
-AdvVel       = (/1.,1.,1./)
-mu0          = 0.001
-tend         = 10.
-maxIter      = 100
-Analyze_dt   = 10.
-Backend      = cpu
-INI
+write_mms_ini mms.ini mms '(/4,4,3/)' 0.001 cpu
 sed 's/^Backend.*/&\nPartitioner  = metis/' mms.ini >mms_metis.ini
 run_ranks r1 1 mms.ini
 run_ranks r2 2 mms.ini

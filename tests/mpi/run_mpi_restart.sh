@@ -3,23 +3,7 @@
 # 1 and on 4 ranks, 50 more steps end where 100 uninterrupted steps on 1 rank end.
 # usage: run_mpi_restart.sh hexdg repo_root mpiexec compare_states
 source "$(dirname "$0")/mpi_lib.sh"
-cat >full.ini <<'INI'
-ProjectName  = rs
-MeshFile     = box
-BoxElems     = (/3,3,3/)
-NGeo         = 2
-BoxCurving   = 0.05
-N            = 3
-NodeType     = GAUSS-LOBATTO
-SplitDG      = PI
-IniExactFunc = 4
-AdvVel       = (/1.,1.,1./)
-mu0          = 0.001
-tend         = 10.
-maxIter      = 100
-Analyze_dt   = 10.
-Backend      = cpu
-INI
+write_mms_ini full.ini rs '(/3,3,3/)' 0.001 cpu
 sed 's/^maxIter.*/maxIter      = 50/' full.ini >half.ini
 run_ranks full1 1 full.ini
 run_ranks first2 2 half.ini
