@@ -779,16 +779,24 @@ static int check_matches_expected(const char *path, const StateHeader *found,
   return HX_OK;
 }
 
-static int read_elem_blocks(hid_t file, const char *path, const StateHeader *h, double *U) {
-  hid_t dset = H5Dopen2(file, DATASET_NAME, H5P_DEFAULT);
-  hid_t file_space = dset >= 0 ? H5Dget_space(dset) : -1;
-  if (file_space < 0) {
-    if (dset >= 0) H5Dclose(dset);
+/* Open DG_Solution for reading: the dataset, its file space and its dimensions. */
+static int open_solution(hid_t file, const char *path, hid_t *dset, hid_t *file_space,
+                         hsize_t dims[5]) {
+  *dset = H5Dopen2(file, DATASET_NAME, H5P_DEFAULT);
+  *file_space = *dset >= 0 ? H5Dget_space(*dset) : -1;
+  if (*file_space < 0) {
+    if (*dset >= 0) H5Dclose(*dset);
     return HX_ERROR(HX_ERR_IO, "state file '%s': cannot open dataset '%s' (file damaged?)", path,
                     DATASET_NAME);
   }
+  H5Sget_simple_extent_dims(*file_space, dims, NULL);
+  return HX_OK;
+}
+
+static int read_elem_blocks(hid_t file, const char *path, const StateHeader *h, double *U) {
+  hid_t dset, file_space;
   hsize_t dims[5];
-  H5Sget_simple_extent_dims(file_space, dims, NULL);
+  HX_CHECK(open_solution(file, path, &dset, &file_space, dims));
   size_t n_nodes = nodes_per_elem(h->N);
   size_t per_elem = (size_t)h->n_var * n_nodes;
   long block = elems_per_block(h->n_var, n_nodes);
@@ -818,15 +826,9 @@ static int read_elem_blocks(hid_t file, const char *path, const StateHeader *h, 
 /* This rank's elements, read in one call (every rank opens the file read-only on its own). */
 static int read_part(hid_t file, const char *path, const StateHeader *h, double *U,
                      const StatePart *part) {
-  hid_t dset = H5Dopen2(file, DATASET_NAME, H5P_DEFAULT);
-  hid_t file_space = dset >= 0 ? H5Dget_space(dset) : -1;
-  if (file_space < 0) {
-    if (dset >= 0) H5Dclose(dset);
-    return HX_ERROR(HX_ERR_IO, "state file '%s': cannot open dataset '%s' (file damaged?)", path,
-                    DATASET_NAME);
-  }
+  hid_t dset, file_space;
   hsize_t dims[5];
-  H5Sget_simple_extent_dims(file_space, dims, NULL);
+  HX_CHECK(open_solution(file, path, &dset, &file_space, dims));
   size_t n_nodes = nodes_per_elem(h->N), per_elem = (size_t)h->n_var * n_nodes;
   double *buf = hx_malloc((size_t)part->n_local * per_elem * sizeof(double), "state-file buffer");
   hsize_t mem_dims = (hsize_t)part->n_local * per_elem;

@@ -56,7 +56,7 @@ static int find_flip(const Mesh *m, int em, int sm, int es, int ss) {
   return best;
 }
 
-static int alloc_sides(Mesh *m) {
+int mesh_alloc_sides(Mesh *m) {
   int n = m->n_sides;
   m->side_master_elem = hx_malloc(sizeof(int) * n, "sides");
   m->side_master_locside = hx_malloc(sizeof(int) * n, "sides");
@@ -64,8 +64,8 @@ static int alloc_sides(Mesh *m) {
   m->side_slave_locside = hx_malloc(sizeof(int) * n, "sides");
   m->side_flip = hx_malloc(sizeof(int) * n, "sides");
   m->side_bc = hx_malloc(sizeof(int) * n, "sides");
-  m->elem_to_side = hx_malloc(sizeof(int) * 6 * m->n_elems, "element sides");
-  m->elem_to_side_flip = hx_malloc(sizeof(int) * 6 * m->n_elems, "element sides");
+  m->elem_to_side = hx_malloc(sizeof(int) * 6 * (size_t)m->n_elems, "element sides");
+  m->elem_to_side_flip = hx_malloc(sizeof(int) * 6 * (size_t)m->n_elems, "element sides");
   if (!m->side_master_elem || !m->side_master_locside || !m->side_slave_elem ||
       !m->side_slave_locside || !m->side_flip || !m->side_bc || !m->elem_to_side ||
       !m->elem_to_side_flip)
@@ -105,7 +105,7 @@ int mesh_connect(Mesh *m, const int *neighbor, const int *face_bc) {
   m->n_mpi_mine_sides = m->n_mpi_yours_sides = 0;
   m->n_global_elems = m->n_elems;
   m->n_sides = n_bc + n_inner;
-  HX_CHECK(alloc_sides(m));
+  HX_CHECK(mesh_alloc_sides(m));
   int next_bc = 0, next_inner = n_bc;
   for (int f = 0; f < 6 * m->n_elems; f++) {
     int e = f / 6, s = f % 6, nb = neighbor[f];

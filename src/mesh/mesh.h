@@ -73,6 +73,8 @@ void mesh_destroy(Mesh *m);
  * found from the corner coordinates (equal up to a translation, which covers periodic pairs).
  * Errors name the element and side (unmatched face, inconsistent neighbour pair, no flip fits). */
 int mesh_connect(Mesh *m, const int *neighbor, const int *face_bc);
+/* Allocate the side arrays (n_sides) and the element-to-side maps (n_elems) of m. */
+int mesh_alloc_sides(Mesh *m);
 
 /* Reorder elements (node_coords, global ids, neighbor, face_bc) along a Hilbert curve through the
  * element centroids. */

@@ -154,22 +154,12 @@ static int compare_sides(const void *a, const void *b) {
 }
 
 static int alloc_local(Mesh *m) {
-  int n = m->n_sides, ne = m->n_elems, ng = m->NGeo + 1;
+  int ne = m->n_elems, ng = m->NGeo + 1;
+  HX_CHECK(mesh_alloc_sides(m));
   m->node_coords = hx_malloc(sizeof(double) * 3 * ng * ng * ng * (size_t)ne, "mesh nodes");
   m->elem_global_id = hx_malloc(sizeof(long) * (size_t)ne, "element ids");
-  m->elem_to_side = hx_malloc(sizeof(int) * 6 * (size_t)ne, "element sides");
-  m->elem_to_side_flip = hx_malloc(sizeof(int) * 6 * (size_t)ne, "element sides");
-  m->side_master_elem = hx_malloc(sizeof(int) * n, "sides");
-  m->side_master_locside = hx_malloc(sizeof(int) * n, "sides");
-  m->side_slave_elem = hx_malloc(sizeof(int) * n, "sides");
-  m->side_slave_locside = hx_malloc(sizeof(int) * n, "sides");
-  m->side_flip = hx_malloc(sizeof(int) * n, "sides");
-  m->side_bc = hx_malloc(sizeof(int) * n, "sides");
   m->bcs = hx_calloc(m->n_bcs ? m->n_bcs : 1, sizeof(BoundaryCondition), "boundary conditions");
-  if (!m->node_coords || !m->elem_global_id || !m->elem_to_side || !m->elem_to_side_flip ||
-      !m->side_master_elem || !m->side_master_locside || !m->side_slave_elem ||
-      !m->side_slave_locside || !m->side_flip || !m->side_bc || !m->bcs)
-    return HX_ERR_MEM;
+  if (!m->node_coords || !m->elem_global_id || !m->bcs) return HX_ERR_MEM;
   return HX_OK;
 }
 
