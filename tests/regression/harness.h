@@ -47,6 +47,21 @@ static inline Simulation *harness_sim(const char *const *base, const char *const
   return sim;
 }
 
+/* max |U - ref[var]| over every node: the distance from a uniform state ref. */
+static inline double harness_max_deviation(const Solver *s, const double *ref) {
+  double dev = 0.0;
+  for (long q = 0; q < (long)s->n_var * s->n_dof; q++)
+    dev = fmax(dev, fabs(s->U[q] - ref[(q / s->n_dof_elem) % s->n_var]));
+  return dev;
+}
+
+/* The same from the exact function at the origin at t = 0 (IniExactFunc 1: the free stream). */
+static inline double harness_freestream_deviation(const Solver *s) {
+  double ref[HX_NVAR], x[3] = {0, 0, 0};
+  exact_func(&s->exact, &s->phys, x, 0.0, ref);
+  return harness_max_deviation(s, ref);
+}
+
 /* Move into a fresh scratch directory so that output files do not collide between tests. */
 static inline void harness_scratch_dir(const char *name) {
   char dir[512];

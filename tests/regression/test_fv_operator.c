@@ -50,16 +50,6 @@ static void test_alpha_zero_is_dg(void **state) {
   }
 }
 
-static double max_deviation(const Solver *s) {
-  double ref[HX_NVAR], x[3] = {0, 0, 0}, dev = 0.0;
-  exact_func(&s->exact, &s->phys, x, 0.0, ref);
-  for (long e = 0; e < s->mesh->n_elems; e++)
-    for (int v = 0; v < s->n_var; v++)
-      for (int q = 0; q < s->n_dof_elem; q++)
-        dev = fmax(dev, fabs(s->U[(e * s->n_var + v) * s->n_dof_elem + q] - ref[v]));
-  return dev;
-}
-
 static void test_free_stream(void **state) {
   (void)state;
   const char *alphas[] = {"FV_alpha_fix = 1.", "FV_alpha_fix = 0.5"};
@@ -72,7 +62,7 @@ static void test_free_stream(void **state) {
       Simulation *sim = harness_sim(CURVED, extra, NULL);
       assert_non_null(sim);
       assert_int_equal(simulation_run(sim), HX_OK);
-      double dev = max_deviation(sim->solver);
+      double dev = harness_freestream_deviation(sim->solver);
       printf("  free stream, %s, %s: max|U-Uinf| = %.3e\n", alphas[a], limiters[l], dev);
       assert_true(dev < 1e-12);
       simulation_destroy(sim);

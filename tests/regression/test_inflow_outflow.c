@@ -21,13 +21,6 @@
 /* Free stream of RefState 1: rho, velocity, p. */
 static const double RHO = 1.1, VEL[3] = {0.3, 0.1, 0.05}, PRES_FS = 0.8;
 
-static double max_deviation(const Solver *s, const double *ref) {
-  double dev = 0.0;
-  for (long q = 0; q < (long)s->n_var * s->n_dof; q++)
-    dev = fmax(dev, fabs(s->U[q] - ref[(q / s->n_dof_elem) % s->n_var]));
-  return dev;
-}
-
 /* Run lines + extra and compare with the uniform state ref (NULL: IniExactFunc at t = 0). */
 static double run_and_compare(const char *const *lines, const char *const *extra,
                               const double *ref_in, const char *label) {
@@ -40,7 +33,7 @@ static double run_and_compare(const char *const *lines, const char *const *extra
   else
     exact_func(&sim->solver->exact, &sim->solver->phys, x, 0.0, ref);
   assert_int_equal(simulation_run(sim), HX_OK);
-  double dev = max_deviation(sim->solver, ref);
+  double dev = harness_max_deviation(sim->solver, ref);
   printf("  %-56s max|U-U*| = %.3e (%ld steps)\n", label, dev, sim->iter);
   simulation_destroy(sim);
   return dev;
