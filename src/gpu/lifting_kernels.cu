@@ -4,8 +4,7 @@
  *      memory;
  *   2. each thread forms the gradients of its nodes: volume term along the three lines (weak,
  *      strong or strong conservative form) plus the gathered face values of the six sides, times
- *      1/J; writes them for the face
- *      kernel and keeps them in registers;
+ *      1/J; writes them for the face kernel and keeps them in registers;
  *   3. after a barrier (other threads' gradients read every node's metrics), each thread turns
  *      its nodes' metric slots into the contravariant viscous fluxes g^d = Fv . Ja^d: a node's
  *      slots are now read and overwritten only by its owner, so this phase needs no barrier
@@ -133,13 +132,13 @@ __global__ static void __launch_bounds__(LIFT_THREADS, 2)
     lifting_kernel(DevData d, DevPhysics ph, int elems_per_block, int threads_per_elem) {
   extern __shared__ double smem[];
   const int np = d.np, n3 = d.n3;
-  double *Dh = smem, *Dv = smem + np * np;
+  double *Dm = smem, *Dv = smem + np * np; /* Dm: Dhat (weak lifting) or D (strong forms) */
   int le = threadIdx.x / threads_per_elem, lt = threadIdx.x - le * threads_per_elem;
   int e = blockIdx.x * elems_per_block + le;
   bool active = le < elems_per_block && e < d.n_elems && !(d.sc->dt < 0.0); /* dt < 0: inadmissible state; dt = 0: analysis before the first step */
   double *wc = smem + 2 * np * np + (size_t)le * LIFT_CACHE * n3, *gc = wc + HX_NLIFT * n3;
   for (int t = threadIdx.x; t < np * np; t += blockDim.x) {
-    Dh[t] = FORM == LIFT_WEAK ? d.disc->Dhat[t] : d.disc->D[t];
+    Dm[t] = FORM == LIFT_WEAK ? d.disc->Dhat[t] : d.disc->D[t];
     Dv[t] = d.disc->Dvol[t];
   }
   if (active)
@@ -158,7 +157,7 @@ __global__ static void __launch_bounds__(LIFT_THREADS, 2)
     for (int p = 0; p < P; p++) {
       int n = lt + p * threads_per_elem;
       if (n >= n3) break;
-      node_gradient<FORM>(d, Dh, wc, gc, e, n, q[p]);
+      node_gradient<FORM>(d, Dm, wc, gc, e, n, q[p]);
       double *qg = d.grad + (size_t)e * HX_NGRAD * n3 + n;
       for (int c = 0; c < 3; c++)
         for (int v = 0; v < HX_NLIFT; v++) qg[(c * HX_NLIFT + v) * n3] = q[p][c][v];
