@@ -153,32 +153,6 @@ void fv_free(Solver *s) {
   memset(&s->fv, 0, sizeof s->fv);
 }
 
-/* Left and right conservative states at interface m+1/2 of a line: the node values (first order)
- * or the limited primitive reconstructions, falling back to the node values where a
- * reconstructed density or pressure is not positive. */
-static void interface_states(const Solver *s, const double line_u[HX_NVAR][HX_NPMAX],
-                             const double line_p[HX_NPRIM][HX_NPMAX], int m, double *uL,
-                             double *uR) {
-  const FVBlend *fv = &s->fv;
-  int np = s->np;
-  if (fv->limiter != FV_LIM_FIRST_ORDER) {
-    double pL[HX_NPRIM], pR[HX_NPRIM], xf = fv->x_face[m + 1];
-    for (int v = PDENS; v <= PRES; v++) {
-      pL[v] = fv_reconstruct(fv->limiter, np, s->disc.x, line_p[v], m, xf);
-      pR[v] = fv_reconstruct(fv->limiter, np, s->disc.x, line_p[v], m + 1, xf);
-    }
-    if (pL[PDENS] > 0.0 && pL[PRES] > 0.0 && pR[PDENS] > 0.0 && pR[PRES] > 0.0) {
-      prim_to_cons(&s->phys, pL, uL);
-      prim_to_cons(&s->phys, pR, uR);
-      return;
-    }
-  }
-  for (int v = 0; v < HX_NVAR; v++) {
-    uL[v] = line_u[v][m];
-    uR[v] = line_u[v][m + 1];
-  }
-}
-
 void fv_subcell_volume(const Solver *s, int e, const double *u, const double *prim, double *Ut) {
   const FVBlend *fv = &s->fv;
   int np = s->np, N = np - 1, n3 = s->n_dof_elem, nv = s->n_var;
@@ -197,7 +171,8 @@ void fv_subcell_volume(const Solver *s, int e, const double *u, const double *pr
         const double *mv = &fv->metrics[(((long)e * 3 + d) * np * np + a * np + b) * N * 3];
         for (int m = 0; m < N; m++) {
           double uL[HX_NVAR], uR[HX_NVAR], n[3], t1[3], t2[3], F[HX_NVAR];
-          interface_states(s, line_u, line_p, m, uL, uR);
+          fv_interface_states(fv->limiter, &s->phys, np, s->disc.x, fv->x_face[m + 1],
+                              &line_u[0][0], &line_p[0][0], HX_NPMAX, 1, m, uL, uR);
           double area = fv_interface_frame(&mv[3 * m], n, t1, t2);
           riemann_flux(s->riemann, s->disc.split, &s->phys, uL, uR, n, t1, t2, F);
           int qm = base + m * stride, qp = qm + stride;
@@ -208,26 +183,6 @@ void fv_subcell_volume(const Solver *s, int e, const double *u, const double *pr
         }
       }
   }
-}
-
-/* Largest t in [0, 1] with density >= eps_rho and pressure >= eps_p at mean + t (u - mean); the
- * pressure is concave along the segment, so bisection finds its crossing. */
-static double admissible_fraction(const PhysParams *pp, const double *mean, const double *u,
-                                  double eps_rho, double eps_p) {
-  double t = 1.0, x[HX_NVAR];
-  if (u[DENS] < eps_rho) t = (mean[DENS] - eps_rho) / (mean[DENS] - u[DENS]);
-  for (int v = 0; v < HX_NVAR; v++) x[v] = mean[v] + t * (u[v] - mean[v]);
-  if (pressure_from_cons(pp, x) >= eps_p) return t;
-  double lo = 0.0, hi = t;
-  for (int it = 0; it < 60; it++) {
-    double mid = 0.5 * (lo + hi);
-    for (int v = 0; v < HX_NVAR; v++) x[v] = mean[v] + mid * (u[v] - mean[v]);
-    if (pressure_from_cons(pp, x) >= eps_p)
-      lo = mid;
-    else
-      hi = mid;
-  }
-  return lo;
 }
 
 long fv_positivity_limit(const Solver *s, double *U) {
@@ -251,14 +206,14 @@ long fv_positivity_limit(const Solver *s, double *U) {
     }
     for (int v = 0; v < HX_NVAR; v++) mean[v] /= vol;
     double p_mean = pressure_from_cons(&s->phys, mean);
-    double eps_rho = 1e-10 * mean[DENS], eps_p = 1e-10 * p_mean;
+    double eps_rho = FV_POSITIVITY_EPS * mean[DENS], eps_p = FV_POSITIVITY_EPS * p_mean;
     if (rho_min >= eps_rho && p_min >= eps_p) continue;
     if (!(mean[DENS] > 0.0 && p_mean > 0.0)) continue;
     double theta = 1.0;
     for (int q = 0; q < n3; q++) {
       double u[HX_NVAR];
       for (int v = 0; v < HX_NVAR; v++) u[v] = ue[v * n3 + q];
-      double t = admissible_fraction(&s->phys, mean, u, eps_rho, eps_p);
+      double t = fv_admissible_fraction(&s->phys, mean, u, eps_rho, eps_p);
       theta = t < theta ? t : theta;
     }
     for (int v = 0; v < HX_NVAR; v++)

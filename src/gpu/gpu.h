@@ -47,7 +47,12 @@ void gpu_solver_destroy(GpuSolver *g);
 int gpu_step(GpuSolver *g, double t_analyze, double *t, double *dt, int *landed);
 
 int gpu_download_state(GpuSolver *g, double *U);
+/* U: the new solution (NULL: keep the device's), t: its time. */
 int gpu_upload_state(GpuSolver *g, const double *U, double t);
+/* Shock capturing keeps a copy of the state at the start of each step that passed the
+ * admissibility check: make it the current solution again and return its time. HX_ERR_INPUT
+ * (without a message) when there is no such copy (IndicatorType = none). */
+int gpu_restore_good_state(GpuSolver *g, double *t);
 
 /* Taylor-Green vortex integrals of the current solution, reduced on the device (gradients lifted
  * from the current state first when the run is viscous): sums[HX_TGV_NSUMS], max |omega| of this

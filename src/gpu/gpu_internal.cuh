@@ -27,6 +27,7 @@ typedef struct {
   unsigned long long lmax_bits;  /* max of the CFL eigenvalue sum (non-negative: bits are ordered) */
   unsigned long long lvmax_bits; /* max of the viscous (DFL) eigenvalue sum */
   int landed, bad;
+  double t_good; /* shock capturing: time of U_good, the last state that passed the check */
 } StepScalars;
 
 /* Everything a kernel needs, passed by value (pointers are device pointers). */
@@ -53,6 +54,14 @@ typedef struct {
   int first_mpi;
   const double *mpi_U_recv, *mpi_grad_recv;
   double sponge_base[HX_NVAR];
+  /* FV subcell shock capturing (IndicatorType != none; fv_kernels.cu, src/dg/fv.c): alpha NULL
+   * when off. fv_metrics: [elem][dir][line np^2][interface N][3]; fv_vinv: nodal -> modal (np^2);
+   * fv_xface: subcell interfaces (np+1); alpha_side: [master n_sides | slave n_sides]. */
+  double *alpha, *alpha_side;
+  const double *fv_metrics, *fv_vinv, *fv_xface;
+  int fv_indicator, fv_ind_var, fv_limiter, fv_positivity, fv_extend, fv_n_extend;
+  double fv_alpha_min, fv_alpha_max, fv_alpha_fix, fv_ext_scale;
+  double *U_good; /* copy of U at the start of each step whose state passed the check */
   StepScalars *sc;
 } DevData;
 
@@ -88,6 +97,22 @@ int launch_lambda_max(const DevData *d, const DevPhysics *ph, cudaStream_t s);
 int launch_dt_finalize(const DevData *d, cudaStream_t s);
 int launch_time_advance(const DevData *d, cudaStream_t s);
 
+/* FV shock capturing (fv_kernels.cu). Blending factors of the current U (indicator, and with
+ * FV_doExtendAlpha the spreading on one rank; several ranks spread with gpu_mpi_fv_alpha). */
+int launch_fv_indicator(const DevData *d, const DevPhysics *ph, cudaStream_t s);
+/* One spreading pass, in two halves: the side arrays from the elements, then the elements from
+ * the side arrays (an MPI exchange of alpha_side goes in between). */
+int launch_fv_alpha_to_sides(const DevData *d, cudaStream_t s);
+int launch_fv_alpha_extend(const DevData *d, cudaStream_t s);
+/* Ut += alpha FV subcell operator, for the elements with alpha > 0 (after VolInt, which scaled
+ * its DG part by 1 - alpha). */
+int launch_fv_volume(const DevData *d, const DevPhysics *ph, cudaStream_t s);
+/* Zhang-Shu positivity limiter on U after a stage's update. */
+int launch_fv_positivity(const DevData *d, const DevPhysics *ph, cudaStream_t s);
+/* U_good = U and t_good = t when the step's dt check passed (after launch_dt_finalize). */
+int launch_fv_backup(const DevData *d, cudaStream_t s);
+int fv_configure(const DevData *d);
+
 
 /* CUDA backend on several MPI ranks (gpu_mpi.cu): every stage without a graph, the MPI sides on
  * the high-priority stream and their messages staged through pinned host memory. */
@@ -109,5 +134,8 @@ int gpu_mpi_stage(GpuMpi *m, const DevData *d, const DevPhysics *ph, double a, d
                   double c);
 /* Lifted gradients (and the viscous volume term in Ut) of the current state, on s_elem. */
 int gpu_mpi_lifting(GpuMpi *m, const DevData *d, const DevPhysics *ph, double c);
+/* Blending factors of the current U on s_elem; the spreading exchanges alpha_side through the
+ * host (a few doubles per MPI side, once per pass). */
+int gpu_mpi_fv_alpha(GpuMpi *m, const DevData *d, const DevPhysics *ph);
 
 #endif

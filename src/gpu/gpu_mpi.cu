@@ -71,6 +71,7 @@ struct GpuMpi {
   IpcPeer *peer; /* [n_nbr] */
   int n_nbr;
   int seq[IPC_SLOTS]; /* exchanges of each slot so far (the same count on every rank) */
+  double *h_alpha;    /* pinned mirror of alpha_side (shock capturing with spreading) */
 };
 
 static int mpi_dev_alloc(GpuMpi *m, double **p, size_t n, const char *what) {
@@ -371,6 +372,7 @@ void gpu_mpi_destroy(GpuMpi *m) {
     if (m->h_send[k]) cudaFreeHost(m->h_send[k]);
     if (m->h_recv[k]) cudaFreeHost(m->h_recv[k]);
   }
+  if (m->h_alpha) cudaFreeHost(m->h_alpha);
   free(m);
 }
 
@@ -544,6 +546,28 @@ int gpu_mpi_stage(GpuMpi *m, const DevData *d, const DevPhysics *ph, double a, d
                              d->flux + nv * m->first_yours, nv, EXCH_TO_SLAVE));
   HX_CHECK(join_sides(m));
   return launch_surface_update(d, ph, a, b, c, m->s_elem);
+}
+
+/* The spreading needs the neighbours' alpha across rank boundaries: per pass the side arrays go
+ * to the host, the CPU exchange (slot EXCH_ALPHA, as src/dg/indicator.c) fills in the remote
+ * halves, and they come back. A few doubles per MPI side, on the element stream. */
+int gpu_mpi_fv_alpha(GpuMpi *m, const DevData *d, const DevPhysics *ph) {
+  HX_CHECK(launch_fv_indicator(d, ph, m->s_elem));
+  if (!d->fv_extend) return HX_OK;
+  size_t ns = d->n_sides, bytes = sizeof(double) * 2 * (ns ? ns : 1);
+  if (!m->h_alpha) CU_CHECK(cudaMallocHost((void **)&m->h_alpha, bytes));
+  for (int pass = 0; pass < d->fv_n_extend; pass++) {
+    HX_CHECK(launch_fv_alpha_to_sides(d, m->s_elem));
+    CU_CHECK(cudaMemcpyAsync(m->h_alpha, d->alpha_side, bytes, cudaMemcpyDeviceToHost, m->s_elem));
+    CU_CHECK(cudaStreamSynchronize(m->s_elem));
+    exchange_start(m->x, EXCH_ALPHA, m->h_alpha + ns, 1, EXCH_TO_MASTER);
+    exchange_finish(m->x, EXCH_ALPHA);
+    exchange_start(m->x, EXCH_ALPHA, m->h_alpha, 1, EXCH_TO_SLAVE);
+    exchange_finish(m->x, EXCH_ALPHA);
+    CU_CHECK(cudaMemcpyAsync(d->alpha_side, m->h_alpha, bytes, cudaMemcpyHostToDevice, m->s_elem));
+    HX_CHECK(launch_fv_alpha_extend(d, m->s_elem));
+  }
+  return HX_OK;
 }
 
 static double bits_to_double(unsigned long long bits) {

@@ -9,6 +9,7 @@
 
 extern "C" {
 #include "analysis/tgv_pointwise.h"
+#include "dg/indicator.h"
 #include "gpu/gpu.h"
 #include "parallel/parallel.h"
 #include "time/timedisc.h"
@@ -89,6 +90,11 @@ static size_t planned_bytes(const Solver *s) {
     vol += ne * n3 * HX_NGRAD;
     face += ns * n2 * HX_NGRAD;
   }
+  if (s->fv.enabled) { /* U_good, subcell metrics, alpha */
+    size_t np = s->np;
+    vol += ne * (n3 * HX_NVAR + 9 * np * np * (np - 1) + 1);
+    face += 2 * ns;
+  }
   return sizeof(double) * (vol + face) + sizeof(int) * (6 * ns + 12 * ne + 30 * n2) +
          sizeof(Disc) + sizeof(StepScalars);
 }
@@ -144,6 +150,36 @@ static int upload_geometry(GpuSolver *g, const Solver *s) {
   return HX_OK;
 }
 
+/* Shock capturing: parameters, subcell metrics, modal transform, the alpha arrays and the copy
+ * of the last admissible state. */
+static int upload_fv(GpuSolver *g, const Solver *s) {
+  DevData *d = &g->d;
+  const FVBlend *fv = &s->fv;
+  size_t np = s->np, ne = s->mesh->n_elems, ns = s->mesh->n_sides;
+  d->fv_indicator = fv->indicator;
+  d->fv_ind_var = fv->ind_var;
+  d->fv_limiter = fv->limiter;
+  d->fv_positivity = fv->positivity;
+  d->fv_extend = fv->extend && fv->indicator != FV_INDICATOR_FIXED;
+  d->fv_n_extend = fv->n_extend;
+  d->fv_alpha_min = fv->alpha_min;
+  d->fv_alpha_max = fv->alpha_max;
+  d->fv_alpha_fix = fv->alpha_fix;
+  d->fv_ext_scale = fv->ext_scale;
+  HX_CHECK(dev_alloc(g, (void **)&d->alpha, sizeof(double) * (ne ? ne : 1), NULL, "FV alpha"));
+  CU_CHECK(cudaMemset(d->alpha, 0, sizeof(double) * (ne ? ne : 1)));
+  HX_CHECK(dev_alloc(g, (void **)&d->alpha_side, sizeof(double) * 2 * (ns ? ns : 1), NULL,
+                     "FV side alpha"));
+  HX_CHECK(dev_alloc(g, (void **)&d->fv_metrics, sizeof(double) * 9 * np * np * (np - 1) * ne,
+                     fv->metrics, "FV subcell metrics"));
+  HX_CHECK(dev_alloc(g, (void **)&d->fv_vinv, sizeof(double) * np * np, fv->Vinv, "FV modes"));
+  HX_CHECK(dev_alloc(g, (void **)&d->fv_xface, sizeof(double) * (np + 1), fv->x_face,
+                     "FV subcells"));
+  HX_CHECK(dev_alloc(g, (void **)&d->U_good, sizeof(double) * HX_NVAR * s->n_dof_elem * ne, s->U,
+                     "last admissible state"));
+  return fv_configure(d);
+}
+
 static int upload_solver(GpuSolver *g, const Solver *s, const GpuOptions *opt) {
   DevData *d = &g->d;
   size_t n3 = s->n_dof_elem, ne = s->mesh->n_elems, nvol = HX_NVAR * n3 * ne;
@@ -195,6 +231,7 @@ static int upload_solver(GpuSolver *g, const Solver *s, const GpuOptions *opt) {
     HX_CHECK(lifting_configure(d));
   }
   HX_CHECK(upload_connectivity(g, s));
+  if (s->fv.enabled) HX_CHECK(upload_fv(g, s));
   HX_CHECK(dev_alloc(g, (void **)&d->sc, sizeof(StepScalars), NULL, "time-step scalars"));
   CU_CHECK(cudaMemset(d->sc, 0, sizeof(StepScalars)));
   return volume_integral_configure(d);
@@ -218,12 +255,25 @@ static int create_streams(GpuSolver *g) {
   return HX_OK;
 }
 
+/* Shock capturing on one rank: the blending factors of the stage's U (indicator and spreading),
+ * on the element stream before VolInt. */
+static int fv_alpha(GpuSolver *g) {
+  HX_CHECK(launch_fv_indicator(&g->d, &g->ph, g->s_elem));
+  for (int pass = 0; g->d.fv_extend && pass < g->d.fv_n_extend; pass++) {
+    HX_CHECK(launch_fv_alpha_to_sides(&g->d, g->s_elem));
+    HX_CHECK(launch_fv_alpha_extend(&g->d, g->s_elem));
+  }
+  return HX_OK;
+}
+
 /* Several ranks: dt reduced over the ranks, every stage with its exchanges (gpu_mpi.cu). */
 static int enqueue_step_mpi(GpuSolver *g) {
   const LowStorageRK *rk = g->rk;
   HX_CHECK(gpu_mpi_timestep(g->mpi, &g->d, &g->ph, g->sc_host));
-  for (int st = 0; st < rk->n_stages; st++)
+  for (int st = 0; st < rk->n_stages; st++) {
+    if (g->d.alpha) HX_CHECK(gpu_mpi_fv_alpha(g->mpi, &g->d, &g->ph));
     HX_CHECK(gpu_mpi_stage(g->mpi, &g->d, &g->ph, rk->A[st], rk->B[st], rk->c[st]));
+  }
   HX_CHECK(launch_time_advance(&g->d, g->s_elem));
   CU_CHECK(cudaMemcpyAsync(g->sc_host, g->d.sc, sizeof(StepScalars), cudaMemcpyDeviceToHost,
                            g->s_elem));
@@ -241,6 +291,7 @@ static int enqueue_step(GpuSolver *g) {
   for (int st = 0; st < rk->n_stages; st++) {
     CU_CHECK(cudaEventRecord(g->ev_stage[st], g->s_elem));
     CU_CHECK(cudaStreamWaitEvent(g->s_side, g->ev_stage[st], 0));
+    if (g->d.alpha) HX_CHECK(fv_alpha(g));
     if (g->d.viscous) {
       HX_CHECK(launch_face_lifting(&g->d, &g->ph, rk->c[st], 0, n_sides, g->s_side));
       CU_CHECK(cudaEventRecord(g->ev_lift[st], g->s_side));
@@ -276,9 +327,13 @@ static int capture_step_graph(GpuSolver *g) {
 
 extern "C" int gpu_upload_state(GpuSolver *g, const double *U, double t) {
   size_t n = (size_t)HX_NVAR * g->d.n3 * g->d.n_elems;
-  CU_CHECK(cudaMemcpy(g->d.U, U, sizeof(double) * n, cudaMemcpyHostToDevice));
+  if (U) CU_CHECK(cudaMemcpy(g->d.U, U, sizeof(double) * n, cudaMemcpyHostToDevice));
   g->sc_host->t = t;
   CU_CHECK(cudaMemcpy(&g->d.sc->t, &t, sizeof(double), cudaMemcpyHostToDevice));
+  if (g->d.U_good) { /* the uploaded state is the last admissible one until a step checks U */
+    CU_CHECK(cudaMemcpy(g->d.U_good, g->d.U, sizeof(double) * n, cudaMemcpyDeviceToDevice));
+    CU_CHECK(cudaMemcpy(&g->d.sc->t_good, &t, sizeof(double), cudaMemcpyHostToDevice));
+  }
   return HX_OK;
 }
 
@@ -358,6 +413,17 @@ extern "C" int gpu_step(GpuSolver *g, double t_analyze, double *t, double *dt, i
   *dt = sc->dt;
   *landed = sc->landed;
   return HX_OK;
+}
+
+extern "C" int gpu_restore_good_state(GpuSolver *g, double *t) {
+  if (!g->d.U_good) return HX_ERR_INPUT;
+  size_t n = (size_t)HX_NVAR * g->d.n3 * g->d.n_elems;
+  CU_CHECK(cudaDeviceSynchronize());
+  CU_CHECK(cudaMemcpy(&g->sc_host->t_good, &g->d.sc->t_good, sizeof(double),
+                      cudaMemcpyDeviceToHost));
+  CU_CHECK(cudaMemcpy(g->d.U, g->d.U_good, sizeof(double) * n, cudaMemcpyDeviceToDevice));
+  *t = g->sc_host->t_good;
+  return gpu_upload_state(g, NULL, *t);
 }
 
 extern "C" int gpu_tgv_sums(GpuSolver *g, double *sums, double *max_vort) {

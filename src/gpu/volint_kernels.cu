@@ -130,6 +130,10 @@ __global__ static void __launch_bounds__(VOLINT_THREADS, VOLINT_MIN_BLOCKS)
       }
     }
     double *ut = d.Ut + (size_t)e * d.nvar * n3;
+    if (d.alpha) { /* shock capturing: (1 - alpha) R_DG; launch_fv_volume adds alpha R_FV */
+      double keep = 1.0 - d.alpha[e];
+      for (int v = 0; v < HX_NVAR; v++) acc[v] *= keep;
+    }
     for (int v = 0; v < HX_NVAR; v++) /* Navier-Stokes: Ut already holds the viscous part */
       ut[v * n3 + q] = d.viscous ? ut[v * n3 + q] + acc[v] : acc[v];
   }
@@ -186,5 +190,5 @@ int launch_volume_integral(const DevData *d, const DevPhysics *ph, cudaStream_t 
     volint_kernel<false, false><<<blocks, threads, c.shared_bytes, s>>>(*d, *ph, c.elems_per_block,
                                                                         c.threads_per_elem);
   CU_CHECK(cudaGetLastError());
-  return HX_OK;
+  return d->alpha ? launch_fv_volume(d, ph, s) : HX_OK;
 }

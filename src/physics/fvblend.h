@@ -11,6 +11,7 @@
 
 #include <math.h>
 
+#include "physics/eos.h"
 #include "physics/physics.h"
 
 /* Slope limiters of the second-order subcell FV (FV_LimiterType). */
@@ -60,22 +61,75 @@ HD static inline double fv_limited_slope(int limiter, double sl, double sr) {
 }
 
 /* Value at xf of the limited linear reconstruction on subcell i of a line of np nodes x with
- * values q (stride 1). The end subcells (node on the element face) have one neighbour only: their
+ * values q[i * qs]. The end subcells (node on the element face) have one neighbour only: their
  * slope is the one-sided quotient, so the value at the inner interface interpolates between the
  * two end nodes and stays within their range. */
 HD static inline double fv_reconstruct(int limiter, int np, const double *x, const double *q,
-                                       int i, double xf) {
-  if (limiter == FV_LIM_FIRST_ORDER) return q[i];
+                                       int qs, int i, double xf) {
+  const double qi = q[i * qs];
+  if (limiter == FV_LIM_FIRST_ORDER) return qi;
   double slope;
   if (i == 0)
-    slope = (q[1] - q[0]) / (x[1] - x[0]);
+    slope = (q[qs] - q[0]) / (x[1] - x[0]);
   else if (i == np - 1)
-    slope = (q[i] - q[i - 1]) / (x[i] - x[i - 1]);
+    slope = (qi - q[(i - 1) * qs]) / (x[i] - x[i - 1]);
   else
-    slope = fv_limited_slope(limiter, (q[i] - q[i - 1]) / (x[i] - x[i - 1]),
-                             (q[i + 1] - q[i]) / (x[i + 1] - x[i]));
-  return q[i] + slope * (xf - x[i]);
+    slope = fv_limited_slope(limiter, (qi - q[(i - 1) * qs]) / (x[i] - x[i - 1]),
+                             (q[(i + 1) * qs] - qi) / (x[i + 1] - x[i]));
+  return qi + slope * (xf - x[i]);
 }
+
+/* Left and right conservative states at the interface m+1/2 (position xf) of a line of np nodes:
+ * the node values (first order) or the limited reconstructions of the primitive variables,
+ * falling back to the node values where a reconstructed density or pressure is not positive.
+ * u[v * vs + i * ns]: conservative, prim[v * vs + i * ns]: primitive values of node i. */
+HD static inline void fv_interface_states(int limiter, const PhysParams *pp, int np,
+                                          const double *x, double xf, const double *u,
+                                          const double *prim, int vs, int ns, int m, double *uL,
+                                          double *uR) {
+  if (limiter != FV_LIM_FIRST_ORDER) {
+    double pL[HX_NPRIM], pR[HX_NPRIM];
+    for (int v = PDENS; v <= PRES; v++) {
+      pL[v] = fv_reconstruct(limiter, np, x, prim + v * vs, ns, m, xf);
+      pR[v] = fv_reconstruct(limiter, np, x, prim + v * vs, ns, m + 1, xf);
+    }
+    if (pL[PDENS] > 0.0 && pL[PRES] > 0.0 && pR[PDENS] > 0.0 && pR[PRES] > 0.0) {
+      prim_to_cons(pp, pL, uL);
+      prim_to_cons(pp, pR, uR);
+      return;
+    }
+  }
+  for (int v = 0; v < HX_NVAR; v++) {
+    uL[v] = u[v * vs + m * ns];
+    uR[v] = u[v * vs + (m + 1) * ns];
+  }
+}
+
+/* Positivity stage limiter (Zhang & Shu 2010, JCP 229, Sec. 2.3): the largest t in [0, 1] with
+ * density >= eps_rho and pressure >= eps_p at mean + t (u - mean); the pressure is concave along
+ * the segment, so bisection finds its crossing. */
+HD static inline double fv_admissible_fraction(const PhysParams *pp, const double *mean,
+                                               const double *u, double eps_rho, double eps_p) {
+  double t = 1.0, x[HX_NVAR];
+  if (u[DENS] < eps_rho) t = (mean[DENS] - eps_rho) / (mean[DENS] - u[DENS]);
+  for (int v = 0; v < HX_NVAR; v++)
+    x[v] = mean[v] + t * (u[v] - mean[v]);
+  if (pressure_from_cons(pp, x) >= eps_p) return t;
+  double lo = 0.0, hi = t;
+  for (int it = 0; it < 60; it++) {
+    const double mid = 0.5 * (lo + hi);
+    for (int v = 0; v < HX_NVAR; v++)
+      x[v] = mean[v] + mid * (u[v] - mean[v]);
+    if (pressure_from_cons(pp, x) >= eps_p)
+      lo = mid;
+    else
+      hi = mid;
+  }
+  return lo;
+}
+
+/* Bounds of the positivity limiter relative to the element mean. */
+#define FV_POSITIVITY_EPS 1e-10
 
 /* Unit normal and orthonormal tangents of a (non-unit) interface vector m; returns |m|. */
 HD static inline double fv_interface_frame(const double m[3], double n[3], double t1[3],

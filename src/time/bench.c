@@ -14,6 +14,7 @@ typedef struct {
   char split[16], node[32], backend[16], graphs[4], overlap[4], mu0[32];
   double curving;
   char transport[8];
+  char fv[32], fv_limiter[16]; /* --fv none|hennemann|<alpha>, --fv-limiter */
 } BenchOptions;
 
 /* --elems n (a cube) or nx,ny,nz (e.g. a box twice as long for twice the ranks) */
@@ -26,7 +27,8 @@ static int parse_elems(const char *val, int *e) {
 }
 
 static int parse_bench_options(int argc, char **argv, BenchOptions *o) {
-  *o = (BenchOptions){7, {32, 32, 32}, 50, 5, "PI", "GAUSS-LOBATTO", "auto", "T", "T", "0.", 0.0, "auto"};
+  *o = (BenchOptions){7,   {32, 32, 32}, 50,     5,   "PI",  "GAUSS-LOBATTO", "auto",
+                      "T", "T",          "0.", 0.0, "auto", "none", "MinMod"};
   for (int a = 0; a < argc; a++) {
     const char *key = argv[a], *val = a + 1 < argc ? argv[a + 1] : NULL;
     if (!val) return HX_ERROR(HX_ERR_INPUT, "bench: option %s needs a value", key);
@@ -42,10 +44,12 @@ static int parse_bench_options(int argc, char **argv, BenchOptions *o) {
     else if (!strcmp(key, "--curving")) o->curving = atof(val);
     else if (!strcmp(key, "--mu0")) snprintf(o->mu0, sizeof o->mu0, "%s", val);
     else if (!strcmp(key, "--transport")) snprintf(o->transport, sizeof o->transport, "%s", val);
+    else if (!strcmp(key, "--fv")) snprintf(o->fv, sizeof o->fv, "%s", val);
+    else if (!strcmp(key, "--fv-limiter")) snprintf(o->fv_limiter, sizeof o->fv_limiter, "%s", val);
     else
       return HX_ERROR(HX_ERR_INPUT, "bench: unknown option %s (options: --N --elems --split --node "
                                     "--backend --steps --warmup --curving --graphs --overlap --mu0 "
-                                    "--transport)",
+                                    "--transport --fv --fv-limiter)",
                       key);
     a++;
   }
@@ -73,6 +77,14 @@ static int bench_params(const BenchOptions *o, Params **out) {
   for (size_t i = 0; rc == HX_OK && i < sizeof kv / sizeof kv[0]; i++)
     rc = params_set(p, kv[i][0], kv[i][1], "hexdg bench");
   if (rc == HX_OK && strcmp(o->node, "GAUSS") != 0) rc = params_set(p, "SplitDG", o->split, "--split");
+  /* shock capturing: the Hennemann indicator, or a fixed alpha in every element (the FV operator
+   * everywhere: its full cost) */
+  if (rc == HX_OK && strcmp(o->fv, "none") != 0) {
+    int fixed = strcmp(o->fv, "hennemann") != 0;
+    rc = params_set(p, "IndicatorType", fixed ? "fixed" : "hennemann", "--fv");
+    if (rc == HX_OK && fixed) rc = params_set(p, "FV_alpha_fix", o->fv, "--fv");
+    if (rc == HX_OK) rc = params_set(p, "FV_LimiterType", o->fv_limiter, "--fv-limiter");
+  }
   if (rc != HX_OK) {
     params_destroy(p);
     return rc;
@@ -128,10 +140,12 @@ int hexdg_bench(int argc, char **argv) {
       size_t used = strlen(mode);
       snprintf(mode + used, sizeof mode - used, " %s", gpu_mpi_transport_name(sim->gpu));
     }
-    printf("bench: %s, %s, N=%d %s %s, %dx%dx%d elements, %s, %s, %d ranks, %d steps in %.4f s\n",
+    printf("bench: %s, %s, N=%d %s %s, %dx%dx%d elements, %s, %s, %d ranks, FV %s %s, %d steps "
+           "in %.4f s\n",
            sim->device_name, s->viscous ? "Navier-Stokes" : "Euler", o.N, o.node,
            strcmp(o.node, "GAUSS") ? o.split : "weak", o.elems[0], o.elems[1], o.elems[2],
-           sim->td.rk->name, mode, par_size(), o.steps, seconds);
+           sim->td.rk->name, mode, par_size(), o.fv, strcmp(o.fv, "none") ? o.fv_limiter : "",
+           o.steps, seconds);
     printf("PID %.4e DOF %.0f stages %ld bytes_per_DOF %.1f\n", pid, dof, stages,
            (double)bytes / s->n_dof);
   }

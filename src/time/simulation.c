@@ -142,13 +142,14 @@ static int backend_init(const Params *p, Simulation *sim) {
   HX_CHECK(params_get_choice(p, "MPITransport", &transport));
   HX_CHECK(params_get_logical(p, "UseCudaGraphs", &graphs));
   HX_CHECK(params_get_logical(p, "OverlapMPI", &overlap));
-  if (sim->backend == BACKEND_AUTO) /* the same choice on every rank; FV runs on the CPU only */
-    sim->backend = par_any(gpu_device_count() == 0) || sim->solver->fv.enabled ? BACKEND_CPU
-                                                                              : BACKEND_CUDA;
-  if (sim->backend == BACKEND_CUDA && sim->solver->fv.enabled)
-    return HX_ERROR(HX_ERR_INPUT, "IndicatorType = hennemann/fixed (FV shock capturing) runs on "
-                                  "the CPU backend only for now; set Backend = cpu");
+  if (sim->backend == BACKEND_AUTO) /* the same choice on every rank */
+    sim->backend = par_any(gpu_device_count() == 0) ? BACKEND_CPU : BACKEND_CUDA;
   if (sim->backend == BACKEND_CPU) {
+    if (sim->solver->fv.enabled) {
+      sim->U_good = hx_malloc(sizeof(double) * sim->solver->n_var * sim->solver->n_dof,
+                              "last admissible state");
+      HX_ALLOC_CHECK(sim->U_good);
+    }
     snprintf(sim->device_name, sizeof sim->device_name, "CPU, %d OpenMP threads",
              omp_get_max_threads());
     return HX_OK;
@@ -198,6 +199,7 @@ int simulation_create(const Params *p, const char *restart_file, Simulation **ou
 void simulation_destroy(Simulation *sim) {
   if (!sim) return;
   gpu_solver_destroy(sim->gpu);
+  free(sim->U_good);
   timedisc_free(&sim->td);
   analyze_free(&sim->ana);
   solver_destroy(sim->solver);
@@ -296,11 +298,25 @@ static double next_analysis_time(const Simulation *sim, double t) {
   return ta < sim->td.tend ? ta : sim->td.tend;
 }
 
+/* Shock capturing: make the last admissible state (the start of the failed step) current
+ * again. HX_ERR_INPUT when no copy is kept (IndicatorType = none). */
+static int restore_good_state(Simulation *sim) {
+  if (sim->backend == BACKEND_CUDA) return gpu_restore_good_state(sim->gpu, &sim->t);
+  if (!sim->U_good) return HX_ERR_INPUT;
+  memcpy(sim->solver->U, sim->U_good, sizeof(double) * sim->solver->n_var * sim->solver->n_dof);
+  sim->t = sim->t_good;
+  return HX_OK;
+}
+
 /* One time step on the selected backend; the CPU and the GPU use the same landing rule. */
 static int advance(Simulation *sim, double t_ana, double *dt, int *land) {
   if (sim->backend == BACKEND_CUDA) return gpu_step(sim->gpu, t_ana, &sim->t, dt, land);
   *dt = timedisc_calc_dt(sim->solver, &sim->td);
   if (*dt < 0.0) return HX_ERR_NUMERIC;
+  if (sim->U_good) { /* this state passed the check: keep it until the next step's check */
+    memcpy(sim->U_good, sim->solver->U, sizeof(double) * sim->solver->n_var * sim->solver->n_dof);
+    sim->t_good = sim->t;
+  }
   *land = t_ana - sim->t <= *dt * (1.0 + 1e-9);
   if (*land) *dt = t_ana - sim->t;
   timedisc_rk_step(sim->solver, &sim->td, sim->t, *dt);
@@ -321,8 +337,18 @@ int simulation_run(Simulation *sim) {
     int land = 0;
     int rc = advance(sim, t_ana, &dt, &land);
     if (rc != HX_OK) {
+      double t_bad = sim->t;
+      if (restore_good_state(sim) == HX_OK) {
+        HX_CHECK(simulation_write_state(sim));
+        return HX_ERROR(HX_ERR_NUMERIC,
+                        "stopped: the step from t = %.9g gave a non-admissible state; the "
+                        "last admissible state (t = %.9g) is written to %s. Restart from it "
+                        "with a smaller CFLscale, FV_PositivityLimiter = T, a larger "
+                        "FV_alpha_max or FV_LimiterType = FirstOrder",
+                        sim->t, sim->t, sim->last_state);
+      }
       HX_CHECK(simulation_write_state(sim));
-      return HX_ERROR(HX_ERR_NUMERIC, "stopped at t = %.9g; last state written to %s", sim->t,
+      return HX_ERROR(HX_ERR_NUMERIC, "stopped at t = %.9g; last state written to %s", t_bad,
                       sim->last_state);
     }
     sim->iter++;

@@ -29,6 +29,9 @@ typedef struct {
   int restarted;
   int output_format, n_visu; /* OutputFormat (ParaView: a .vtu beside each state), NVisu */
   bool body_forces;          /* CalcBodyForces */
+  /* Shock capturing, CPU backend: the state at the start of the last step whose state passed
+   * the admissibility check (the CUDA backend keeps its own copy on the device) */
+  double *U_good, t_good;
 } Simulation;
 
 /* Register every parameter of every module (the one registry behind --help). */

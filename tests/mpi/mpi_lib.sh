@@ -119,3 +119,31 @@ Analyze_dt   = 100.
 Backend      = $2
 INI
 }
+
+# Sod's shock tube with FV blending and the spreading of alpha (2 passes), 60 steps:
+# write_sod_ini file backend
+write_sod_ini() {
+  cat >"$1" <<INI
+ProjectName      = sod
+MeshFile         = box
+BoxElems         = (/40,1,1/)
+BoxLower         = (/0., 0., 0./)
+BoxUpper         = (/1., 1., 1./)
+BoxPeriodic      = (/F,T,T/)
+N                = 3
+NodeType         = GAUSS-LOBATTO
+SplitDG          = PI
+Riemann          = HLLC
+IniExactFunc     = 11
+CFLscale         = 0.5
+CalcErrorNorms   = F
+tend             = 0.2
+maxIter          = 60
+Analyze_dt       = 1.
+IndicatorType    = hennemann
+FV_alpha_max     = 1.
+FV_doExtendAlpha = T
+FV_nExtendAlpha  = 2
+Backend          = $2
+INI
+}

@@ -2,7 +2,8 @@
 # CUDA backend on 2 ranks (one GPU each) against 1 rank: Navier-Stokes manufactured solution
 # (mu0 0.01) on a curved periodic box, with and without overlap and with METIS; Euler; the
 # unstructured gmsh mesh with isothermal walls (all flips, body forces); the Taylor-Green vortex
-# (TGV integrals reduced over the ranks). States agree to 1e-12 relative, CSV lines to 1e-11.
+# (TGV integrals reduced over the ranks); Sod with FV blending and alpha spread across the rank
+# boundary. States agree to 1e-12 relative, CSV lines to 1e-11.
 # The 2-rank runs use MPITransport = $MPI_GPU_TRANSPORT (default auto: CUDA IPC where possible),
 # the MMS case once more with MPITransport = host; with 4 GPUs also 4 ranks (MMS, walls). Exits 77
 # (skipped) when fewer than 2 GPUs are visible.
@@ -24,6 +25,8 @@ write_walls_ini walls.ini cuda
 echo "MPITransport = $transport" >>walls.ini
 write_tgv_ini tgv.ini cuda
 echo "MPITransport = $transport" >>tgv.ini
+write_sod_ini sod.ini cuda
+echo "MPITransport = $transport" >>sod.ini
 run_ranks mms1 1 mms.ini
 run_ranks mms2 2 mms.ini
 run_ranks mms2serial 2 mms_serial.ini
@@ -45,6 +48,9 @@ run_ranks tgv1 1 tgv.ini
 run_ranks tgv2 2 tgv.ini
 same_state tgv1 tgv2
 same_csv tgv1/tgv_TGVAnalysis.csv tgv2/tgv_TGVAnalysis.csv
+run_ranks sod1 1 sod.ini
+run_ranks sod2 2 sod.ini
+same_state sod1 sod2
 # 4 ranks where 4 GPUs are visible (nvidia-h200-x4): the MMS and the gmsh walls case
 if [ "$gpus" -ge 4 ]; then
   run_ranks mms4 4 mms.ini
@@ -52,12 +58,14 @@ if [ "$gpus" -ge 4 ]; then
   same_csv mms1/mms_ErrorNorms.csv mms4/mms_ErrorNorms.csv
   run_ranks walls4 4 walls.ini
   same_state walls1 walls4
+  run_ranks sod4 4 sod.ini
+  same_state sod1 sod4
   same_csv walls1/walls_BodyForces_walls.csv walls4/walls_BodyForces_walls.csv
 else
   echo "(4-rank runs skipped: $gpus GPUs visible)"
 fi
 # the runs must have used the CUDA backend, not fallen back to the CPU
-for r in mms1 mms2 euler2 walls2 tgv2; do
+for r in mms1 mms2 euler2 walls2 tgv2 sod2; do
   if grep -q "^backend: CPU" $r/out.txt; then
     echo "FAIL - $r ran on the CPU backend"
     fails=$((fails + 1))

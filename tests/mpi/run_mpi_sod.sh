@@ -4,29 +4,7 @@
 # boundary lies at the initial discontinuity x = 0.5, so the spreading crosses it.
 # usage: run_mpi_sod.sh hexdg repo_root mpiexec compare_states
 source "$(dirname "$0")/mpi_lib.sh"
-cat >sod.ini <<INI
-ProjectName      = sod
-MeshFile         = box
-BoxElems         = (/40,1,1/)
-BoxLower         = (/0., 0., 0./)
-BoxUpper         = (/1., 1., 1./)
-BoxPeriodic      = (/F,T,T/)
-N                = 3
-NodeType         = GAUSS-LOBATTO
-SplitDG          = PI
-Riemann          = HLLC
-IniExactFunc     = 11
-CFLscale         = 0.5
-CalcErrorNorms   = F
-tend             = 0.2
-maxIter          = 60
-Analyze_dt       = 1.
-IndicatorType    = hennemann
-FV_alpha_max     = 1.
-FV_doExtendAlpha = T
-FV_nExtendAlpha  = 2
-Backend          = cpu
-INI
+write_sod_ini sod.ini cpu
 run_ranks r1 1 sod.ini
 run_ranks r2 2 sod.ini
 run_ranks r4 4 sod.ini

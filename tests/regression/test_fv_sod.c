@@ -10,6 +10,7 @@
 
 #include "harness.h"
 #include "dg/indicator.h"
+#include "io/state.h"
 #include "physics/eos.h"
 
 static const char *const BASE[] = {
@@ -102,11 +103,44 @@ static void test_sod_first_order_and_weak_form(void **state) {
   assert_no_oscillations(&rw);
 }
 
+/* A run made to fail (alpha = 0, no positivity limiter, weak form, CFLscale 1.6) stops with
+ * HX_ERR_NUMERIC; the solution is then the last admissible state, at the start of the step that
+ * failed, and that state is in the state file. */
+static void test_failed_run_keeps_last_good_state(void **state) {
+  (void)state;
+  const char *extra[] = {"BoxElems = (/50,1,1/)", "BoxUpper = (/1., 0.01, 0.01/)",
+                         "IndicatorType = fixed", "FV_alpha_fix = 0.",
+                         "FV_PositivityLimiter = F", "CFLscale = 1.6", "SplitDG = none",
+                         "Backend = cpu", NULL};
+  Simulation *sim = harness_sim(BASE, extra, NULL);
+  assert_non_null(sim);
+  assert_int_equal(simulation_run(sim), HX_ERR_NUMERIC);
+  const Solver *s = sim->solver;
+  double rho_min = 1e300, p_min = 1e300;
+  for (int e = 0; e < s->mesh->n_elems; e++)
+    for (int q = 0; q < s->n_dof_elem; q++) {
+      double u[HX_NVAR];
+      for (int v = 0; v < HX_NVAR; v++) u[v] = s->U[((long)e * HX_NVAR + v) * s->n_dof_elem + q];
+      rho_min = fmin(rho_min, u[DENS]);
+      p_min = fmin(p_min, pressure_from_cons(&s->phys, u));
+    }
+  printf("  failed run: after %ld steps the state at t = %.6e is restored (min rho %.3e, min p "
+         "%.3e) and written to %s\n", sim->iter, sim->t, rho_min, p_min, sim->last_state);
+  assert_true(sim->iter > 0 && sim->t > 0.0);
+  assert_true(rho_min > 0.0 && p_min > 0.0);
+  /* the file holds that state */
+  StateHeader h;
+  assert_int_equal(state_read_header(sim->last_state, &h), HX_OK);
+  assert_true(fabs(h.time - sim->t) <= 1e-14);
+  simulation_destroy(sim);
+}
+
 int main(void) {
   harness_scratch_dir("fv_sod");
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_sod_converges),
       cmocka_unit_test(test_sod_first_order_and_weak_form),
+      cmocka_unit_test(test_failed_run_keeps_last_good_state),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
