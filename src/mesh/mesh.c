@@ -29,6 +29,14 @@ int mesh_define_params(Params *p) {
   HX_CHECK(params_define(p, s, "BoxPeriodic", PARAM_LOGICAL_ARRAY, 3, "(/T,T,T/)", false,
                          "Built-in box: periodic in x, y, z. Non-periodic faces get BC type 2 "
                          "(exact function) named BC_xminus, BC_xplus, ..."));
+  HX_CHECK(params_define(p, s, "BoxSplitBC", PARAM_STRING, 0, "", true,
+                         "Built-in box: split a boundary in two, as two zones in HOPR: "
+                         "'boundary, direction, position, new name' gives the sides of the "
+                         "boundary whose coordinate (x, y or z) is below the position the new "
+                         "boundary (same type; set it with BoundaryName/BoundaryType). The "
+                         "position must be an inner element face; may be repeated (applied in "
+                         "order). Double Mach reflection: BoxSplitBC = BC_yminus, x, 1/6, "
+                         "BC_postshock."));
   HX_CHECK(params_define(p, s, "NGeo", PARAM_INT, 0, "1", false,
                          "Built-in box: polynomial degree of the element geometry."));
   HX_CHECK(params_define(p, s, "BoxCurving", PARAM_REAL, 0, "0.", false,
@@ -50,6 +58,20 @@ static int box_spec_from_params(const Params *p, BoxSpec *b) {
   HX_CHECK(params_get_int(p, "NGeo", &b->NGeo));
   HX_CHECK(params_get_real(p, "BoxCurving", &b->curving));
   for (int d = 0; d < 3; d++) b->periodic[d] = per[d];
+  return HX_OK;
+}
+
+/* BoxSplitBC entries (repeatable) in file order. */
+static int box_splits_from_params(const Params *p, BoxSplit *splits, int *n_splits) {
+  *n_splits = params_count(p, "BoxSplitBC");
+  if (*n_splits > HX_MAX_BOX_SPLITS)
+    return HX_ERROR(HX_ERR_INPUT, "BoxSplitBC is given %d times; at most %d are supported",
+                    *n_splits, HX_MAX_BOX_SPLITS);
+  for (int i = 0; i < *n_splits; i++) {
+    const char *text;
+    HX_CHECK(params_get_string_at(p, "BoxSplitBC", i, &text));
+    HX_CHECK(box_parse_split(text, "BoxSplitBC", &splits[i]));
+  }
   return HX_OK;
 }
 
@@ -94,8 +116,17 @@ int mesh_create_from_params(const Params *p, Mesh **out) {
   int rc;
   if (strcasecmp(file, "box") == 0) {
     BoxSpec b;
+    BoxSplit splits[HX_MAX_BOX_SPLITS];
+    int n_splits;
     HX_CHECK(box_spec_from_params(p, &b));
-    rc = mesh_create_box(&b, out);
+    HX_CHECK(box_splits_from_params(p, splits, &n_splits));
+    rc = mesh_create_box_split(&b, n_splits, splits, "BoxSplitBC", out);
+  } else if (params_count(p, "BoxSplitBC") > 0) {
+    return HX_ERROR(HX_ERR_INPUT,
+                    "BoxSplitBC applies to the built-in box only (MeshFile = box), but MeshFile "
+                    "= %s; split the boundary in the mesh generator (HOPR zones, gmsh physical "
+                    "groups) instead",
+                    file);
   } else if (has_suffix(file, ".msh")) {
     rc = mesh_read_gmsh(file, out);
   } else if (has_suffix(file, ".h5")) {

@@ -62,10 +62,30 @@ typedef struct {
   double curving; /* amplitude of the interior sinusoidal deformation, relative to the edge */
 } BoxSpec;
 
+/* A split of a box boundary (BoxSplitBC, `hexdg mesh box --split`): the sides of BC `bc` whose
+ * coordinate `dir` (0 x, 1 y, 2 z) lies below `position` get the new BC `name` (type and state
+ * of `bc`; BoundaryName/BoundaryType set them), as two zones would in HOPR. The position must be
+ * an inner element face of the box in direction dir, tangential to the split boundary. */
+#define HX_MAX_BOX_SPLITS 8
+typedef struct {
+  char bc[HX_MAX_NAME];
+  int dir;
+  double position;
+  char name[HX_MAX_NAME];
+} BoxSplit;
+
 int mesh_define_params(Params *p);
 /* Build the mesh named by MeshFile (currently: the built-in box). */
 int mesh_create_from_params(const Params *p, Mesh **out);
 int mesh_create_box(const BoxSpec *spec, Mesh **out);
+/* The box with its boundaries split by splits[0..n_splits) in this order (a later split may split
+ * a BC made by an earlier one). Errors name `source` (the parameter or option) and, for a position
+ * off the element faces, the nearest element faces. */
+int mesh_create_box_split(const BoxSpec *spec, int n_splits, const BoxSplit *splits,
+                          const char *source, Mesh **out);
+/* Parse "bc, dir, position, name" (dir x|y|z; position a number, pi and + - * / allowed), e.g.
+ * "BC_yminus, x, 1/6, BC_postshock"; errors name `source`. */
+int box_parse_split(const char *text, const char *source, BoxSplit *out);
 void mesh_destroy(Mesh *m);
 
 /* Side connectivity from face neighbours: neighbor[elem*6+locside] = nb_elem*6 + nb_locside, or

@@ -17,9 +17,11 @@ static int parse_triple(const char *opt, const char *val, double *out) {
   return HX_OK;
 }
 
-static int parse_box_options(int argc, char **argv, BoxSpec *b, const char **out) {
+static int parse_box_options(int argc, char **argv, BoxSpec *b, BoxSplit *splits, int *n_splits,
+                             const char **out) {
   *b = (BoxSpec){{4, 4, 4}, {-1, -1, -1}, {1, 1, 1}, {1, 1, 1}, 1, 0.0};
   *out = NULL;
+  *n_splits = 0;
   for (int a = 0; a < argc; a++) {
     const char *key = argv[a], *val = a + 1 < argc ? argv[a + 1] : NULL;
     double t[3];
@@ -42,9 +44,14 @@ static int parse_box_options(int argc, char **argv, BoxSpec *b, const char **out
       b->NGeo = atoi(val);
     } else if (!strcmp(key, "--curving")) {
       b->curving = atof(val);
+    } else if (!strcmp(key, "--split")) {
+      if (*n_splits == HX_MAX_BOX_SPLITS)
+        return HX_ERROR(HX_ERR_INPUT, "hexdg mesh box: at most %d --split options",
+                        HX_MAX_BOX_SPLITS);
+      HX_CHECK(box_parse_split(val, "hexdg mesh box --split", &splits[(*n_splits)++]));
     } else {
       return HX_ERROR(HX_ERR_INPUT, "hexdg mesh box: unknown option %s (options: --elems --lower "
-                                    "--upper --periodic --NGeo --curving -o)", key);
+                                    "--upper --periodic --NGeo --curving --split -o)", key);
     }
     a++;
   }
@@ -117,16 +124,19 @@ static int convert_command(const char *cmd, int argc, char **argv) {
 int hexdg_mesh_command(int argc, char **argv) {
   if (argc >= 1 && !strcmp(argv[0], "box")) {
     BoxSpec b;
+    BoxSplit splits[HX_MAX_BOX_SPLITS];
+    int n_splits;
     const char *out;
     Mesh *m = NULL;
-    HX_CHECK(parse_box_options(argc - 1, argv + 1, &b, &out));
-    HX_CHECK(mesh_create_box(&b, &m));
+    HX_CHECK(parse_box_options(argc - 1, argv + 1, &b, splits, &n_splits, &out));
+    HX_CHECK(mesh_create_box_split(&b, n_splits, splits, "hexdg mesh box --split", &m));
     return write_and_report(m, out);
   }
   if (argc >= 1 && (!strcmp(argv[0], "import") || !strcmp(argv[0], "refine")))
     return convert_command(argv[0], argc - 1, argv + 1);
   return HX_ERROR(HX_ERR_INPUT, "usage: hexdg mesh box [--elems nx,ny,nz] [--lower x,y,z] "
-                                "[--upper x,y,z] [--periodic T,T,T] [--NGeo n] [--curving a] -o "
+                                "[--upper x,y,z] [--periodic T,T,T] [--NGeo n] [--curving a] "
+                                "[--split 'BC,x|y|z,position,newBC' ...] -o "
                                 "name_mesh.h5 | hexdg mesh import file.msh [--refine L] -o "
                                 "name_mesh.h5 | hexdg mesh refine in_mesh.h5|in.msh --levels L -o "
                                 "name_mesh.h5");

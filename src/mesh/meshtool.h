@@ -4,7 +4,7 @@
 #define HEXDG_MESHTOOL_H
 
 /* argv: the arguments after "mesh": box [--elems nx,ny,nz] [--lower x,y,z] [--upper x,y,z]
- * [--periodic T,T,T] [--NGeo n] [--curving a] -o name_mesh.h5 | import file.msh [--refine L] -o name_mesh.h5 |
+ * [--periodic T,T,T] [--NGeo n] [--curving a] [--split 'BC,dir,position,newBC' ...] -o name_mesh.h5 | import file.msh [--refine L] -o name_mesh.h5 |
  * refine in_mesh.h5|in.msh --levels L -o name_mesh.h5 */
 int hexdg_mesh_command(int argc, char **argv);
 
