@@ -14,7 +14,7 @@
   "0 (testcase: the Taylor-Green vortex of TestCase = taylorgreenvortex), "                        \
   "1 (refstate), 2 (sine density wave), 4 (oblique sine wave manufactured solution), "             \
   "7 (Shu isentropic vortex), 10 (moving normal shock), 11 (Sod shock tube), "                     \
-  "12 (Shu-Osher), 13 (double Mach reflection)"
+  "12 (Shu-Osher), 13 (double Mach reflection), 15 (Sedov blast wave)"
 
 typedef struct {
   const char *section, *name;
@@ -42,7 +42,7 @@ static const ParamSpec exactfunc_param_specs[] = {
     {"Exactfunc", "IniAmplitude", PARAM_REAL, 0, "", false,
      "Amplitude (default 0.3 for IniExactFunc 2, 0.1 for 4, 0.2 for the vortex 7)."},
     {"Exactfunc", "IniCenter", PARAM_REAL_ARRAY, 3, "(/0.,0.,0./)", false,
-     "Shu vortex (7): center at t = 0."},
+     "Shu vortex (7): center at t = 0; Sedov blast (15): point of the explosion."},
     {"Exactfunc", "IniAxis", PARAM_REAL_ARRAY, 3, "(/0.,0.,1./)", false,
      "Shu vortex (7): rotation axis."},
     {"Exactfunc", "IniHalfwidth", PARAM_REAL, 0, "0.2", false, "Shu vortex (7): half width."},
@@ -50,6 +50,16 @@ static const ParamSpec exactfunc_param_specs[] = {
      "Moving shock (10): shock Mach number."},
     {"Exactfunc", "PreShockDens", PARAM_REAL, 0, "1.0", false,
      "Moving shock (10): density ahead of the shock (pressure = density/kappa)."},
+    {"Exactfunc", "SedovEnergy", PARAM_REAL, 0, "1.", false,
+     "Sedov blast (15): energy E0 of the explosion (internal energy above the background)."},
+    {"Exactfunc", "SedovRadius", PARAM_REAL, 0, "0.1", false,
+     "Sedov blast (15): width sigma of the Gaussian energy deposit "
+     "p - p0 = (kappa-1) E0 / ((2 pi)^1.5 sigma^3) exp(-r^2/(2 sigma^2)); resolve it with a few "
+     "nodes (sigma >~ 1.5 element widths / (N+1))."},
+    {"Exactfunc", "SedovDensity", PARAM_REAL, 0, "1.", false,
+     "Sedov blast (15): density rho0 of the gas at rest."},
+    {"Exactfunc", "SedovPressure", PARAM_REAL, 0, "1e-5", false,
+     "Sedov blast (15): background pressure p0 (small: the self-similar solution has p0 = 0)."},
     {"EquationOfState", "kappa", PARAM_REAL, 0, "1.4", false, "Ratio of specific heats."},
     {"EquationOfState", "R", PARAM_REAL, 0, "287.058", false, "Specific gas constant."},
     {"EquationOfState", "mu0", PARAM_REAL, 0, "0.", false,
@@ -139,6 +149,7 @@ static int check_supported(int which) {
   case EXACT_SOD:
   case EXACT_SHU_OSHER:
   case EXACT_DMR:
+  case EXACT_SEDOV:
     return HX_OK;
   default:
     return HX_ERROR(HX_ERR_INPUT,
@@ -256,6 +267,26 @@ static int read_shock_params(const Params *params, ExactFuncParams *ef) {
   return HX_OK;
 }
 
+static int read_sedov_params(const Params *params, ExactFuncParams *ef) {
+  HX_CHECK(params_get_real(params, "SedovEnergy", &ef->sedov_energy));
+  HX_CHECK(params_get_real(params, "SedovRadius", &ef->sedov_radius));
+  HX_CHECK(params_get_real(params, "SedovDensity", &ef->sedov_density));
+  HX_CHECK(params_get_real(params, "SedovPressure", &ef->sedov_pressure));
+  if (ef->which != EXACT_SEDOV) return HX_OK;
+  const struct {
+    const char *name;
+    double value;
+  } positive[] = {{"SedovEnergy", ef->sedov_energy},
+                  {"SedovRadius", ef->sedov_radius},
+                  {"SedovDensity", ef->sedov_density},
+                  {"SedovPressure", ef->sedov_pressure}};
+  for (int i = 0; i < 4; i++)
+    if (!(positive[i].value > 0.0))
+      return HX_ERROR(HX_ERR_INPUT, "%s = %g of the Sedov blast (IniExactFunc = 15) must be > 0",
+                      positive[i].name, positive[i].value);
+  return HX_OK;
+}
+
 /* IniExactFunc, defaulting to 0 (the TGV) for TestCase = taylorgreenvortex. */
 static int read_which(const Params *params, ExactFuncParams *ef) {
   HX_CHECK(params_get_choice(params, "TestCase", &ef->test_case));
@@ -309,5 +340,6 @@ int exactfunc_init(const Params *params, PhysParams *pp, ExactFuncParams *ef) {
   HX_CHECK(read_wave_params(params, ef));
   HX_CHECK(read_vortex_params(params, pp, ef));
   HX_CHECK(read_shock_params(params, ef));
+  HX_CHECK(read_sedov_params(params, ef));
   return HX_OK;
 }

@@ -25,7 +25,9 @@ enum {
   EXACT_SHOCK = 10,       /* moving normal shock (MachShock, PreShockDens), tanh profile */
   EXACT_SOD = 11,         /* Sod shock tube: RefState 1 for x <= 0.5, RefState 2 beyond */
   EXACT_SHU_OSHER = 12,   /* Shu-Osher shock / density-wave interaction */
-  EXACT_DMR = 13          /* double Mach reflection: RefState 1 behind the shock, 2 ahead */
+  EXACT_DMR = 13,         /* double Mach reflection: RefState 1 behind the shock, 2 ahead */
+  EXACT_SEDOV = 15        /* Sedov point explosion: Gaussian energy deposit at IniCenter (hexdg;
+                             FLEXI's list has none, 15 is unused there) */
 };
 
 /* TestCase (a compile-time choice in FLEXI, FLEXI_TESTCASE): what IniExactFunc 0 means. */
@@ -48,6 +50,8 @@ typedef struct {
   double center[3], axis[3];                   /* IniCenter, IniAxis */
   double halfwidth;                            /* IniHalfwidth */
   double mach_shock, pre_shock_dens;           /* MachShock, PreShockDens */
+  double sedov_energy, sedov_radius;           /* SedovEnergy E0, SedovRadius sigma */
+  double sedov_density, sedov_pressure;        /* SedovDensity rho0, SedovPressure p0 */
 } ExactFuncParams;
 
 HD static inline int exact_has_source(int which) {
@@ -221,6 +225,24 @@ HD static inline int exact_dmr_side(const double x[3], double t) {
   return x[0] < 1.0 / 6.0 + (x[1] + 20.0 * t) / sqrt(3.0) ? 0 : 1;
 }
 
+/* Sedov point explosion (Sedov 1959, "Similarity and Dimensional Methods in Mechanics", Ch. IV):
+ * gas at rest with density rho0 and a small background pressure p0, plus the energy E0 deposited
+ * as a Gaussian of width sigma around IniCenter (a smoothed point source, resolvable on the mesh):
+ *   p = p0 + (kappa-1) E0 / ((2 pi)^(3/2) sigma^3) exp(-r^2 / (2 sigma^2)),
+ * whose internal energy in excess of the background integrates to E0 over all space. The blast
+ * then approaches the self-similar wave R(t) = xi0 (E0 t^2 / rho0)^(1/5) once R >> sigma. */
+HD static inline void exact_sedov(const ExactFuncParams *ef, const PhysParams *pp,
+                                  const double x[3], double *U) {
+  const double sigma = ef->sedov_radius;
+  double r2 = 0.0;
+  for (int k = 0; k < 3; k++)
+    r2 += (x[k] - ef->center[k]) * (x[k] - ef->center[k]);
+  const double peak =
+      pp->kappa_m1 * ef->sedov_energy / (pow(2.0 * HX_PI, 1.5) * sigma * sigma * sigma);
+  const double p = ef->sedov_pressure + peak * exp(-0.5 * r2 / (sigma * sigma));
+  exact_from_prim5(pp, ef->sedov_density, 0.0, 0.0, 0.0, p, U);
+}
+
 /* Taylor-Green vortex (Taylor & Green 1937, Proc. R. Soc. A 158) on [0, 2pi]^3 (or any 2pi-periodic
  * box) with density rho0, velocity scale U0 and Mach number Ms = U0/c0:
  *   u = U0 sin x cos y cos z, v = -U0 cos x sin y cos z, w = 0,
@@ -289,6 +311,9 @@ HD static inline void exact_func_eval(const ExactFuncParams *ef, const PhysParam
   case EXACT_DMR:
     prim_to_cons(pp, ef->ref_prim[exact_dmr_side(x, t)], U);
     break;
+  case EXACT_SEDOV: /* the initial state at every t (no closed form of the blast) */
+    exact_sedov(ef, pp, x, U);
+    break;
   default:
     for (int v = 0; v < HX_NVAR; v++)
       U[v] = nan("");
@@ -321,7 +346,8 @@ extern "C" {
 /* Host side (exactfunc.c). Register FLEXI's keys: IniExactFunc, IniRefState, RefState, AdvVel,
  * IniFrequency, IniAmplitude, IniCenter, IniAxis, IniHalfwidth, MachShock, PreShockDens, kappa, R,
  * mu0, Pr, Ts, Tref, ExpoSuth, MachNumber; and hexdg's ViscosityLaw (FLEXI: compile-time PP_VISC),
- * TestCase (FLEXI: compile-time FLEXI_TESTCASE) and TGVVersion.
+ * TestCase (FLEXI: compile-time FLEXI_TESTCASE), TGVVersion and the Sedov parameters
+ * SedovEnergy, SedovRadius, SedovDensity, SedovPressure.
  */
 int exactfunc_define_params(Params *params);
 /* Read and validate them; fills the gas constants, the transport properties and the
