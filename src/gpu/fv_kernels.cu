@@ -3,16 +3,24 @@
  * quantity, sigmoid, reconstruction, interface frame, Riemann flux, admissible fraction) are the
  * shared functions of src/physics/fvblend.h and riemann.h.
  *
- *   indicator  one block per element: rho p at the nodes, three passes of the nodal -> modal
- *              transform in shared memory, the modal energies by a block reduction, alpha;
+ * Every element kernel works on a segment of TPE threads per element (TPE = the power of two
+ * >= (N+1)^3, at most 256; several elements per block of 256 threads for low N).
+ *   post-update  after each stage's update, one pass over U per element: the Zhang-Shu positivity
+ *              limiter (when FV_PositivityLimiter; the element's minima first, its mean only
+ *              where a node is not admissible), then the indicator of the (limited) state for
+ *              the next operator call: rho p at the nodes, three passes of the nodal -> modal
+ *              transform in shared memory, the modal energies by a segment reduction, alpha.
+ *              The state does not change between the last stage of a step and the first of the
+ *              next, so one indicator pass per stage suffices; uploads compute it afresh;
  *   spreading  alpha to the side arrays, then each element takes the scaled max of its
  *              neighbours' values (two kernels, so that an MPI exchange fits in between);
- *   volume     one block per blended element (alpha > 0): states and primitive variables in
- *              shared memory; per direction every thread computes interface fluxes of the
- *              subcells (N np^2 per direction) into shared memory, then every node adds the
- *              difference of its two interface fluxes; Ut += alpha R_FV at the end (VolInt has
- *              already written (1 - alpha) R_DG);
- *   positivity one block per element after each stage's update (Zhang & Shu 2010);
+ *   volume     the blended elements (alpha > 0): states and primitive variables in shared
+ *              memory; per direction every thread computes interface fluxes of the subcells
+ *              (N np^2 per direction, numbered so that neighbouring threads read neighbouring
+ *              shared-memory words and subcell metrics) into shared memory, then every node adds
+ *              the difference of its two interface fluxes; Ut += alpha R_FV at the end (VolInt
+ *              has already written (1 - alpha) R_DG). The kernel is instantiated per Riemann
+ *              solver so that each instance holds only its solver's registers;
  *   backup     U_good = U at the start of every step whose state passed the check. */
 #include "gpu/gpu_internal.cuh"
 
@@ -25,27 +33,37 @@ extern "C" {
 
 #define FV_THREADS 256
 
-/* Deterministic tree reduction of nr values per thread over the block (red: nr * FV_THREADS). */
-template <bool MIN>
-__device__ static void block_reduce(double *red, int nr, double *vals) {
-  for (int r = 0; r < nr; r++) red[r * FV_THREADS + threadIdx.x] = vals[r];
+/* Threads per element: the power of two >= n3, at most FV_THREADS (then threads loop). */
+static int fv_tpe(int n3) {
+  int t = 1;
+  while (t < n3 && t < FV_THREADS) t *= 2;
+  return t;
+}
+
+/* Deterministic tree reduction of NR values per thread over the tpe threads of an element's
+ * segment (lt: thread index in the segment; red: NR * FV_THREADS doubles of the block). Every
+ * thread of the block must call it. */
+template <int NR, bool MIN>
+__device__ static void segment_reduce(double *red, int tpe, int lt, double *vals) {
+  const int seg = threadIdx.x - lt;
+  for (int r = 0; r < NR; r++) red[r * FV_THREADS + threadIdx.x] = vals[r];
   __syncthreads();
-  for (int s = FV_THREADS / 2; s > 0; s >>= 1) {
-    if (threadIdx.x < s)
-      for (int r = 0; r < nr; r++) {
+  for (int s = tpe / 2; s > 0; s >>= 1) {
+    if (lt < s)
+      for (int r = 0; r < NR; r++) {
         double a = red[r * FV_THREADS + threadIdx.x], b = red[r * FV_THREADS + threadIdx.x + s];
         red[r * FV_THREADS + threadIdx.x] = MIN ? fmin(a, b) : a + b;
       }
     __syncthreads();
   }
-  for (int r = 0; r < nr; r++) vals[r] = red[r * FV_THREADS];
+  for (int r = 0; r < NR; r++) vals[r] = red[r * FV_THREADS + seg];
   __syncthreads(); /* red may be reused right after */
 }
 
-__device__ static void modal_pass(int np, int n3, const double *Vinv, int d, const double *in,
-                                  double *out) {
+__device__ static void modal_pass(int np, int n3, int tpe, int lt, const double *Vinv, int d,
+                                  const double *in, double *out) {
   int stride = d == 0 ? 1 : d == 1 ? np : np * np;
-  for (int q = threadIdx.x; q < n3; q += FV_THREADS) {
+  for (int q = lt; q < n3; q += tpe) {
     int idx = d == 0 ? q % np : d == 1 ? (q / np) % np : q / (np * np), base = q - idx * stride;
     double acc = 0.0;
     for (int l = 0; l < np; l++) acc += Vinv[idx * np + l] * in[base + l * stride];
@@ -53,44 +71,116 @@ __device__ static void modal_pass(int np, int n3, const double *Vinv, int d, con
   }
 }
 
-__global__ static void __launch_bounds__(FV_THREADS) indicator_kernel(DevData d, DevPhysics ph) {
-  extern __shared__ double smem[];
-  __shared__ double red[3 * FV_THREADS];
-  const int np = d.np, n3 = d.n3, N = d.N, e = blockIdx.x;
-  if (d.fv_indicator == FV_INDICATOR_FIXED) {
-    if (threadIdx.x == 0) d.alpha[e] = d.fv_alpha_fix;
-    return;
-  }
-  double *a = smem, *b = smem + n3, *Vinv = smem + 2 * n3;
-  for (int t = threadIdx.x; t < np * np; t += FV_THREADS) Vinv[t] = d.fv_vinv[t];
+/* Zhang-Shu limiter of element e (Zhang & Shu 2010, JCP 229, Sec. 2.3, as fv_positivity_limit):
+ * nodes pulled towards the element mean until density and pressure are >= 1e-10 of the mean's. */
+__device__ static void positivity_element(const DevData &d, const PhysParams &pp, double *red,
+                                          int tpe, int lt, bool active, int e) {
+  const int np = d.np, n3 = d.n3;
+  double *ue = d.U + (size_t)e * d.nvar * n3;
+  /* min rho, min p, -max rho, -max E: the mean's density is at most max rho and its pressure at
+   * most (kappa - 1) max E, so nodes above 1e-10 of these bounds pass the CPU's test against the
+   * mean too, and the mean is needed only where a node does not */
+  double mins[4] = {1e300, 1e300, 1e300, 1e300};
+  if (active)
+    for (int q = lt; q < n3; q += tpe) {
+      double u[HX_NVAR];
+      for (int v = 0; v < HX_NVAR; v++) u[v] = ue[v * n3 + q];
+      mins[0] = fmin(mins[0], u[DENS]);
+      mins[1] = fmin(mins[1], pressure_from_cons(&pp, u));
+      mins[2] = fmin(mins[2], -u[DENS]);
+      mins[3] = fmin(mins[3], -u[ENER]);
+    }
+  segment_reduce<4, true>(red, tpe, lt, mins);
+  int need = active && !(mins[0] >= FV_POSITIVITY_EPS * -mins[2] &&
+                         mins[1] >= FV_POSITIVITY_EPS * pp.kappa_m1 * -mins[3]);
+  if (!__syncthreads_or(need)) return;
+  const double *w = d.disc->w, *sJ = d.sJ + (size_t)e * n3;
+  double sums[6] = {0.0, 0.0, 0.0, 0.0, 0.0, 0.0};
+  if (active)
+    for (int q = lt; q < n3; q += tpe) {
+      double wq = w[q % np] * w[(q / np) % np] * w[q / (np * np)] / sJ[q];
+      sums[5] += wq;
+      for (int v = 0; v < HX_NVAR; v++) sums[v] += wq * ue[v * n3 + q];
+    }
+  segment_reduce<6, false>(red, tpe, lt, sums);
+  double mean[HX_NVAR];
+  for (int v = 0; v < HX_NVAR; v++) mean[v] = sums[v] / sums[5];
+  double p_mean = pressure_from_cons(&pp, mean);
+  double eps_rho = FV_POSITIVITY_EPS * mean[DENS], eps_p = FV_POSITIVITY_EPS * p_mean;
+  bool limit = active && !(mins[0] >= eps_rho && mins[1] >= eps_p) && mean[DENS] > 0.0 &&
+               p_mean > 0.0; /* an inadmissible mean: the next dt check stops the run */
+  double theta[1] = {1.0};
+  if (limit)
+    for (int q = lt; q < n3; q += tpe) {
+      double u[HX_NVAR];
+      for (int v = 0; v < HX_NVAR; v++) u[v] = ue[v * n3 + q];
+      theta[0] = fmin(theta[0], fv_admissible_fraction(&pp, mean, u, eps_rho, eps_p));
+    }
+  segment_reduce<1, true>(red, tpe, lt, theta);
+  if (limit)
+    for (int q = lt; q < n3; q += tpe)
+      for (int v = 0; v < HX_NVAR; v++)
+        ue[v * n3 + q] = mean[v] + theta[0] * (ue[v * n3 + q] - mean[v]);
+  __syncthreads(); /* the indicator below reads other threads' nodes */
+}
+
+/* Blending factor of element e from U (Hennemann et al. 2021, Sec. 4; as fv_element_energy). */
+__device__ static void indicator_element(const DevData &d, const PhysParams &pp, double *red,
+                                         double *a, double *b, const double *Vinv, int tpe,
+                                         int lt, bool active, int e) {
+  const int np = d.np, n3 = d.n3, N = d.N;
   const double *Ue = d.U + (size_t)e * d.nvar * n3;
-  for (int q = threadIdx.x; q < n3; q += FV_THREADS) {
-    double u[HX_NVAR];
-    for (int v = 0; v < HX_NVAR; v++) u[v] = Ue[v * n3 + q];
-    a[q] = fv_indicator_quantity(d.fv_ind_var, ph.pp.kappa_m1, u);
-  }
+  if (active)
+    for (int q = lt; q < n3; q += tpe) {
+      double u[HX_NVAR];
+      for (int v = 0; v < HX_NVAR; v++) u[v] = Ue[v * n3 + q];
+      a[q] = fv_indicator_quantity(d.fv_ind_var, pp.kappa_m1, u);
+    }
   __syncthreads();
-  modal_pass(np, n3, Vinv, 0, a, b);
+  if (active) modal_pass(np, n3, tpe, lt, Vinv, 0, a, b);
   __syncthreads();
-  modal_pass(np, n3, Vinv, 1, b, a);
+  if (active) modal_pass(np, n3, tpe, lt, Vinv, 1, b, a);
   __syncthreads();
-  modal_pass(np, n3, Vinv, 2, a, b);
+  if (active) modal_pass(np, n3, tpe, lt, Vinv, 2, a, b);
   __syncthreads();
   double sums[3] = {0.0, 0.0, 0.0}; /* all modes, degree <= N-1, degree <= N-2 */
-  for (int q = threadIdx.x; q < n3; q += FV_THREADS) {
-    int i = q % np, j = (q / np) % np, k = q / (np * np);
-    int deg = i > j ? i : j;
-    deg = deg > k ? deg : k;
-    double m2 = b[q] * b[q];
-    sums[0] += m2;
-    if (deg <= N - 1) sums[1] += m2;
-    if (deg <= N - 2) sums[2] += m2;
-  }
-  block_reduce<false>(red, 3, sums);
-  if (threadIdx.x == 0) {
+  if (active)
+    for (int q = lt; q < n3; q += tpe) {
+      int i = q % np, j = (q / np) % np, k = q / (np * np);
+      int deg = i > j ? i : j;
+      deg = deg > k ? deg : k;
+      double m2 = b[q] * b[q];
+      sums[0] += m2;
+      if (deg <= N - 1) sums[1] += m2;
+      if (deg <= N - 2) sums[2] += m2;
+    }
+  segment_reduce<3, false>(red, tpe, lt, sums);
+  if (active && lt == 0) {
     double E = fv_modal_energy(N, sums[0], sums[1], sums[2]);
     d.alpha[e] = fv_alpha_from_energy(E, N, d.fv_alpha_min, d.fv_alpha_max);
   }
+}
+
+/* LIMIT: the positivity limiter first (after a stage's update); then alpha of the state. */
+template <bool LIMIT>
+__global__ static void __launch_bounds__(FV_THREADS) post_update_kernel(DevData d, DevPhysics ph,
+                                                                        int tpe) {
+  extern __shared__ double smem[];
+  __shared__ double red[6 * FV_THREADS];
+  const int n3 = d.n3, np = d.np, le = threadIdx.x / tpe, lt = threadIdx.x - le * tpe;
+  const int e = blockIdx.x * (FV_THREADS / tpe) + le;
+  const bool active = e < d.n_elems;
+  if (LIMIT) {
+    if (!(d.sc->dt > 0.0)) return; /* the whole grid: nothing was updated */
+    positivity_element(d, ph.pp, red, tpe, lt, active, e);
+  }
+  if (d.fv_indicator == FV_INDICATOR_FIXED) {
+    if (active && lt == 0) d.alpha[e] = d.fv_alpha_fix;
+    return;
+  }
+  double *Vinv = smem, *a = smem + np * np + (size_t)le * 2 * n3, *b = a + n3;
+  for (int t = threadIdx.x; t < np * np; t += FV_THREADS) Vinv[t] = d.fv_vinv[t];
+  indicator_element(d, ph.pp, red, a, b, Vinv, tpe, lt, active, e);
 }
 
 __global__ static void alpha_to_sides_kernel(DevData d) {
@@ -115,106 +205,94 @@ __global__ static void alpha_extend_kernel(DevData d) {
   d.alpha[e] = a < d.fv_alpha_max ? a : d.fv_alpha_max;
 }
 
-/* Transverse indices (a, b) of the line of direction dir through node q, as line_base of fv.c
- * numbers them: dir 0: (j, k), dir 1: (i, k), dir 2: (i, j). */
-__device__ static void line_of_node(int np, int dir, int q, int *idx, int *a, int *b) {
+/* Subcell interface t of direction dir (t < N np^2) -> first node of its line (base), node
+ * stride along the line, and interface index m. Direction 0 numbers the interfaces along the
+ * line fastest, directions 1 and 2 the line across (i, resp. i then j) fastest: neighbouring
+ * threads touch neighbouring nodes. The subcell metrics are stored on the device in this order
+ * (fv_device_metrics). */
+__device__ __host__ static inline void fv_interface(int np, int N, int dir, int t, int *base,
+                                                    int *stride, int *m) {
+  if (dir == 0) {
+    int line = t / N;
+    *m = t - line * N;
+    *base = line * np; /* line = k np + j */
+    *stride = 1;
+  } else {
+    int line = t % (np * np);
+    *m = t / (np * np);
+    *base = dir == 1 ? (line / np) * np * np + line % np : line; /* (k, i) resp. (j, i) */
+    *stride = dir == 1 ? np : np * np;
+  }
+}
+
+/* The interface index t of the interface m of the line of direction dir through node q. */
+__device__ static inline int fv_interface_of_node(int np, int N, int dir, int q, int m) {
   int i = q % np, j = (q / np) % np, k = q / (np * np);
-  *idx = dir == 0 ? i : dir == 1 ? j : k;
-  *a = dir == 0 ? j : i;
-  *b = dir == 2 ? j : k;
+  if (dir == 0) return (k * np + j) * N + m;
+  if (dir == 1) return m * np * np + k * np + i;
+  return m * np * np + j * np + i;
 }
 
-__device__ static int line_base(int d, int np, int a, int b) {
-  return d == 0 ? (b * np + a) * np : d == 1 ? b * np * np + a : b * np + a;
-}
-
-__global__ static void __launch_bounds__(FV_THREADS, 2) fv_volume_kernel(DevData d, DevPhysics ph) {
+template <int RIEMANN>
+__global__ static void __launch_bounds__(FV_THREADS, 2)
+    fv_volume_kernel(DevData d, DevPhysics ph, int tpe) {
   extern __shared__ double smem[];
-  const int e = blockIdx.x;
-  const double alpha = d.alpha[e];
-  if (!(alpha > 0.0) || !(d.sc->dt > 0.0)) return;
   const int np = d.np, N = d.N, n3 = d.n3, nI = N * np * np;
-  double *su = smem, *sp = su + HX_NVAR * n3, *res = sp + HX_NVAR * n3, *sf = res + HX_NVAR * n3;
+  const int le = threadIdx.x / tpe, lt = threadIdx.x - le * tpe;
+  const int e = blockIdx.x * (FV_THREADS / tpe) + le;
+  const double alpha = e < d.n_elems ? d.alpha[e] : 0.0;
+  const bool active = alpha > 0.0 && d.sc->dt > 0.0;
+  if (!__syncthreads_or(active)) return; /* no blended element in this block */
+  double *su = smem + (size_t)le * (3 * HX_NVAR * n3 + HX_NVAR * nI);
+  double *sp = su + HX_NVAR * n3, *res = sp + HX_NVAR * n3, *sf = res + HX_NVAR * n3;
   const double *w = d.disc->w, *x = d.disc->x;
   const double *Ue = d.U + (size_t)e * d.nvar * n3;
-  for (int q = threadIdx.x; q < n3; q += FV_THREADS) {
-    double u[HX_NVAR], prim[HX_NPRIM];
-    for (int v = 0; v < HX_NVAR; v++) u[v] = Ue[v * n3 + q];
-    cons_to_prim(&ph.pp, u, prim);
-    for (int v = 0; v < HX_NVAR; v++) {
-      su[v * n3 + q] = u[v];
-      sp[v * n3 + q] = prim[v]; /* PDENS..PRES: what the reconstruction and prim_to_cons use */
-      res[v * n3 + q] = 0.0;
-    }
-  }
-  __syncthreads();
-  for (int dir = 0; dir < 3; dir++) {
-    const int stride = dir == 0 ? 1 : dir == 1 ? np : np * np;
-    const double *mvec = d.fv_metrics + ((size_t)e * 3 + dir) * nI * 3;
-    for (int t = threadIdx.x; t < nI; t += FV_THREADS) {
-      int ab = t / N, m = t - ab * N, base = line_base(dir, np, ab / np, ab % np);
-      double uL[HX_NVAR], uR[HX_NVAR], n[3], t1[3], t2[3], F[HX_NVAR];
-      fv_interface_states(d.fv_limiter, &ph.pp, np, x, d.fv_xface[m + 1], su + base, sp + base,
-                          n3, stride, m, uL, uR);
-      double area = fv_interface_frame(&mvec[3 * t], n, t1, t2);
-      riemann_flux(d.riemann, d.split, &ph.pp, uL, uR, n, t1, t2, F);
-      for (int v = 0; v < HX_NVAR; v++) sf[v * nI + t] = F[v] * area;
-    }
-    __syncthreads();
-    /* node i of a line: - F_{i-1/2} / w_i + F_{i+1/2} / w_i, in the CPU's order */
-    for (int q = threadIdx.x; q < n3; q += FV_THREADS) {
-      int idx, a, b;
-      line_of_node(np, dir, q, &idx, &a, &b);
-      int t = (a * np + b) * N + idx;
+  if (active)
+    for (int q = lt; q < n3; q += tpe) {
+      double u[HX_NVAR], prim[HX_NPRIM];
+      for (int v = 0; v < HX_NVAR; v++) u[v] = Ue[v * n3 + q];
+      cons_to_prim(&ph.pp, u, prim);
       for (int v = 0; v < HX_NVAR; v++) {
-        double r = res[v * n3 + q];
-        if (idx > 0) r -= sf[v * nI + t - 1] / w[idx];
-        if (idx < N) r += sf[v * nI + t] / w[idx];
-        res[v * n3 + q] = r;
+        su[v * n3 + q] = u[v];
+        sp[v * n3 + q] = prim[v]; /* PDENS..PRES: what the reconstruction and prim_to_cons use */
+        res[v * n3 + q] = 0.0;
       }
     }
+  __syncthreads();
+  for (int dir = 0; dir < 3; dir++) {
+    const double *mvec = d.fv_metrics + ((size_t)e * 3 + dir) * nI * 3;
+    if (active)
+      for (int t = lt; t < nI; t += tpe) {
+        int base, stride, m;
+        fv_interface(np, N, dir, t, &base, &stride, &m);
+        double uL[HX_NVAR], uR[HX_NVAR], n[3], t1[3], t2[3], F[HX_NVAR];
+        fv_interface_states(d.fv_limiter, &ph.pp, np, x, d.fv_xface[m + 1], su + base,
+                            sp + base, n3, stride, m, uL, uR);
+        double mv[3] = {__ldg(&mvec[3 * t]), __ldg(&mvec[3 * t + 1]), __ldg(&mvec[3 * t + 2])};
+        double area = fv_interface_frame(mv, n, t1, t2);
+        riemann_flux(RIEMANN, d.split, &ph.pp, uL, uR, n, t1, t2, F);
+        for (int v = 0; v < HX_NVAR; v++) sf[v * nI + t] = F[v] * area;
+      }
+    __syncthreads();
+    /* node i of a line: - F_{i-1/2} / w_i + F_{i+1/2} / w_i, in the CPU's order */
+    if (active)
+      for (int q = lt; q < n3; q += tpe) {
+        int idx = dir == 0 ? q % np : dir == 1 ? (q / np) % np : q / (np * np);
+        int tm = idx > 0 ? fv_interface_of_node(np, N, dir, q, idx - 1) : 0;
+        int tp = idx < N ? fv_interface_of_node(np, N, dir, q, idx) : 0;
+        for (int v = 0; v < HX_NVAR; v++) {
+          double r = res[v * n3 + q];
+          if (idx > 0) r -= sf[v * nI + tm] / w[idx];
+          if (idx < N) r += sf[v * nI + tp] / w[idx];
+          res[v * n3 + q] = r;
+        }
+      }
     __syncthreads();
   }
+  if (!active) return;
   double *ut = d.Ut + (size_t)e * d.nvar * n3;
-  for (int q = threadIdx.x; q < n3; q += FV_THREADS)
+  for (int q = lt; q < n3; q += tpe)
     for (int v = 0; v < HX_NVAR; v++) ut[v * n3 + q] += alpha * res[v * n3 + q];
-}
-
-__global__ static void __launch_bounds__(FV_THREADS) positivity_kernel(DevData d, DevPhysics ph) {
-  __shared__ double red[7 * FV_THREADS];
-  if (!(d.sc->dt > 0.0)) return;
-  const int np = d.np, n3 = d.n3, e = blockIdx.x;
-  const double *w = d.disc->w, *sJ = d.sJ + (size_t)e * n3;
-  double *ue = d.U + (size_t)e * d.nvar * n3;
-  double sums[6] = {0.0, 0.0, 0.0, 0.0, 0.0, 0.0}, mins[2] = {1e300, 1e300};
-  for (int q = threadIdx.x; q < n3; q += FV_THREADS) {
-    double u[HX_NVAR];
-    for (int v = 0; v < HX_NVAR; v++) u[v] = ue[v * n3 + q];
-    double p = pressure_from_cons(&ph.pp, u);
-    mins[0] = fmin(mins[0], u[DENS]);
-    mins[1] = fmin(mins[1], p);
-    double wq = w[q % np] * w[(q / np) % np] * w[q / (np * np)] / sJ[q];
-    sums[5] += wq;
-    for (int v = 0; v < HX_NVAR; v++) sums[v] += wq * u[v];
-  }
-  block_reduce<false>(red, 6, sums);
-  block_reduce<true>(red, 2, mins);
-  double mean[HX_NVAR];
-  for (int v = 0; v < HX_NVAR; v++) mean[v] = sums[v] / sums[5];
-  double p_mean = pressure_from_cons(&ph.pp, mean);
-  double eps_rho = FV_POSITIVITY_EPS * mean[DENS], eps_p = FV_POSITIVITY_EPS * p_mean;
-  if (mins[0] >= eps_rho && mins[1] >= eps_p) return;
-  if (!(mean[DENS] > 0.0 && p_mean > 0.0)) return; /* the next dt check stops the run */
-  double theta[1] = {1.0};
-  for (int q = threadIdx.x; q < n3; q += FV_THREADS) {
-    double u[HX_NVAR];
-    for (int v = 0; v < HX_NVAR; v++) u[v] = ue[v * n3 + q];
-    theta[0] = fmin(theta[0], fv_admissible_fraction(&ph.pp, mean, u, eps_rho, eps_p));
-  }
-  block_reduce<true>(red, 1, theta);
-  for (int q = threadIdx.x; q < n3; q += FV_THREADS)
-    for (int v = 0; v < HX_NVAR; v++)
-      ue[v * n3 + q] = mean[v] + theta[0] * (ue[v * n3 + q] - mean[v]);
 }
 
 __global__ static void backup_kernel(DevData d) {
@@ -224,13 +302,40 @@ __global__ static void backup_kernel(DevData d) {
   if (gid < (size_t)d.nvar * d.n3 * d.n_elems) d.U_good[gid] = d.U[gid];
 }
 
-static size_t indicator_shared(const DevData *d) {
-  return sizeof(double) * (2 * d->n3 + d->np * d->np);
+static int elems_per_block(const DevData *d) {
+  return FV_THREADS / fv_tpe(d->n3);
+}
+
+static size_t post_update_shared(const DevData *d) {
+  return sizeof(double) * (d->np * d->np + 2 * (size_t)d->n3 * elems_per_block(d));
 }
 
 static size_t volume_shared(const DevData *d) {
-  return sizeof(double) * (3 * HX_NVAR * d->n3 + HX_NVAR * d->N * d->np * d->np);
+  return sizeof(double) * (3 * HX_NVAR * d->n3 + HX_NVAR * d->N * d->np * d->np) *
+         elems_per_block(d);
 }
+
+/* The subcell metrics of src/dg/fv.c ([elem][dir][a np + b][m][3]) in the interface order of
+ * fv_interface. */
+extern "C" void fv_device_metrics(int np, long n_elems, const double *host, double *out) {
+  int N = np - 1, nI = N * np * np;
+  for (long e = 0; e < n_elems; e++)
+    for (int dir = 0; dir < 3; dir++)
+      for (int t = 0; t < nI; t++) {
+        int base, stride, m;
+        fv_interface(np, N, dir, t, &base, &stride, &m);
+        /* transverse indices (a, b) of the line through base, as line_base of fv.c */
+        int i = base % np, j = (base / np) % np, k = base / (np * np);
+        int a = dir == 0 ? j : i, b = dir == 2 ? j : k;
+        const double *src = host + (((e * 3 + dir) * np * np + a * np + b) * N + m) * 3;
+        double *dst = out + ((e * 3 + dir) * nI + t) * 3;
+        for (int c = 0; c < 3; c++) dst[c] = src[c];
+      }
+}
+
+#define FV_RIEMANN_CASES(X)                                                                        \
+  X(RIEMANN_LF) X(RIEMANN_HLLC) X(RIEMANN_ROE) X(RIEMANN_ROEL2) X(RIEMANN_ROE_ENTROPYFIX)          \
+      X(RIEMANN_HLL) X(RIEMANN_HLLE) X(RIEMANN_CH)
 
 int fv_configure(const DevData *d) {
   size_t bytes = volume_shared(d);
@@ -238,16 +343,42 @@ int fv_configure(const DevData *d) {
     return HX_ERROR(HX_ERR_INPUT, "FV shock capturing on the GPU: N = %d needs %zu bytes of "
                                   "shared memory per element (at most 200 KiB); use a lower N "
                                   "or Backend = cpu", d->N, bytes);
-  CU_CHECK(cudaFuncSetAttribute(fv_volume_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+#define FV_SET_SHARED(R)                                                                           \
+  CU_CHECK(cudaFuncSetAttribute(fv_volume_kernel<R>, cudaFuncAttributeMaxDynamicSharedMemorySize, \
                                 (int)bytes));
-  CU_CHECK(cudaFuncSetAttribute(indicator_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                (int)indicator_shared(d)));
+  FV_RIEMANN_CASES(FV_SET_SHARED)
+#undef FV_SET_SHARED
+  CU_CHECK(cudaFuncSetAttribute(post_update_kernel<true>,
+                                cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                (int)post_update_shared(d)));
+  CU_CHECK(cudaFuncSetAttribute(post_update_kernel<false>,
+                                cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                (int)post_update_shared(d)));
   return HX_OK;
+}
+
+static unsigned fv_blocks(const DevData *d) {
+  int epb = elems_per_block(d);
+  return (unsigned)((d->n_elems + epb - 1) / epb);
 }
 
 int launch_fv_indicator(const DevData *d, const DevPhysics *ph, cudaStream_t s) {
   if (d->n_elems > 0)
-    indicator_kernel<<<d->n_elems, FV_THREADS, indicator_shared(d), s>>>(*d, *ph);
+    post_update_kernel<false><<<fv_blocks(d), FV_THREADS, post_update_shared(d), s>>>(
+        *d, *ph, fv_tpe(d->n3));
+  CU_CHECK(cudaGetLastError());
+  return HX_OK;
+}
+
+int launch_fv_post_update(const DevData *d, const DevPhysics *ph, cudaStream_t s) {
+  if (d->n_elems > 0) {
+    if (d->fv_positivity)
+      post_update_kernel<true><<<fv_blocks(d), FV_THREADS, post_update_shared(d), s>>>(
+          *d, *ph, fv_tpe(d->n3));
+    else
+      post_update_kernel<false><<<fv_blocks(d), FV_THREADS, post_update_shared(d), s>>>(
+          *d, *ph, fv_tpe(d->n3));
+  }
   CU_CHECK(cudaGetLastError());
   return HX_OK;
 }
@@ -265,14 +396,20 @@ int launch_fv_alpha_extend(const DevData *d, cudaStream_t s) {
 }
 
 int launch_fv_volume(const DevData *d, const DevPhysics *ph, cudaStream_t s) {
-  if (d->n_elems > 0)
-    fv_volume_kernel<<<d->n_elems, FV_THREADS, volume_shared(d), s>>>(*d, *ph);
-  CU_CHECK(cudaGetLastError());
-  return HX_OK;
-}
-
-int launch_fv_positivity(const DevData *d, const DevPhysics *ph, cudaStream_t s) {
-  if (d->n_elems > 0) positivity_kernel<<<d->n_elems, FV_THREADS, 0, s>>>(*d, *ph);
+  if (d->n_elems == 0) return HX_OK;
+  unsigned blocks = fv_blocks(d);
+  size_t bytes = volume_shared(d);
+  int tpe = fv_tpe(d->n3);
+  switch (d->riemann) {
+#define FV_LAUNCH(R)                                                                               \
+  case R:                                                                                          \
+    fv_volume_kernel<R><<<blocks, FV_THREADS, bytes, s>>>(*d, *ph, tpe);                           \
+    break;
+    FV_RIEMANN_CASES(FV_LAUNCH)
+#undef FV_LAUNCH
+  default:
+    return HX_ERROR(HX_ERR_INTERNAL, "FV volume kernel: Riemann solver id %d", d->riemann);
+  }
   CU_CHECK(cudaGetLastError());
   return HX_OK;
 }

@@ -97,9 +97,13 @@ int launch_lambda_max(const DevData *d, const DevPhysics *ph, cudaStream_t s);
 int launch_dt_finalize(const DevData *d, cudaStream_t s);
 int launch_time_advance(const DevData *d, cudaStream_t s);
 
-/* FV shock capturing (fv_kernels.cu). Blending factors of the current U (indicator, and with
- * FV_doExtendAlpha the spreading on one rank; several ranks spread with gpu_mpi_fv_alpha). */
+/* FV shock capturing (fv_kernels.cu). The indicator's blending factors of the current U (after
+ * an upload; during the time loop launch_surface_update computes them with the positivity
+ * limiter). FV_doExtendAlpha spreads them at the start of each stage (several ranks:
+ * gpu_mpi_fv_alpha). */
 int launch_fv_indicator(const DevData *d, const DevPhysics *ph, cudaStream_t s);
+/* After a stage's update: positivity limiter (FV_PositivityLimiter), then the indicator. */
+int launch_fv_post_update(const DevData *d, const DevPhysics *ph, cudaStream_t s);
 /* One spreading pass, in two halves: the side arrays from the elements, then the elements from
  * the side arrays (an MPI exchange of alpha_side goes in between). */
 int launch_fv_alpha_to_sides(const DevData *d, cudaStream_t s);
@@ -107,11 +111,11 @@ int launch_fv_alpha_extend(const DevData *d, cudaStream_t s);
 /* Ut += alpha FV subcell operator, for the elements with alpha > 0 (after VolInt, which scaled
  * its DG part by 1 - alpha). */
 int launch_fv_volume(const DevData *d, const DevPhysics *ph, cudaStream_t s);
-/* Zhang-Shu positivity limiter on U after a stage's update. */
-int launch_fv_positivity(const DevData *d, const DevPhysics *ph, cudaStream_t s);
 /* U_good = U and t_good = t when the step's dt check passed (after launch_dt_finalize). */
 int launch_fv_backup(const DevData *d, cudaStream_t s);
 int fv_configure(const DevData *d);
+/* The subcell metrics of src/dg/fv.c reordered for the volume kernel's interface numbering. */
+extern "C" void fv_device_metrics(int np, long n_elems, const double *host, double *out);
 
 
 /* CUDA backend on several MPI ranks (gpu_mpi.cu): every stage without a graph, the MPI sides on
@@ -134,8 +138,8 @@ int gpu_mpi_stage(GpuMpi *m, const DevData *d, const DevPhysics *ph, double a, d
                   double c);
 /* Lifted gradients (and the viscous volume term in Ut) of the current state, on s_elem. */
 int gpu_mpi_lifting(GpuMpi *m, const DevData *d, const DevPhysics *ph, double c);
-/* Blending factors of the current U on s_elem; the spreading exchanges alpha_side through the
+/* Spreading of the blending factors on s_elem (FV_doExtendAlpha): alpha_side goes through the
  * host (a few doubles per MPI side, once per pass). */
-int gpu_mpi_fv_alpha(GpuMpi *m, const DevData *d, const DevPhysics *ph);
+int gpu_mpi_fv_alpha(GpuMpi *m, const DevData *d);
 
 #endif

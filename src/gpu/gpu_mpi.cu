@@ -551,8 +551,7 @@ int gpu_mpi_stage(GpuMpi *m, const DevData *d, const DevPhysics *ph, double a, d
 /* The spreading needs the neighbours' alpha across rank boundaries: per pass the side arrays go
  * to the host, the CPU exchange (slot EXCH_ALPHA, as src/dg/indicator.c) fills in the remote
  * halves, and they come back. A few doubles per MPI side, on the element stream. */
-int gpu_mpi_fv_alpha(GpuMpi *m, const DevData *d, const DevPhysics *ph) {
-  HX_CHECK(launch_fv_indicator(d, ph, m->s_elem));
+int gpu_mpi_fv_alpha(GpuMpi *m, const DevData *d) {
   if (!d->fv_extend) return HX_OK;
   size_t ns = d->n_sides, bytes = sizeof(double) * 2 * (ns ? ns : 1);
   if (!m->h_alpha) CU_CHECK(cudaMallocHost((void **)&m->h_alpha, bytes));

@@ -170,8 +170,14 @@ static int upload_fv(GpuSolver *g, const Solver *s) {
   CU_CHECK(cudaMemset(d->alpha, 0, sizeof(double) * (ne ? ne : 1)));
   HX_CHECK(dev_alloc(g, (void **)&d->alpha_side, sizeof(double) * 2 * (ns ? ns : 1), NULL,
                      "FV side alpha"));
-  HX_CHECK(dev_alloc(g, (void **)&d->fv_metrics, sizeof(double) * 9 * np * np * (np - 1) * ne,
-                     fv->metrics, "FV subcell metrics"));
+  size_t n_metrics = 9 * np * np * (np - 1) * ne;
+  double *metrics = (double *)malloc(sizeof(double) * (n_metrics ? n_metrics : 1));
+  if (!metrics) return HX_ERROR(HX_ERR_MEM, "out of host memory (FV subcell metrics)");
+  fv_device_metrics((int)np, (long)ne, fv->metrics, metrics);
+  int rc = dev_alloc(g, (void **)&d->fv_metrics, sizeof(double) * n_metrics, metrics,
+                     "FV subcell metrics");
+  free(metrics);
+  HX_CHECK(rc);
   HX_CHECK(dev_alloc(g, (void **)&d->fv_vinv, sizeof(double) * np * np, fv->Vinv, "FV modes"));
   HX_CHECK(dev_alloc(g, (void **)&d->fv_xface, sizeof(double) * (np + 1), fv->x_face,
                      "FV subcells"));
@@ -255,10 +261,9 @@ static int create_streams(GpuSolver *g) {
   return HX_OK;
 }
 
-/* Shock capturing on one rank: the blending factors of the stage's U (indicator and spreading),
- * on the element stream before VolInt. */
-static int fv_alpha(GpuSolver *g) {
-  HX_CHECK(launch_fv_indicator(&g->d, &g->ph, g->s_elem));
+/* Shock capturing on one rank: the spreading of the blending factors of the stage's U (the
+ * previous update computed them), on the element stream before VolInt. */
+static int fv_spread(GpuSolver *g) {
   for (int pass = 0; g->d.fv_extend && pass < g->d.fv_n_extend; pass++) {
     HX_CHECK(launch_fv_alpha_to_sides(&g->d, g->s_elem));
     HX_CHECK(launch_fv_alpha_extend(&g->d, g->s_elem));
@@ -271,7 +276,7 @@ static int enqueue_step_mpi(GpuSolver *g) {
   const LowStorageRK *rk = g->rk;
   HX_CHECK(gpu_mpi_timestep(g->mpi, &g->d, &g->ph, g->sc_host));
   for (int st = 0; st < rk->n_stages; st++) {
-    if (g->d.alpha) HX_CHECK(gpu_mpi_fv_alpha(g->mpi, &g->d, &g->ph));
+    if (g->d.alpha) HX_CHECK(gpu_mpi_fv_alpha(g->mpi, &g->d));
     HX_CHECK(gpu_mpi_stage(g->mpi, &g->d, &g->ph, rk->A[st], rk->B[st], rk->c[st]));
   }
   HX_CHECK(launch_time_advance(&g->d, g->s_elem));
@@ -291,7 +296,7 @@ static int enqueue_step(GpuSolver *g) {
   for (int st = 0; st < rk->n_stages; st++) {
     CU_CHECK(cudaEventRecord(g->ev_stage[st], g->s_elem));
     CU_CHECK(cudaStreamWaitEvent(g->s_side, g->ev_stage[st], 0));
-    if (g->d.alpha) HX_CHECK(fv_alpha(g));
+    if (g->d.alpha) HX_CHECK(fv_spread(g));
     if (g->d.viscous) {
       HX_CHECK(launch_face_lifting(&g->d, &g->ph, rk->c[st], 0, n_sides, g->s_side));
       CU_CHECK(cudaEventRecord(g->ev_lift[st], g->s_side));
@@ -333,6 +338,10 @@ extern "C" int gpu_upload_state(GpuSolver *g, const double *U, double t) {
   if (g->d.U_good) { /* the uploaded state is the last admissible one until a step checks U */
     CU_CHECK(cudaMemcpy(g->d.U_good, g->d.U, sizeof(double) * n, cudaMemcpyDeviceToDevice));
     CU_CHECK(cudaMemcpy(&g->d.sc->t_good, &t, sizeof(double), cudaMemcpyHostToDevice));
+  }
+  if (g->d.alpha) { /* the blending factors of the new state (the stages keep them current) */
+    HX_CHECK(launch_fv_indicator(&g->d, &g->ph, 0));
+    CU_CHECK(cudaDeviceSynchronize());
   }
   return HX_OK;
 }

@@ -58,5 +58,5 @@ int launch_surface_update(const DevData *d, const DevPhysics *ph, double a, doub
   surface_update_kernel<<<(unsigned)((n + threads - 1) / threads), threads, 0, s>>>(*d, *ph, a, b,
                                                                                   c_stage);
   CU_CHECK(cudaGetLastError());
-  return d->alpha && d->fv_positivity ? launch_fv_positivity(d, ph, s) : HX_OK;
+  return d->alpha ? launch_fv_post_update(d, ph, s) : HX_OK;
 }
