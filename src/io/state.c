@@ -862,6 +862,34 @@ static int state_read_silenced(const char *path, const StateHeader *expected, do
   return rc;
 }
 
+/* The optional element-wise dataset name (e.g. FV_alpha) of a whole file: n_elems doubles. */
+int state_read_elem_data(const char *path, const char *name, long n_elems, double *out,
+                         int *found) {
+  *found = 0;
+  Hdf5ErrorPrinting saved = hdf5_errors_silence();
+  hid_t file = -1;
+  int rc = open_state_file(path, &file);
+  if (rc == HX_OK && H5Lexists(file, name, H5P_DEFAULT) > 0) {
+    hid_t dset = H5Dopen2(file, name, H5P_DEFAULT);
+    hid_t space = dset >= 0 ? H5Dget_space(dset) : -1;
+    hsize_t dims[2] = {0, 0};
+    int ok = space >= 0 && H5Sget_simple_extent_ndims(space) == 1 &&
+             H5Sget_simple_extent_dims(space, dims, NULL) == 1 && (long)dims[0] == n_elems &&
+             H5Dread(dset, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, out) >= 0;
+    if (ok)
+      *found = 1;
+    else
+      rc = HX_ERROR(HX_ERR_IO, "state file '%s': dataset %s is not %ld doubles (one per element) "
+                               "or cannot be read; the file is damaged",
+                    path, name, n_elems);
+    if (space >= 0) H5Sclose(space);
+    if (dset >= 0) H5Dclose(dset);
+  }
+  if (file >= 0) H5Fclose(file);
+  hdf5_errors_restore(saved);
+  return rc;
+}
+
 int state_read(const char *path, const StateHeader *expected, double *U) {
   Hdf5ErrorPrinting saved = hdf5_errors_silence();
   int rc = state_read_silenced(path, expected, U, NULL);

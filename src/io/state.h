@@ -47,6 +47,11 @@ int state_read_header(const char *path, StateHeader *h);
  * is an error that names the file, the attribute, the value found and the value expected. */
 int state_read(const char *path, const StateHeader *expected, double *U);
 
+/* The element-wise dataset name (e.g. "FV_alpha") of a whole file into out (n_elems doubles):
+ * *found = 0 when the file has none (not an error); a dataset of another size is an error. */
+int state_read_elem_data(const char *path, const char *name, long n_elems, double *out,
+                         int *found);
+
 /* MPI runs: this rank's n_local elements, global ids global_id (1-based, ascending; U holds them
  * in that order) of a file of h->n_elems elements. Writing is collective (every rank calls it,
  * with the same header) through MPI-IO; rank 0 renames the file when all parts are written.

@@ -680,10 +680,17 @@ static int convert_with_params(Params *p, const char *state_path, const char *in
             "hexdg warning: state file %s was computed on mesh '%s' but %s names mesh '%s'; "
             "the geometry is taken from %s\n",
             state_path, found.mesh_file, ini_path, s->mesh->source, ini_path);
-  int n_visu = NVisu, format;
+  int n_visu = NVisu, format, has_alpha = 0;
   int rc = state_read(state_path, &expected, s->U);
+  /* the FV blending factor of a shock-capturing run, as cell data like the run's own output */
+  double *alpha = hx_malloc(sizeof(double) * (s->mesh->n_elems ? s->mesh->n_elems : 1), "FV_alpha");
+  if (!alpha) rc = HX_ERR_MEM;
+  if (rc == HX_OK)
+    rc = state_read_elem_data(state_path, "FV_alpha", s->mesh->n_elems, alpha, &has_alpha);
+  VtuExtra extra = {"FV_alpha", alpha, 0};
   if (rc == HX_OK && n_visu <= 0) rc = vtu_read_params(p, s->disc.N, &format, &n_visu);
-  if (rc == HX_OK) rc = vtu_write(out_path, s, s->U, n_visu, found.time, NULL);
+  if (rc == HX_OK) rc = vtu_write(out_path, s, s->U, n_visu, found.time, has_alpha ? &extra : NULL);
+  free(alpha);
   solver_destroy(s);
   return rc;
 }

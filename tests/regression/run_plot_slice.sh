@@ -6,7 +6,8 @@
 #   - the t = 0 file on the planes zmin, z = 0.05 (interior node layer) and x = 0.25 (an element
 #     interface: both neighbours): node count, positions on the equidistant lattice of each
 #     element, Density against rho = 1 + A sin(2 pi f (x+y+z)) to 1e-10 relative;
-#   - the last file's cell data FV_alpha = 0.25 in every element (--alpha);
+#   - the last file's cell data FV_alpha = 0.25 in every element (--alpha), also after
+#     `hexdg convert` of the last state file;
 #   - the same file rewritten as ASCII arrays gives the same CSV; inline base64 is refused;
 #   - PNGs of the filled contours, contour lines with the FV_alpha overlay, --alpha and --radial
 #     (with a reference CSV) exist and are PNG files (only when matplotlib is installed).
@@ -146,6 +147,17 @@ check "x = 0.25: both neighbours, 8 elements x 9 nodes, exact Density" check_pla
 
 check "dump of FV_alpha" dump "$last" alpha.csv --alpha
 check "FV_alpha = 0.25 in all 16 elements" "$py" - alpha.csv <<'PY'
+import sys
+import numpy as np
+d = np.genfromtxt(sys.argv[1], delimiter=",", names=True)
+print(f"    {d.size} elements, FV_alpha in [{d['FV_alpha'].min():g}, {d['FV_alpha'].max():g}]")
+sys.exit(0 if d.size == 16 and np.all(d["FV_alpha"] == 0.25) else 1)
+PY
+# hexdg convert carries the state file's FV_alpha into the .vtu as cell data too
+state=$(ls -t *_State_*.h5 | head -1)
+check "hexdg convert of $state" "$hexdg" convert case.ini "$state" -o converted.vtu
+check "dump of FV_alpha of the converted file" dump converted.vtu alpha_conv.csv --alpha
+check "converted: FV_alpha = 0.25 in all 16 elements" "$py" - alpha_conv.csv <<'PY'
 import sys
 import numpy as np
 d = np.genfromtxt(sys.argv[1], delimiter=",", names=True)
