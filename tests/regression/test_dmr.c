@@ -25,7 +25,7 @@ static const char *const DMR[] = {
     "BoxPeriodic = (/F,F,T/)", "BoxSplitBC = BC_yminus, x, 1/6, BC_postshock",
     "BoundaryName = BC_yminus", "BoundaryType = (/9,0/)", "BoundaryName = BC_postshock",
     "BoundaryType = (/2,0/)", "BoundaryName = BC_xplus", "BoundaryType = (/24,2/)", "N = 3",
-    "NodeType = GAUSS-LOBATTO", "SplitDG = PI", "Riemann = HLLC", "IniExactFunc = 13",
+    "NodeType = GAUSS-LOBATTO", "SplitDG = PI", "Riemann = HLLE", "IniExactFunc = 13",
     "tend = 0.05", "CFLscale = 0.5", "CalcErrorNorms = F", "IndicatorType = hennemann",
     "FV_alpha_max = 1.", "FV_doExtendAlpha = T", "FV_LimiterType = MinMod", NULL};
 
