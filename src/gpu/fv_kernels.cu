@@ -233,19 +233,35 @@ __device__ static inline int fv_interface_of_node(int np, int N, int dir, int q,
   return m * np * np + j * np + i;
 }
 
-template <int RIEMANN>
+/* Threads per element, as fv_tpe, at compile time. */
+__host__ __device__ constexpr int fv_tpe_const(int n3) {
+  return n3 <= 1 ? 1 : n3 <= 2 ? 2 : n3 <= 4 ? 4 : n3 <= 8 ? 8 : n3 <= 16 ? 16 : n3 <= 32 ? 32
+       : n3 <= 64 ? 64 : n3 <= 128 ? 128 : FV_THREADS;
+}
+
+/* NP = N + 1 as a compile-time constant (0: d.np at run time). With it every shared-memory
+ * address, stride and loop bound is a constant: about half of the kernel's instructions were
+ * integer index arithmetic otherwise. */
+template <int RIEMANN, int NP>
 __global__ static void __launch_bounds__(FV_THREADS, 2)
-    fv_volume_kernel(DevData d, DevPhysics ph, int tpe) {
+    fv_volume_kernel(DevData d, DevPhysics ph, int tpe_arg) {
   extern __shared__ double smem[];
-  const int np = d.np, N = d.N, n3 = d.n3, nI = N * np * np;
+  const int np = NP ? NP : d.np, N = np - 1, n3 = np * np * np, nI = N * np * np;
+  const int tpe = NP ? fv_tpe_const(NP * NP * NP) : tpe_arg;
   const int le = threadIdx.x / tpe, lt = threadIdx.x - le * tpe;
   const int e = blockIdx.x * (FV_THREADS / tpe) + le;
   const double alpha = e < d.n_elems ? d.alpha[e] : 0.0;
   const bool active = alpha > 0.0 && d.sc->dt > 0.0;
   if (!__syncthreads_or(active)) return; /* no blended element in this block */
-  double *su = smem + (size_t)le * (3 * HX_NVAR * n3 + HX_NVAR * nI);
+  /* nodes, 1/weights and subcell interfaces of the line, then the elements' regions */
+  double *x = smem, *w_inv = x + np, *xface = w_inv + np;
+  for (int t = threadIdx.x; t < np; t += FV_THREADS) {
+    x[t] = d.disc->x[t];
+    w_inv[t] = 1.0 / d.disc->w[t];
+  }
+  for (int t = threadIdx.x; t <= np; t += FV_THREADS) xface[t] = d.fv_xface[t];
+  double *su = smem + 3 * np + 1 + (size_t)le * (3 * HX_NVAR * n3 + HX_NVAR * nI);
   double *sp = su + HX_NVAR * n3, *res = sp + HX_NVAR * n3, *sf = res + HX_NVAR * n3;
-  const double *w = d.disc->w, *x = d.disc->x;
   const double *Ue = d.U + (size_t)e * d.nvar * n3;
   if (active)
     for (int q = lt; q < n3; q += tpe) {
@@ -259,6 +275,7 @@ __global__ static void __launch_bounds__(FV_THREADS, 2)
       }
     }
   __syncthreads();
+#pragma unroll
   for (int dir = 0; dir < 3; dir++) {
     const double *mvec = d.fv_metrics + ((size_t)e * 3 + dir) * nI * 3;
     if (active)
@@ -266,24 +283,25 @@ __global__ static void __launch_bounds__(FV_THREADS, 2)
         int base, stride, m;
         fv_interface(np, N, dir, t, &base, &stride, &m);
         double uL[HX_NVAR], uR[HX_NVAR], n[3], t1[3], t2[3], F[HX_NVAR];
-        fv_interface_states(d.fv_limiter, &ph.pp, np, x, d.fv_xface[m + 1], su + base,
-                            sp + base, n3, stride, m, uL, uR);
+        fv_interface_states(d.fv_limiter, &ph.pp, np, x, xface[m + 1], su + base, sp + base, n3,
+                            stride, m, uL, uR);
         double mv[3] = {__ldg(&mvec[3 * t]), __ldg(&mvec[3 * t + 1]), __ldg(&mvec[3 * t + 2])};
         double area = fv_interface_frame(mv, n, t1, t2);
         riemann_flux(RIEMANN, d.split, &ph.pp, uL, uR, n, t1, t2, F);
         for (int v = 0; v < HX_NVAR; v++) sf[v * nI + t] = F[v] * area;
       }
     __syncthreads();
-    /* node i of a line: - F_{i-1/2} / w_i + F_{i+1/2} / w_i, in the CPU's order */
+    /* node i of a line: (F_{i+1/2} - F_{i-1/2}) / w_i, in the CPU's order */
     if (active)
       for (int q = lt; q < n3; q += tpe) {
         int idx = dir == 0 ? q % np : dir == 1 ? (q / np) % np : q / (np * np);
         int tm = idx > 0 ? fv_interface_of_node(np, N, dir, q, idx - 1) : 0;
         int tp = idx < N ? fv_interface_of_node(np, N, dir, q, idx) : 0;
+        double wi = w_inv[idx];
         for (int v = 0; v < HX_NVAR; v++) {
           double r = res[v * n3 + q];
-          if (idx > 0) r -= sf[v * nI + tm] / w[idx];
-          if (idx < N) r += sf[v * nI + tp] / w[idx];
+          if (idx > 0) r -= sf[v * nI + tm] * wi;
+          if (idx < N) r += sf[v * nI + tp] * wi;
           res[v * n3 + q] = r;
         }
       }
@@ -311,8 +329,8 @@ static size_t post_update_shared(const DevData *d) {
 }
 
 static size_t volume_shared(const DevData *d) {
-  return sizeof(double) * (3 * HX_NVAR * d->n3 + HX_NVAR * d->N * d->np * d->np) *
-         elems_per_block(d);
+  return sizeof(double) * ((3 * HX_NVAR * d->n3 + HX_NVAR * d->N * d->np * d->np) *
+                               elems_per_block(d) + 3 * d->np + 1);
 }
 
 /* The subcell metrics of src/dg/fv.c ([elem][dir][a np + b][m][3]) in the interface order of
@@ -333,9 +351,11 @@ extern "C" void fv_device_metrics(int np, long n_elems, const double *host, doub
       }
 }
 
+/* Every Riemann solver for any N; the common solvers also for N = 3 and N = 7 as constants. */
 #define FV_RIEMANN_CASES(X)                                                                        \
   X(RIEMANN_LF) X(RIEMANN_HLLC) X(RIEMANN_ROE) X(RIEMANN_ROEL2) X(RIEMANN_ROE_ENTROPYFIX)          \
       X(RIEMANN_HLL) X(RIEMANN_HLLE) X(RIEMANN_CH)
+#define FV_RIEMANN_FIXED_N(X) X(RIEMANN_LF) X(RIEMANN_HLLC) X(RIEMANN_ROE_ENTROPYFIX) X(RIEMANN_HLLE)
 
 int fv_configure(const DevData *d) {
   size_t bytes = volume_shared(d);
@@ -343,11 +363,16 @@ int fv_configure(const DevData *d) {
     return HX_ERROR(HX_ERR_INPUT, "FV shock capturing on the GPU: N = %d needs %zu bytes of "
                                   "shared memory per element (at most 200 KiB); use a lower N "
                                   "or Backend = cpu", d->N, bytes);
-#define FV_SET_SHARED(R)                                                                           \
-  CU_CHECK(cudaFuncSetAttribute(fv_volume_kernel<R>, cudaFuncAttributeMaxDynamicSharedMemorySize, \
-                                (int)bytes));
+#define FV_SET_SHARED_NP(R, NP)                                                                    \
+  CU_CHECK(cudaFuncSetAttribute(fv_volume_kernel<R, NP>,                                           \
+                                cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes));
+#define FV_SET_SHARED(R) FV_SET_SHARED_NP(R, 0)
+#define FV_SET_SHARED_FIXED(R) FV_SET_SHARED_NP(R, 4) FV_SET_SHARED_NP(R, 8)
   FV_RIEMANN_CASES(FV_SET_SHARED)
+  FV_RIEMANN_FIXED_N(FV_SET_SHARED_FIXED)
+#undef FV_SET_SHARED_FIXED
 #undef FV_SET_SHARED
+#undef FV_SET_SHARED_NP
   CU_CHECK(cudaFuncSetAttribute(post_update_kernel<true>,
                                 cudaFuncAttributeMaxDynamicSharedMemorySize,
                                 (int)post_update_shared(d)));
@@ -400,16 +425,31 @@ int launch_fv_volume(const DevData *d, const DevPhysics *ph, cudaStream_t s) {
   unsigned blocks = fv_blocks(d);
   size_t bytes = volume_shared(d);
   int tpe = fv_tpe(d->n3);
-  switch (d->riemann) {
+  bool fixed = false;
+  if (d->np == 4 || d->np == 8) switch (d->riemann) {
+#define FV_LAUNCH_FIXED(R)                                                                         \
+  case R:                                                                                          \
+    if (d->np == 4)                                                                                \
+      fv_volume_kernel<R, 4><<<blocks, FV_THREADS, bytes, s>>>(*d, *ph, tpe);                      \
+    else                                                                                           \
+      fv_volume_kernel<R, 8><<<blocks, FV_THREADS, bytes, s>>>(*d, *ph, tpe);                      \
+    fixed = true;                                                                                  \
+    break;
+      FV_RIEMANN_FIXED_N(FV_LAUNCH_FIXED)
+#undef FV_LAUNCH_FIXED
+    default:
+      break;
+    }
+  if (!fixed) switch (d->riemann) {
 #define FV_LAUNCH(R)                                                                               \
   case R:                                                                                          \
-    fv_volume_kernel<R><<<blocks, FV_THREADS, bytes, s>>>(*d, *ph, tpe);                           \
+    fv_volume_kernel<R, 0><<<blocks, FV_THREADS, bytes, s>>>(*d, *ph, tpe);                        \
     break;
-    FV_RIEMANN_CASES(FV_LAUNCH)
+      FV_RIEMANN_CASES(FV_LAUNCH)
 #undef FV_LAUNCH
-  default:
-    return HX_ERROR(HX_ERR_INTERNAL, "FV volume kernel: Riemann solver id %d", d->riemann);
-  }
+    default:
+      return HX_ERROR(HX_ERR_INTERNAL, "FV volume kernel: Riemann solver id %d", d->riemann);
+    }
   CU_CHECK(cudaGetLastError());
   return HX_OK;
 }

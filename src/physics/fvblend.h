@@ -137,11 +137,11 @@ HD static inline double fv_interface_frame(const double m[3], double n[3], doubl
   const double s = sqrt(m[0] * m[0] + m[1] * m[1] + m[2] * m[2]);
   for (int c = 0; c < 3; c++)
     n[c] = m[c] / s;
-  int a = 0;
-  for (int c = 1; c < 3; c++)
-    if (fabs(n[c]) < fabs(n[a])) a = c;
-  double e[3] = {0.0, 0.0, 0.0};
-  e[a] = 1.0;
+  /* the coordinate axis least aligned with n (the first of equals), without an indexed array
+   * (a dynamic index puts the arrays into local memory on the GPU) */
+  const double ax = fabs(n[0]), ay = fabs(n[1]), az = fabs(n[2]);
+  const int a = ay < ax ? (az < ay ? 2 : 1) : (az < ax ? 2 : 0);
+  const double e[3] = {a == 0 ? 1.0 : 0.0, a == 1 ? 1.0 : 0.0, a == 2 ? 1.0 : 0.0};
   t1[0] = n[1] * e[2] - n[2] * e[1];
   t1[1] = n[2] * e[0] - n[0] * e[2];
   t1[2] = n[0] * e[1] - n[1] * e[0];
