@@ -17,26 +17,6 @@ static const char *const MMS[] = {
     "BoxCurving = 0.05", "IniExactFunc = 4", "AdvVel = (/1., 1., 1./)", "tend = 1e10",
     "maxIter = 100", "CalcErrorNorms = F", NULL};
 
-static double *run_copy(const char *const *base, const char *const *extra, long *n) {
-  Simulation *sim = harness_sim(base, extra, NULL);
-  assert_non_null(sim);
-  assert_int_equal(simulation_run(sim), HX_OK);
-  *n = (long)sim->solver->n_var * sim->solver->n_dof;
-  double *u = malloc(sizeof(double) * *n);
-  memcpy(u, sim->solver->U, sizeof(double) * *n);
-  simulation_destroy(sim);
-  return u;
-}
-
-static double rel_l2_diff(const double *a, const double *b, long n) {
-  double num = 0.0, den = 0.0;
-  for (long q = 0; q < n; q++) {
-    num += (a[q] - b[q]) * (a[q] - b[q]);
-    den += b[q] * b[q];
-  }
-  return sqrt(num / den);
-}
-
 static void agreement_opt(int N, const char *node, const char *split, const char *periodic,
                           const char *mu, const char *opt) {
   char sN[32], sNode[64], sSplit[64], sPer[64], sMu[64];
@@ -49,9 +29,11 @@ static void agreement_opt(int N, const char *node, const char *split, const char
   const char *cpu[] = {sN, sNode, sPer, sMu, o, "Backend = cpu", split ? sSplit : NULL, NULL};
   const char *gpu[] = {sN, sNode, sPer, sMu, o, "Backend = cuda", split ? sSplit : NULL, NULL};
   long n_cpu, n_gpu;
-  double *uc = run_copy(MMS, cpu, &n_cpu), *ug = run_copy(MMS, gpu, &n_gpu);
+  double *uc = harness_run_copy(MMS, cpu, &n_cpu), *ug = harness_run_copy(MMS, gpu, &n_gpu);
+  assert_non_null(uc);
+  assert_non_null(ug);
   assert_int_equal(n_cpu, n_gpu);
-  double d = rel_l2_diff(ug, uc, n_cpu);
+  double d = harness_rel_l2_diff(ug, uc, n_cpu);
   printf("  N=%d %-13s %-4s periodic %s mu0 %s%s%s: relative L2 difference GPU-CPU %.3e\n", N,
          node, split ? split : "weak", periodic, mu, opt ? ", " : "", opt ? opt : "", d);
   assert_true(d <= 1e-12);
@@ -109,7 +91,8 @@ static void test_freestream_on_gpu(void **state) {
     const char *extra[4] = {v ? "NodeType = GAUSS-LOBATTO" : variants[v][0],
                             v ? variants[v][0] : NULL, variants[v][1], NULL};
     long n;
-    double *u = run_copy(base, extra, &n), dev = 0.0;
+    double *u = harness_run_copy(base, extra, &n), dev = 0.0;
+    assert_non_null(u);
     double ref[5] = {1.2, 1.2 * 0.4, -1.2 * 0.3, 1.2 * 0.25,
                      0.9 / 0.4 + 0.5 * 1.2 * (0.16 + 0.09 + 0.0625)};
     long n3 = n / 5 / 18;
@@ -129,8 +112,9 @@ static void test_gpu_runs_are_bitwise_identical(void **state) {
   const char *nograph[] = {"N = 5", "NodeType = GAUSS-LOBATTO", "SplitDG = PI", "Backend = cuda",
                            "UseCudaGraphs = F", NULL};
   long n1, n2, n3;
-  double *a = run_copy(MMS, graph, &n1), *b = run_copy(MMS, graph, &n2),
-         *c = run_copy(MMS, nograph, &n3);
+  double *a = harness_run_copy(MMS, graph, &n1), *b = harness_run_copy(MMS, graph, &n2),
+         *c = harness_run_copy(MMS, nograph, &n3);
+  assert_true(a && b && c);
   assert_int_equal(memcmp(a, b, sizeof(double) * n1), 0);
   assert_int_equal(memcmp(a, c, sizeof(double) * n1), 0);
   printf("  two GPU runs and a run without CUDA graphs: bitwise identical (%ld values)\n", n1);
@@ -187,8 +171,9 @@ static void test_agreement_boundaries(void **state) {
         for (int k = 0; k < 5; k++) cpu[9 + k] = gpu[9 + k] = sponge[k];
       if (m == 1) cpu[14] = gpu[14] = NULL;
       long nc, ng;
-      double *uc = run_copy(base, cpu, &nc), *ug = run_copy(base, gpu, &ng);
-      double d = rel_l2_diff(ug, uc, nc);
+      double *uc = harness_run_copy(base, cpu, &nc), *ug = harness_run_copy(base, gpu, &ng);
+      assert_true(uc && ug);
+      double d = harness_rel_l2_diff(ug, uc, nc);
       printf("  N=%d %s, pressure outflow, %s: GPU-CPU %.3e\n", N,
              m ? "adiabatic + isothermal walls, sponge" : "slip walls", mus[m], d);
       assert_true(d <= 1e-12);
@@ -219,7 +204,8 @@ static void test_freestream_on_mesh_files_gpu(void **state) {
                           "maxIter = 40", "CalcErrorNorms = F", "Backend = cuda",
                           "NodeType = GAUSS-LOBATTO", "SplitDG = PI", "mu0 = 0.01", NULL};
     long n;
-    double *u = run_copy(base, NULL, &n), dev = 0.0;
+    double *u = harness_run_copy(base, NULL, &n), dev = 0.0;
+    assert_non_null(u);
     double ref[5] = {1.2, 1.2 * 0.4, -1.2 * 0.3, 1.2 * 0.25,
                      0.9 / 0.4 + 0.5 * 1.2 * (0.16 + 0.09 + 0.0625)};
     long n3 = 64;

@@ -10,6 +10,7 @@
 
 #include <cmocka.h>
 
+#include "analysis/analyze.h"
 #include "dg/fv.h"
 #include "dg/indicator.h"
 #include "gpu/gpu.h"
@@ -45,26 +46,6 @@ static int have_gpu(void) {
   return 0;
 }
 
-static double *run_copy(const char *const *base, const char *const *extra, long *n) {
-  Simulation *sim = harness_sim(base, extra, NULL);
-  assert_non_null(sim);
-  assert_int_equal(simulation_run(sim), HX_OK);
-  *n = (long)sim->solver->n_var * sim->solver->n_dof;
-  double *u = malloc(sizeof(double) * *n);
-  memcpy(u, sim->solver->U, sizeof(double) * *n);
-  simulation_destroy(sim);
-  return u;
-}
-
-static double rel_l2_diff(const double *a, const double *b, long n) {
-  double num = 0.0, den = 0.0;
-  for (long q = 0; q < n; q++) {
-    num += (a[q] - b[q]) * (a[q] - b[q]);
-    den += b[q] * b[q];
-  }
-  return sqrt(num / den);
-}
-
 /* CPU and GPU runs of base + extra; returns the relative L2 difference. */
 static double agreement(const char *const *base, const char *const *extra, const char *what) {
   const char *cpu[16], *gpu[16];
@@ -74,9 +55,10 @@ static double agreement(const char *const *base, const char *const *extra, const
   gpu[n] = "Backend = cuda";
   cpu[n + 1] = gpu[n + 1] = NULL;
   long nc, ng;
-  double *uc = run_copy(base, cpu, &nc), *ug = run_copy(base, gpu, &ng);
+  double *uc = harness_run_copy(base, cpu, &nc), *ug = harness_run_copy(base, gpu, &ng);
+  assert_true(uc && ug);
   assert_int_equal(nc, ng);
-  double d = rel_l2_diff(ug, uc, nc);
+  double d = harness_rel_l2_diff(ug, uc, nc);
   printf("  %-44s relative L2 difference GPU-CPU %.3e\n", what, d);
   free(uc);
   free(ug);
@@ -120,7 +102,8 @@ static void test_alpha_zero_is_dg(void **state) {
   const char *fv0[] = {"SplitDG = PI", "N = 4", "mu0 = 0.01", "Backend = cuda",
                        "IndicatorType = fixed", "FV_alpha_fix = 0.", NULL};
   long n1, n2;
-  double *a = run_copy(MMS, dg, &n1), *b = run_copy(MMS, fv0, &n2);
+  double *a = harness_run_copy(MMS, dg, &n1), *b = harness_run_copy(MMS, fv0, &n2);
+  assert_true(a && b);
   assert_int_equal(n1, n2);
   assert_int_equal(memcmp(a, b, sizeof(double) * n1), 0);
   printf("  alpha = 0 on the GPU: bitwise identical to pure DG (%ld values)\n", n1);
@@ -153,17 +136,6 @@ static void test_fv_freestream_gpu(void **state) {
   }
 }
 
-static void totals(const Solver *s, double *tot) {
-  int np = s->np, n3 = s->n_dof_elem;
-  for (int v = 0; v < HX_NVAR; v++) tot[v] = 0.0;
-  for (int e = 0; e < s->mesh->n_elems; e++)
-    for (int q = 0; q < n3; q++) {
-      double wq = s->disc.w[q % np] * s->disc.w[(q / np) % np] * s->disc.w[q / (np * np)] /
-                  s->geo.sJ[(long)n3 * e + q];
-      for (int v = 0; v < HX_NVAR; v++) tot[v] += wq * s->U[((long)e * HX_NVAR + v) * n3 + q];
-    }
-}
-
 /* Periodic curved box, the shock's density jump turned into a periodic profile (IniExactFunc 10
  * on a periodic box: two discontinuities): totals stay to round-off with blending everywhere. */
 static void test_conservation_gpu(void **state) {
@@ -173,9 +145,9 @@ static void test_conservation_gpu(void **state) {
   Simulation *sim = harness_sim(SHOCK3D, extra, NULL);
   assert_non_null(sim);
   double t0[HX_NVAR], t1[HX_NVAR];
-  totals(sim->solver, t0);
+  analyze_totals(sim->solver, t0);
   assert_int_equal(simulation_run(sim), HX_OK);
-  totals(sim->solver, t1);
+  analyze_totals(sim->solver, t1);
   double alo, ahi;
   long nact;
   fv_compute_alpha(sim->solver, sim->solver->U);
@@ -207,15 +179,8 @@ static void test_last_good_state_gpu(void **state) {
   int rc = simulation_run(sim);
   assert_int_equal(rc, HX_ERR_NUMERIC);
   assert_int_equal(simulation_sync_host(sim), HX_OK);
-  const Solver *s = sim->solver;
-  double rho_min = 1e300, p_min = 1e300;
-  for (int e = 0; e < s->mesh->n_elems; e++)
-    for (int q = 0; q < s->n_dof_elem; q++) {
-      double u[HX_NVAR];
-      for (int v = 0; v < HX_NVAR; v++) u[v] = s->U[((long)e * HX_NVAR + v) * s->n_dof_elem + q];
-      rho_min = fmin(rho_min, u[DENS]);
-      p_min = fmin(p_min, pressure_from_cons(&s->phys, u));
-    }
+  double rho_min, p_min;
+  harness_min_rho_p(sim->solver, &rho_min, &p_min);
   printf("  failed GPU run: restored state at t = %.6e after %ld steps, min rho %.3e, min p "
          "%.3e, written to %s\n", sim->t, sim->iter, rho_min, p_min, sim->last_state);
   assert_true(rho_min > 0.0 && p_min > 0.0);

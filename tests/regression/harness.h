@@ -11,6 +11,7 @@
 
 #include "core/error.h"
 #include "core/params.h"
+#include "physics/eos.h"
 #include "time/simulation.h"
 
 /* lines: NULL-terminated "Key = value" strings, later ones override earlier ones. */
@@ -60,6 +61,46 @@ static inline double harness_freestream_deviation(const Solver *s) {
   double ref[HX_NVAR], x[3] = {0, 0, 0};
   exact_func(&s->exact, &s->phys, x, 0.0, ref);
   return harness_max_deviation(s, ref);
+}
+
+/* Run the case base + extra to its end and return a copy of U (n: its length), NULL if the case
+ * cannot be set up or the run fails. */
+static inline double *harness_run_copy(const char *const *base, const char *const *extra,
+                                       long *n) {
+  *n = 0;
+  Simulation *sim = harness_sim(base, extra, NULL);
+  if (!sim) return NULL;
+  double *u = NULL;
+  if (simulation_run(sim) == HX_OK) {
+    *n = (long)sim->solver->n_var * sim->solver->n_dof;
+    u = malloc(sizeof(double) * *n);
+    if (u) memcpy(u, sim->solver->U, sizeof(double) * *n);
+  }
+  simulation_destroy(sim);
+  return u;
+}
+
+/* ||a - b|| / ||b|| over n values. */
+static inline double harness_rel_l2_diff(const double *a, const double *b, long n) {
+  double num = 0.0, den = 0.0;
+  for (long q = 0; q < n; q++) {
+    num += (a[q] - b[q]) * (a[q] - b[q]);
+    den += b[q] * b[q];
+  }
+  return sqrt(num / den);
+}
+
+/* Smallest density and pressure over every node of s->U. */
+static inline void harness_min_rho_p(const Solver *s, double *rho_min, double *p_min) {
+  int n3 = s->n_dof_elem;
+  *rho_min = *p_min = 1e300;
+  for (int e = 0; e < s->mesh->n_elems; e++)
+    for (int q = 0; q < n3; q++) {
+      double u[HX_NVAR];
+      for (int v = 0; v < HX_NVAR; v++) u[v] = s->U[((long)e * HX_NVAR + v) * n3 + q];
+      *rho_min = fmin(*rho_min, u[DENS]);
+      *p_min = fmin(*p_min, pressure_from_cons(&s->phys, u));
+    }
 }
 
 /* Move into a fresh scratch directory so that output files do not collide between tests. */

@@ -113,15 +113,8 @@ static void test_dmr_coarse(void **state) {
   assert_int_equal(simulation_run(sim), HX_OK); /* a positivity failure stops the run */
   assert_true(fabs(sim->t - DMR_T) < 1e-12);
 
-  const int n3 = s->n_dof_elem;
-  double rho_min = 1e300, p_min = 1e300;
-  for (int e = 0; e < s->mesh->n_elems; e++)
-    for (int q = 0; q < n3; q++) {
-      double u[HX_NVAR];
-      for (int v = 0; v < HX_NVAR; v++) u[v] = s->U[((long)e * HX_NVAR + v) * n3 + q];
-      rho_min = fmin(rho_min, u[DENS]);
-      p_min = fmin(p_min, pressure_from_cons(&s->phys, u));
-    }
+  double rho_min, p_min;
+  harness_min_rho_p(s, &rho_min, &p_min);
   printf("  rho_min %.4f  p_min %.4f\n", rho_min, p_min);
   assert_true(rho_min > 0.0 && p_min > 0.0);
 

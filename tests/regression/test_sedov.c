@@ -18,6 +18,7 @@
 #include <cmocka.h>
 
 #include "harness.h"
+#include "analysis/analyze.h"
 #include "physics/eos.h"
 
 #define SEDOV_T 0.25
@@ -30,18 +31,6 @@ static const char *const SEDOV[] = {
     "SedovEnergy = 1.", "SedovRadius = 0.15", "SedovDensity = 1.", "SedovPressure = 1e-5",
     "tend = 0.25", "CFLscale = 0.5", "CalcErrorNorms = F", "IndicatorType = hennemann",
     "FV_alpha_max = 1.", "FV_doExtendAlpha = T", "FV_PositivityLimiter = T", NULL};
-
-/* Integrals of the conservative variables with the LGL quadrature. */
-static void totals(const Solver *s, double tot[HX_NVAR]) {
-  const int np = s->np, n3 = s->n_dof_elem;
-  for (int v = 0; v < HX_NVAR; v++) tot[v] = 0.0;
-  for (int e = 0; e < s->mesh->n_elems; e++)
-    for (int q = 0; q < n3; q++) {
-      const double wq = s->disc.w[q % np] * s->disc.w[(q / np) % np] * s->disc.w[q / (np * np)] /
-                        s->geo.sJ[(long)n3 * e + q];
-      for (int v = 0; v < HX_NVAR; v++) tot[v] += wq * s->U[((long)e * HX_NVAR + v) * n3 + q];
-    }
-}
 
 static const double *node_x(const Solver *s, int e, int d) {
   return &s->geo.elem_x[(3L * e + d) * s->n_dof_elem];
@@ -141,10 +130,10 @@ static void test_sedov_coarse(void **state) {
   assert_non_null(sim);
   const Solver *s = sim->solver;
   double start[HX_NVAR], end[HX_NVAR];
-  totals(s, start);
+  analyze_totals(s, start);
   assert_int_equal(simulation_run(sim), HX_OK);
   assert_true(fabs(sim->t - SEDOV_T) < 1e-12);
-  totals(s, end);
+  analyze_totals(s, end);
   const double dmass = fabs(end[DENS] - start[DENS]) / start[DENS];
   const double denergy = fabs(end[ENER] - start[ENER]) / start[ENER];
   printf("  relative change: mass %.2e  energy %.2e\n", dmass, denergy);
