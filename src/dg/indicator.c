@@ -6,17 +6,9 @@
 #include "parallel/parallel.h"
 #include "physics/fvblend.h"
 
-/* One pass of the nodal -> modal transform along direction d (Vinv[m][i], np^3 values). */
+/* One pass of the nodal -> modal transform along direction d (np^3 values). */
 static void modal_pass(int np, const double *Vinv, int d, const double *in, double *out) {
-  int stride = d == 0 ? 1 : d == 1 ? np : np * np;
-  for (int k = 0; k < np; k++)
-    for (int j = 0; j < np; j++)
-      for (int i = 0; i < np; i++) {
-        int q = (k * np + j) * np + i, idx = d == 0 ? i : d == 1 ? j : k, base = q - idx * stride;
-        double acc = 0.0;
-        for (int l = 0; l < np; l++) acc += Vinv[idx * np + l] * in[base + l * stride];
-        out[q] = acc;
-      }
+  for (int q = 0; q < np * np * np; q++) out[q] = fv_modal_pass_node(np, Vinv, d, in, q);
 }
 
 double fv_element_energy(const Solver *s, const double *Ue) {
@@ -30,18 +22,9 @@ double fv_element_energy(const Solver *s, const double *Ue) {
   modal_pass(np, s->fv.Vinv, 0, a, b);
   modal_pass(np, s->fv.Vinv, 1, b, a);
   modal_pass(np, s->fv.Vinv, 2, a, b);
-  double e_all = 0.0, e_lo = 0.0, e_lo2 = 0.0;
-  for (int k = 0; k < np; k++)
-    for (int j = 0; j < np; j++)
-      for (int i = 0; i < np; i++) {
-        int deg = i > j ? i : j;
-        deg = deg > k ? deg : k;
-        double m2 = b[(k * np + j) * np + i] * b[(k * np + j) * np + i];
-        e_all += m2;
-        if (deg <= N - 1) e_lo += m2;
-        if (deg <= N - 2) e_lo2 += m2;
-      }
-  return fv_modal_energy(N, e_all, e_lo, e_lo2);
+  double sums[3] = {0.0, 0.0, 0.0};
+  for (int q = 0; q < n3; q++) fv_modal_energy_add(np, q, b[q], sums);
+  return fv_modal_energy(N, sums[0], sums[1], sums[2]);
 }
 
 /* alpha = max(alpha, FV_alpha_ExtScale * alpha of each face neighbour), FV_nExtendAlpha times

@@ -62,13 +62,7 @@ __device__ static void segment_reduce(double *red, int tpe, int lt, double *vals
 
 __device__ static void modal_pass(int np, int n3, int tpe, int lt, const double *Vinv, int d,
                                   const double *in, double *out) {
-  int stride = d == 0 ? 1 : d == 1 ? np : np * np;
-  for (int q = lt; q < n3; q += tpe) {
-    int idx = d == 0 ? q % np : d == 1 ? (q / np) % np : q / (np * np), base = q - idx * stride;
-    double acc = 0.0;
-    for (int l = 0; l < np; l++) acc += Vinv[idx * np + l] * in[base + l * stride];
-    out[q] = acc;
-  }
+  for (int q = lt; q < n3; q += tpe) out[q] = fv_modal_pass_node(np, Vinv, d, in, q);
 }
 
 /* Zhang-Shu limiter of element e (Zhang & Shu 2010, JCP 229, Sec. 2.3, as fv_positivity_limit):
@@ -145,15 +139,7 @@ __device__ static void indicator_element(const DevData &d, const PhysParams &pp,
   __syncthreads();
   double sums[3] = {0.0, 0.0, 0.0}; /* all modes, degree <= N-1, degree <= N-2 */
   if (active)
-    for (int q = lt; q < n3; q += tpe) {
-      int i = q % np, j = (q / np) % np, k = q / (np * np);
-      int deg = i > j ? i : j;
-      deg = deg > k ? deg : k;
-      double m2 = b[q] * b[q];
-      sums[0] += m2;
-      if (deg <= N - 1) sums[1] += m2;
-      if (deg <= N - 2) sums[2] += m2;
-    }
+    for (int q = lt; q < n3; q += tpe) fv_modal_energy_add(np, q, b[q], sums);
   segment_reduce<3, false>(red, tpe, lt, sums);
   if (active && lt == 0) {
     double E = fv_modal_energy(N, sums[0], sums[1], sums[2]);

@@ -166,6 +166,31 @@ HD static inline double fv_indicator_quantity(int ind_var, double kappa_m1, cons
   return U[DENS] * p;
 }
 
+/* Node q of one pass of the nodal -> modal transform along direction d: Vinv[m][i] applied to the
+ * np values of in along q's line (np^3 values, i fastest). */
+HD static inline double fv_modal_pass_node(int np, const double *Vinv, int d, const double *in,
+                                          int q) {
+  const int stride = d == 0 ? 1 : d == 1 ? np : np * np;
+  const int idx = d == 0 ? q % np : d == 1 ? (q / np) % np : q / (np * np);
+  const int base = q - idx * stride;
+  double acc = 0.0;
+  for (int l = 0; l < np; l++)
+    acc += Vinv[idx * np + l] * in[base + l * stride];
+  return acc;
+}
+
+/* Adds the squared modal coefficient c of mode q (degrees i, j, k) to sums: [0] all modes, [1]
+ * degree <= N-1 in every direction, [2] degree <= N-2 (the sums of fv_modal_energy). */
+HD static inline void fv_modal_energy_add(int np, int q, double c, double sums[3]) {
+  const int i = q % np, j = (q / np) % np, k = q / (np * np);
+  int deg = i > j ? i : j;
+  deg = deg > k ? deg : k;
+  const double m2 = c * c;
+  sums[0] += m2;
+  if (deg <= np - 2) sums[1] += m2;
+  if (deg <= np - 3) sums[2] += m2;
+}
+
 /* Modal energy indicator from the sums of squared orthonormal Legendre coefficients over all
  * modes (e_all), the modes of degree <= N-1 in every direction (e_lo) and <= N-2 (e_lo2):
  * E = max(share of the highest modes in e_all, share of the next ones in e_lo) (Hennemann et al.
