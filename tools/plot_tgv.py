@@ -81,20 +81,24 @@ def read_reference(path):
     return {"t": data[:, 0], "ek": data[:, 1], "diss": data[:, 2], "enstrophy": data[:, 3]}
 
 
-def read_tgv_csv(path):
+def read_tgv_csv(path, needed=None):
     """Columns of a TGVAnalysis CSV by name, sorted by time. Lines that do not parse (a run
-    killed while writing) are skipped with a note."""
+    killed while writing) are skipped with a note. needed: the columns that must be there
+    (default: what this script plots). tools/plot_tgv_compressible.py reads with it too."""
+    prog = os.path.basename(sys.argv[0])
+    if needed is None:
+        needed = (COL_DISSIPATION, COL_EKIN, COL_ENSTROPHY)
     try:
         with open(path) as f:
             lines = f.read().splitlines()
     except OSError as err:
-        sys.exit(f"plot_tgv.py: cannot read {path}: {err.strerror}")
+        sys.exit(f"{prog}: cannot read {path}: {err.strerror}")
     if not lines or not lines[0].startswith("Time,"):
-        sys.exit(f"plot_tgv.py: {path}: the first line is not a TGVAnalysis header ('Time,...')")
+        sys.exit(f"{prog}: {path}: the first line is not a TGVAnalysis header ('Time,...')")
     names = [n.strip() for n in lines[0].split(",")]
-    for needed in (COL_DISSIPATION, COL_EKIN, COL_ENSTROPHY):
-        if needed not in names:
-            sys.exit(f"plot_tgv.py: {path}: no column '{needed}' (header: {lines[0]})")
+    for name in needed:
+        if name not in names:
+            sys.exit(f"{prog}: {path}: no column '{name}' (header: {lines[0]})")
     rows = []
     for number, line in enumerate(lines[1:], start=2):
         fields = line.split(",")
@@ -103,14 +107,14 @@ def read_tgv_csv(path):
         except ValueError:
             values = []
         if len(values) != len(names):
-            print(f"plot_tgv.py: {path}:{number}: skipping a line that does not parse")
+            print(f"{prog}: {path}:{number}: skipping a line that does not parse")
             continue
         rows.append(values)
     if len(rows) < 3:
-        sys.exit(f"plot_tgv.py: {path}: needs at least 3 analyses, found {len(rows)}")
+        sys.exit(f"{prog}: {path}: needs at least 3 analyses, found {len(rows)}")
     by_time = {row[0]: row for row in rows}  # a restart may repeat times: the last line wins
     if len(by_time) < 3:
-        sys.exit(f"plot_tgv.py: {path}: needs at least 3 analysis times, found {len(by_time)}")
+        sys.exit(f"{prog}: {path}: needs at least 3 analysis times, found {len(by_time)}")
     table = np.array([by_time[t] for t in sorted(by_time)])
     return {name: table[:, i] for i, name in enumerate(names)}
 

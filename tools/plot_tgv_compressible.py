@@ -48,47 +48,14 @@ except ImportError:
     os.environ[REEXEC_GUARD] = "1"
     os.execv(FALLBACK_PYTHON, [FALLBACK_PYTHON] + sys.argv)
 
+from plot_tgv import read_tgv_csv, run_label  # noqa: E402 (after the numpy check)
+
 NEEDED = ("Time", "Ekin comp", "DR_S", "DR_p", "ED_S", "ED_D")
 ALPHA_HEADER = "label,Time,alpha_min,alpha_max,blended,nElems"
 
 
 def fail(msg):
     sys.exit(f"plot_tgv_compressible.py: {msg}")
-
-
-def read_tgv_csv(path):
-    """Columns by name, sorted by time (a restart may repeat times: the last line wins)."""
-    try:
-        with open(path) as f:
-            lines = f.read().splitlines()
-    except OSError as err:
-        fail(f"cannot read {path}: {err.strerror}")
-    if not lines or not lines[0].startswith("Time,"):
-        fail(f"{path}: the first line is not a TGVAnalysis header ('Time,...')")
-    names = [n.strip() for n in lines[0].split(",")]
-    for name in NEEDED:
-        if name not in names:
-            fail(f"{path}: no column '{name}'")
-    rows = {}
-    for line in lines[1:]:
-        try:
-            values = [float(v) for v in line.split(",")]
-        except ValueError:
-            continue
-        if len(values) == len(names):
-            rows[values[0]] = values
-    if len(rows) < 3:
-        fail(f"{path}: needs at least 3 analyses")
-    table = np.array([rows[t] for t in sorted(rows)])
-    return {name: table[:, i] for i, name in enumerate(names)}
-
-
-def run_label(path):
-    name = os.path.basename(path)
-    for suffix in ("_TGVAnalysis.csv", ".csv"):
-        if name.endswith(suffix):
-            return name[: -len(suffix)]
-    return name
 
 
 def parse_alpha_log(path):
@@ -183,7 +150,7 @@ def main():
     alpha = read_alpha(args.alpha) if args.alpha else {}
     runs = []
     for path in args.csv:
-        cols = read_tgv_csv(path)
+        cols = read_tgv_csv(path, NEEDED)
         label = run_label(path)
         t = cols["Time"]
         fd = -np.gradient(cols["Ekin comp"], t) - cols["DR_p"]
