@@ -6,16 +6,9 @@
 set -u
 hexdg=$1
 root=$2
-fails=0
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-cd "$work"
+source "$(dirname "$0")/script_lib.sh"
+enter_scratch
 
-check() { # description, command...
-  local what=$1
-  shift
-  if "$@"; then echo "ok   - $what"; else echo "FAIL - $what"; fails=$((fails + 1)); fi
-}
 expect_error() { # description, ini file, pattern that stderr must contain
   local what=$1 ini=$2 pattern=$3
   "$hexdg" "$ini" >out.txt 2>err.txt

@@ -9,7 +9,7 @@
 # usage: run_paraview.sh path/to/hexdg repo_root
 set -u
 hexdg=$1
-fails=0
+source "$(dirname "$0")/script_lib.sh"
 
 py=""
 if command -v pvpython >/dev/null 2>&1; then
@@ -23,15 +23,8 @@ if [ -z "$py" ]; then
   exit 0
 fi
 
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-cd "$work" || exit 1
+enter_scratch
 
-check() { # description, command...
-  local what=$1
-  shift
-  if "$@"; then echo "ok   - $what"; else echo "FAIL - $what"; fails=$((fails + 1)); fi
-}
 
 # affine box (NGeo = 1) of unequal edges; the smooth manufactured solution 4
 cat >base.ini <<'INI'

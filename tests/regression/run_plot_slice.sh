@@ -16,7 +16,7 @@
 set -u
 hexdg=$1
 script=$2/tools/plot_slice.py
-fails=0
+source "$(dirname "$0")/script_lib.sh"
 
 py=""
 for cand in /usr/bin/python3 python3; do # the script's own fallback first
@@ -32,15 +32,8 @@ fi
 has_mpl=0
 "$py" -c "import matplotlib" >/dev/null 2>&1 && has_mpl=1
 
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-cd "$work" || exit 1
+enter_scratch
 
-check() { # description, command...
-  local what=$1
-  shift
-  if "$@"; then echo "ok   - $what"; else echo "FAIL - $what"; fails=$((fails + 1)); fi
-}
 
 cat >case.ini <<'INI'
 ProjectName   = slice
