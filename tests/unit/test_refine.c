@@ -24,6 +24,7 @@
 #include "mesh/mesh.h"
 #include "mesh/metrics.h"
 #include "mesh/refine.h"
+#include "face_match.h"
 #include "physics/physics.h"
 
 /* <repository>/<dir>/<name>, found from this source file's path. */
@@ -72,24 +73,9 @@ static MeshSummary summarize(const Mesh *m, double period) {
   for (int side = 0; side < m->n_bc_sides; side++)
     for (int f = 0; f < n2; f++) s.bc_area += d.w[f % np] * d.w[f / np] * g.face_surf[(long)side * n2 + f];
   for (int side = m->n_bc_sides; side < m->n_sides; side++) {
-    int em = m->side_master_elem[side], ms = m->side_master_locside[side];
-    int es = m->side_slave_elem[side], ss = m->side_slave_locside[side], flip = m->side_flip[side];
-    assert_true(flip >= 1 && flip <= 4);
-    s.n_flip[flip]++;
-    double shift[3] = {0, 0, 0};
-    for (int q = 0; q < np; q++)
-      for (int p = 0; p < np; p++) {
-        int i, j, k, ps, qs, i2, j2, k2;
-        side_to_volume(N, ms, p, q, &i, &j, &k);
-        flip_master_to_slave(flip, N, p, q, &ps, &qs);
-        side_to_volume(N, ss, ps, qs, &i2, &j2, &k2);
-        int a = (k * np + j) * np + i, b = (k2 * np + j2) * np + i2;
-        for (int c = 0; c < 3; c++) {
-          double xm = g.elem_x[(3L * em + c) * n3 + a], xs = g.elem_x[(3L * es + c) * n3 + b];
-          if (p == 0 && q == 0) shift[c] = xm - xs;
-          assert_true(fabs(xm - xs - shift[c]) < 1e-12);
-        }
-      }
+    double shift[3];
+    assert_side_nodes_match(m, &g, N, side, shift);
+    s.n_flip[m->side_flip[side]]++;
     double len = sqrt(shift[0] * shift[0] + shift[1] * shift[1] + shift[2] * shift[2]);
     if (len > 1e-12) {
       assert_true(fabs(len - period) < 1e-12);
