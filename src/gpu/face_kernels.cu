@@ -29,6 +29,17 @@ __device__ static void prolong_grad_point(const DevData &d, int elem, int locsid
       g[c][v] = prolong_to_face_point(d.disc, q + (c * HX_NLIFT + v) * d.n3, node0, locside);
 }
 
+/* Gradients [3][4] at face point f of side from the lifting kernel's face arrays (slot 0: master,
+ * 1: slave). */
+__device__ static void face_grad_point(const DevData &d, int side, int slot, int f,
+                                       double g[3][HX_NLIFT]) {
+  const double *q = d.grad_face + ((size_t)side * 2 + slot) * HX_NGRAD * d.n2 + f;
+#pragma unroll
+  for (int c = 0; c < 3; c++)
+#pragma unroll
+    for (int v = 0; v < HX_NLIFT; v++) g[c][v] = q[(c * HX_NLIFT + v) * d.n2];
+}
+
 /* Received gradients [3][4] of the remote slave element of "mine" side side at face point f. */
 __device__ static void received_grad_point(const DevData &d, int side, int f,
                                            double g[3][HX_NLIFT]) {
@@ -57,7 +68,10 @@ __device__ static void subtract_viscous(const DevData &d, const PhysParams &pp, 
                                         const double *n, double *F) {
   double prim[HX_NPRIM], g[3][HX_NLIFT], Fv[HX_NVAR];
   int bc = info[5] >= 0;
-  prolong_grad_point(d, info[0], info[1], d.s2v[info[1] * d.n2 + f], g);
+  if (d.grad_face)
+    face_grad_point(d, side, 0, f, g);
+  else
+    prolong_grad_point(d, info[0], info[1], d.s2v[info[1] * d.n2 + f], g);
   if (bc) {
     bc_viscous_flux(d.bc_info[2 * info[5]], &pp, uR, g[0], g[1], g[2], n, Fv);
     for (int v = 0; v < HX_NVAR; v++) F[v] -= Fv[v];
@@ -66,7 +80,9 @@ __device__ static void subtract_viscous(const DevData &d, const PhysParams &pp, 
   cons_to_prim(&pp, uL, prim);
   viscous_flux_normal(&pp, prim, g[0], g[1], g[2], n, Fv);
   for (int v = 0; v < HX_NVAR; v++) F[v] -= 0.5 * Fv[v];
-  if (info[2] >= 0)
+  if (d.grad_face)
+    face_grad_point(d, side, 1, f, g);
+  else if (info[2] >= 0)
     prolong_grad_point(d, info[2], info[3], d.s2v[(info[4] * 6 + info[3]) * d.n2 + f], g);
   else
     received_grad_point(d, side, f, g);

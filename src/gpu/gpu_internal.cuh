@@ -40,8 +40,14 @@ typedef struct {
   int viscous;           /* Navier-Stokes: BR1 lifting and viscous fluxes */
   int lifting_form;      /* LIFT_WEAK, LIFT_STRONG, LIFT_STRONG_CONS (physics/navierstokes.h) */
   const Disc *disc;
+  const Disc *disc_host; /* the same on the host (launchers read 1-D matrices from it) */
   double *U, *Ut, *k, *flux;
   double *grad, *lift_flux; /* [elem][3][4][n3], [side][3][4][n2] (Navier-Stokes only) */
+  double *Ut_visc;          /* viscous volume term [elem][var][n3] (the lifting kernel writes it
+                             * beside VolInt's Ut; the surface update adds both) */
+  double *grad_face; /* [side][master | slave][3][4][n2]: the lifted gradients at the face points
+                      * in the master's orientation, written by the lifting kernel for the face
+                      * kernel (lifting_face_gradients); NULL: the face kernel prolongs grad */
   const double *metrics, *sJ, *elem_x;
   const double *face_nvec, *face_t1, *face_t2, *face_surf, *face_x;
   const int *side_info;  /* [side][6]: master elem, master locside, slave elem, slave locside, flip, bc */
@@ -83,8 +89,14 @@ int launch_face_lifting(const DevData *d, const DevPhysics *ph, double c_stage, 
  * orientation, packed into out[side - first][nv][n2]: what the master's rank needs. */
 int launch_pack_slave(const DevData *d, const double *vol, int nv, int first, int last,
                       double *out, cudaStream_t s);
-int launch_lifting(const DevData *d, const DevPhysics *ph, cudaStream_t s);
+/* Gradients, face gradients (grad_face) and the viscous volume term, after launch_face_lifting.
+ * volume_grad: also write the volume gradients d->grad when grad_face is set (the TGV analysis
+ * needs them); without grad_face they are always written. */
+int launch_lifting(const DevData *d, const DevPhysics *ph, int volume_grad, cudaStream_t s);
 int lifting_configure(const DevData *d);
+/* Whether the lifting kernel can write the face gradients (grad_face): Gauss-Lobatto nodes (the
+ * face points are nodes), the line kernel, one rank. */
+bool lifting_face_gradients(const DevData *d, int n_ranks);
 /* TGV analysis: per-element sums (HX_TGV_NSUMS integrals + max vorticity) and their total. */
 int launch_tgv_sums(const DevData *d, const DevPhysics *ph, double *elem_sums, double *total,
                     cudaStream_t s);

@@ -512,7 +512,7 @@ static int lifting_faces_and_volume(GpuMpi *m, const DevData *d, const DevPhysic
   HX_CHECK(exchange_slot(m, EXCH_LIFT, d->lift_flux + ng * m->first_mpi,
                              d->lift_flux + ng * m->first_yours, ng, EXCH_TO_SLAVE));
   HX_CHECK(join_sides(m));
-  return launch_lifting(d, ph, m->s_elem);
+  return launch_lifting(d, ph, 1, m->s_elem);
 }
 
 int gpu_mpi_lifting(GpuMpi *m, const DevData *d, const DevPhysics *ph, double c) {

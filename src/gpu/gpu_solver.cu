@@ -15,7 +15,7 @@ extern "C" {
 #include "time/timedisc.h"
 }
 
-#define GPU_MAX_BUFFERS 32
+#define GPU_MAX_BUFFERS 48
 
 struct GpuSolver {
   DevData d;
@@ -23,7 +23,7 @@ struct GpuSolver {
   const LowStorageRK *rk;
   int use_graphs;
   cudaStream_t s_elem, s_side, s_mpi;
-  cudaEvent_t ev_stage[64], ev_faces[64], ev_lift[64], ev_grad[64], ev_t0, ev_t1;
+  cudaEvent_t ev_stage[64], ev_faces[64], ev_t0, ev_t1;
   cudaGraphExec_t step_graph;
   StepScalars *sc_host; /* pinned mirror of the device scalars */
   double t_analyze_host;
@@ -217,6 +217,7 @@ static int upload_solver(GpuSolver *g, const Solver *s, const GpuOptions *opt) {
   g->ph.pp = s->phys;
   g->ph.ef = s->exact;
   HX_CHECK(dev_alloc(g, (void **)&d->disc, sizeof(Disc), &s->disc, "basis"));
+  d->disc_host = &s->disc;
   HX_CHECK(dev_alloc(g, (void **)&d->U, sizeof(double) * nvol, s->U, "solution"));
   HX_CHECK(dev_alloc(g, (void **)&d->Ut, sizeof(double) * nvol, NULL, "time derivative"));
   HX_CHECK(dev_alloc(g, (void **)&d->k, sizeof(double) * nvol, NULL, "RK register"));
@@ -231,9 +232,15 @@ static int upload_solver(GpuSolver *g, const Solver *s, const GpuOptions *opt) {
   if (d->viscous) {
     HX_CHECK(dev_alloc(g, (void **)&d->grad, sizeof(double) * HX_NGRAD * n3 * ne, NULL,
                        "lifted gradients"));
+    HX_CHECK(dev_alloc(g, (void **)&d->Ut_visc, sizeof(double) * nvol, NULL,
+                       "viscous volume term"));
     HX_CHECK(dev_alloc(g, (void **)&d->lift_flux,
                        sizeof(double) * HX_NGRAD * s->n_dof_face * d->n_sides, NULL,
                        "lifting face values"));
+    if (lifting_face_gradients(d, par_size()))
+      HX_CHECK(dev_alloc(g, (void **)&d->grad_face,
+                         sizeof(double) * 2 * HX_NGRAD * s->n_dof_face * d->n_sides, NULL,
+                         "face gradients"));
     HX_CHECK(lifting_configure(d));
   }
   HX_CHECK(upload_connectivity(g, s));
@@ -252,8 +259,6 @@ static int create_streams(GpuSolver *g) {
   for (int st = 0; st < g->rk->n_stages; st++) {
     CU_CHECK(cudaEventCreateWithFlags(&g->ev_stage[st], cudaEventDisableTiming));
     CU_CHECK(cudaEventCreateWithFlags(&g->ev_faces[st], cudaEventDisableTiming));
-    CU_CHECK(cudaEventCreateWithFlags(&g->ev_lift[st], cudaEventDisableTiming));
-    CU_CHECK(cudaEventCreateWithFlags(&g->ev_grad[st], cudaEventDisableTiming));
   }
   CU_CHECK(cudaEventCreate(&g->ev_t0));
   CU_CHECK(cudaEventCreate(&g->ev_t1));
@@ -286,8 +291,9 @@ static int enqueue_step_mpi(GpuSolver *g) {
 }
 
 /* One RK step in stream order (GALAEXI Fig. 4): per stage the side work (ProlongToFace+FillFlux,
- * mid priority) runs beside VolInt (low priority); one join before SurfInt. Navier-Stokes first
- * lifts: face values (sides) -> gradients and viscous volume term (elements) -> then as Euler. */
+ * mid priority) runs beside VolInt (low priority); one join before SurfInt. Navier-Stokes lifts
+ * on the side stream before the face fluxes: face values -> gradients and viscous volume term
+ * (Ut_visc); VolInt (advective, needs only U) runs beside all of it. */
 static int enqueue_step(GpuSolver *g) {
   const LowStorageRK *rk = g->rk;
   int n_sides = g->d.n_sides;
@@ -299,11 +305,7 @@ static int enqueue_step(GpuSolver *g) {
     if (g->d.alpha) HX_CHECK(fv_spread(g));
     if (g->d.viscous) {
       HX_CHECK(launch_face_lifting(&g->d, &g->ph, rk->c[st], 0, n_sides, g->s_side));
-      CU_CHECK(cudaEventRecord(g->ev_lift[st], g->s_side));
-      CU_CHECK(cudaStreamWaitEvent(g->s_elem, g->ev_lift[st], 0));
-      HX_CHECK(launch_lifting(&g->d, &g->ph, g->s_elem));
-      CU_CHECK(cudaEventRecord(g->ev_grad[st], g->s_elem));
-      CU_CHECK(cudaStreamWaitEvent(g->s_side, g->ev_grad[st], 0));
+      HX_CHECK(launch_lifting(&g->d, &g->ph, 0, g->s_side));
     }
     HX_CHECK(launch_face_flux(&g->d, &g->ph, rk->c[st], 0, n_sides, g->s_side));
     CU_CHECK(cudaEventRecord(g->ev_faces[st], g->s_side));
@@ -385,8 +387,6 @@ extern "C" void gpu_solver_destroy(GpuSolver *g) {
   for (int st = 0; st < g->rk->n_stages && st < 64; st++) {
     if (g->ev_stage[st]) cudaEventDestroy(g->ev_stage[st]);
     if (g->ev_faces[st]) cudaEventDestroy(g->ev_faces[st]);
-    if (g->ev_lift[st]) cudaEventDestroy(g->ev_lift[st]);
-    if (g->ev_grad[st]) cudaEventDestroy(g->ev_grad[st]);
   }
   if (g->ev_t0) cudaEventDestroy(g->ev_t0);
   if (g->ev_t1) cudaEventDestroy(g->ev_t1);
@@ -449,7 +449,7 @@ extern "C" int gpu_tgv_sums(GpuSolver *g, double *sums, double *max_vort) {
     HX_CHECK(gpu_mpi_lifting(g->mpi, &g->d, &g->ph, 0.0));
   } else {
     HX_CHECK(launch_face_lifting(&g->d, &g->ph, 0.0, 0, g->d.n_sides, g->s_elem));
-    HX_CHECK(launch_lifting(&g->d, &g->ph, g->s_elem));
+    HX_CHECK(launch_lifting(&g->d, &g->ph, 1, g->s_elem));
   }
   HX_CHECK(launch_tgv_sums(&g->d, &g->ph, g->tgv_elem, g->tgv_total, g->s_elem));
   double host[HX_TGV_NSUMS + 1];

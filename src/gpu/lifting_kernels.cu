@@ -1,5 +1,9 @@
-/* BR1 lifting on the device, one block per element (or a few for low N); each thread owns P nodes
- * of its element (P = passes, a template parameter so that their values stay in registers):
+/* BR1 lifting on the device: gradients of the lifting variables and the viscous volume term, in
+ * two kernels. The line kernel (below) serves FLEXI's default, the strong non-conservative form,
+ * for N = 1..7; the node kernel every form and degree.
+ *
+ * Node kernel: one block per element (or a few for low N); each thread owns P nodes of its
+ * element (P = passes, a template parameter so that their values stay in registers):
  *   1. the lifting variables w = (u, v, w, T) and the metrics of the element are staged in shared
  *      memory;
  *   2. each thread forms the gradients of its nodes: volume term along the three lines (weak,
@@ -9,8 +13,8 @@
  *      its nodes' metric slots into the contravariant viscous fluxes g^d = Fv . Ja^d: a node's
  *      slots are now read and overwritten only by its owner, so this phase needs no barrier
  *      between reading Ja and writing g;
- *   4. each thread sums the viscous volume integral of its nodes into Ut (VolInt adds the
- *      advective part afterwards). Same arithmetic as src/dg/lifting.c. */
+ *   4. each thread sums the viscous volume integral of its nodes into Ut_visc (VolInt writes the
+ *      advective part to Ut, the surface update adds both). Same arithmetic as src/dg/lifting.c. */
 #include "gpu/gpu_internal.cuh"
 
 extern "C" {
@@ -32,6 +36,51 @@ __device__ static void node_prim(const DevData &d, const PhysParams &pp, int e, 
   double u[HX_NVAR];
   for (int v = 0; v < HX_NVAR; v++) u[v] = Ue[v * d.n3 + n];
   cons_to_prim(&pp, u, prim);
+}
+
+/* Surface part of the gradients of the node with indices idx: the gathered face values w* n s of
+ * the element's sides (Gauss-Lobatto nodes: only the sides the node lies on). */
+template <int FORM>
+__device__ static void node_surface_lift(const DevData &d, int e, const int idx[3],
+                                         double q[3][HX_NLIFT]) {
+  const int np = d.np;
+  for (int ls = 0; ls < 6; ls++) {
+    double w = surface_weight(d.disc, ls, idx[side_normal_dir(ls)]);
+    if (w == 0.0) continue;
+    int side = d.elem_sides[2 * (6 * e + ls)], flip = d.elem_sides[2 * (6 * e + ls) + 1];
+    int ps, qs, p, qq;
+    volume_to_side(d.N, ls, idx[0], idx[1], idx[2], &ps, &qs);
+    flip_master_to_slave(flip, d.N, ps, qs, &p, &qq);
+    double sw = flip == 0 || FORM != LIFT_WEAK ? w : -w; /* strong forms: same sign on both sides */
+    const double *L = d.lift_flux + (size_t)side * HX_NGRAD * d.n2 + qq * np + p;
+    for (int c = 0; c < 3; c++)
+      for (int v = 0; v < HX_NLIFT; v++) q[c][v] += sw * L[(c * HX_NLIFT + v) * d.n2];
+  }
+}
+
+/* Face data of the node with indices idx (Gauss-Lobatto) at each side it lies on, at the face
+ * point f in the master's orientation (flip 0: the master): store(side, flip, f). */
+template <class Store>
+__device__ static void node_faces(const DevData &d, int e, const int idx[3], Store store) {
+  for (int ls = 0; ls < 6; ls++) {
+    if (idx[side_normal_dir(ls)] != (side_is_plus(ls) ? d.N : 0)) continue;
+    int side = d.elem_sides[2 * (6 * e + ls)], flip = d.elem_sides[2 * (6 * e + ls) + 1];
+    int ps, qs, p, qq;
+    volume_to_side(d.N, ls, idx[0], idx[1], idx[2], &ps, &qs);
+    flip_master_to_slave(flip, d.N, ps, qs, &p, &qq);
+    store(side, flip, qq * d.np + p);
+  }
+}
+
+/* The gradients q of the node into grad_face, the master's or the slave's half, for the face
+ * kernel. */
+__device__ static void node_face_grad_store(const DevData &d, int e, const int idx[3],
+                                            const double q[3][HX_NLIFT]) {
+  node_faces(d, e, idx, [&](int side, int flip, int f) {
+    double *o = d.grad_face + ((size_t)side * 2 + (flip != 0)) * HX_NGRAD * d.n2 + f;
+    for (int c = 0; c < 3; c++)
+      for (int v = 0; v < HX_NLIFT; v++) o[(c * HX_NLIFT + v) * d.n2] = q[c][v];
+  });
 }
 
 /* Gradients of node n: volume term, face values, 1/J. Ja: the element's metrics in shared memory;
@@ -69,18 +118,7 @@ __device__ static void node_gradient(const DevData &d, const double *Dm, const d
       }
     }
   }
-  for (int ls = 0; ls < 6; ls++) {
-    double w = surface_weight(d.disc, ls, idx[side_normal_dir(ls)]);
-    if (w == 0.0) continue;
-    int side = d.elem_sides[2 * (6 * e + ls)], flip = d.elem_sides[2 * (6 * e + ls) + 1];
-    int ps, qs, p, qq;
-    volume_to_side(d.N, ls, idx[0], idx[1], idx[2], &ps, &qs);
-    flip_master_to_slave(flip, d.N, ps, qs, &p, &qq);
-    double sw = flip == 0 || FORM != LIFT_WEAK ? w : -w; /* strong forms: same sign on both sides */
-    const double *L = d.lift_flux + (size_t)side * HX_NGRAD * d.n2 + qq * np + p;
-    for (int c = 0; c < 3; c++)
-      for (int v = 0; v < HX_NLIFT; v++) q[c][v] += sw * L[(c * HX_NLIFT + v) * d.n2];
-  }
+  node_surface_lift<FORM>(d, e, idx, q);
   double sJ = d.sJ[(size_t)e * n3 + n];
   for (int c = 0; c < 3; c++)
     for (int v = 0; v < HX_NLIFT; v++) q[c][v] *= sJ;
@@ -123,7 +161,7 @@ __device__ static void node_viscous_volume(const DevData &d, const double *Dv, c
       }
     }
   }
-  double *ut = d.Ut + (size_t)e * d.nvar * n3 + n;
+  double *ut = d.Ut_visc + (size_t)e * d.nvar * n3 + n;
   for (int v = 0; v < HX_NVAR; v++) ut[v * n3] = -acc[v];
 }
 
@@ -177,6 +215,253 @@ __global__ static void __launch_bounds__(LIFT_THREADS, 2)
   for (int n = lt; n < n3; n += threads_per_elem) node_viscous_volume<SPLIT>(d, Dv, gc, e, n);
 }
 
+/* Line kernel: the strong non-conservative form (FLEXI's default) with the number of points per
+ * line NP a compile-time constant (H100, N = 7, 4.1e6 DOF: 0.55 ms per stage against 0.90 ms for
+ * the node kernel, docs/performance.md). The derivatives along the element's lines (of w, and the
+ * viscous volume integral of the contravariant fluxes) are done by one thread per line: it reads
+ * the line's NP values from shared memory once and forms all NP outputs, with the 1-D matrices
+ * in the kernel's parameter space (uniform operands of the FMAs) instead of NP loads per output
+ * and a matrix in shared memory. Phases, separated by barriers:
+ *   0. node: w = (u, v, w, T) of the node into slots 0..3;
+ *   1. line: reference derivatives D w along each direction into slots 4..15 (4 + 4 dir + v);
+ *   2. node: gradients from the node's own metrics, the face values and 1/J (written for the face
+ *      kernel: into grad_face at the face points when set, else the volume array grad), then
+ *      the contravariant viscous fluxes g[dir][var] into slots 0..14 (a node's slots are only
+ *      read by its owner in this phase);
+ *   3. line: the 1-D viscous volume integral of g[dir] along each dir-line, in place (a dir-line's
+ *      g[dir] values are read by that line only);
+ *   4. node: Ut = -(sum of the three directions).
+ * A slot holds one value per node, rows of NP padded to NP + 1 so that the lines of direction 0
+ * (stride NP + 1 across the threads of a warp) hit distinct banks. */
+#define LINE_THREADS 256
+#ifndef HEXDG_LINE_MIN_BLOCKS
+#define HEXDG_LINE_MIN_BLOCKS 2 /* blocks per SM: <= 128 registers (3: <= 80, spills; slower) */
+#endif
+#define LINE_SLOTS 16
+
+template <int NP> struct LineMats {
+  double D[NP * NP];  /* strong-form derivative */
+  double Dv[NP * NP]; /* volume operator Dvol */
+  double Dvs[NP];     /* row sums of Dvol (split form: the node's own half of the mean) */
+};
+
+__host__ __device__ constexpr int line_elems_per_block(int n3) {
+  return n3 >= LINE_THREADS / 2 ? 1 : LINE_THREADS / n3;
+}
+
+template <int NP> __device__ static inline int line_pad(int n) { return n + n / NP; }
+
+/* First padded index and stride of line `line` (0 .. NP^2 - 1) along direction dir. */
+template <int NP> __device__ static inline void line_start(int dir, int line, int *base,
+                                                           int *stride) {
+  const int a = line % NP, b = line / NP; /* the two indices across the line */
+  if (dir == 0) { *base = (NP + 1) * line; *stride = 1; }
+  else if (dir == 1) { *base = a + (NP + 1) * NP * b; *stride = NP + 1; }
+  else { *base = a + (NP + 1) * b; *stride = (NP + 1) * NP; }
+}
+
+template <int NP, bool SPLIT>
+__global__ static void __launch_bounds__(LINE_THREADS, HEXDG_LINE_MIN_BLOCKS)
+    lifting_line_kernel(DevData d, DevPhysics ph, LineMats<NP> M, int volume_grad) {
+  extern __shared__ double smem[];
+  constexpr int N2 = NP * NP, N3 = NP * N2, S = (NP + 1) * N2;
+  constexpr int EPB = line_elems_per_block(N3);
+  constexpr int NODE_PASSES = (EPB * N3 + LINE_THREADS - 1) / LINE_THREADS;
+  if (d.sc->dt < 0.0) return; /* inadmissible state; dt = 0: analysis before the first step */
+  const int e0 = blockIdx.x * EPB;
+  const int ne = min(EPB, d.n_elems - e0);
+  { /* the states of all of a thread's nodes are loaded before any is used (loads in flight) */
+    double u[NODE_PASSES][HX_NVAR];
+#pragma unroll
+    for (int p = 0; p < NODE_PASSES; p++) {
+      int t = threadIdx.x + p * LINE_THREADS, le = t / N3, n = t - le * N3;
+      if (t < ne * N3) {
+        const double *Ue = d.U + (size_t)(e0 + le) * d.nvar * N3 + n;
+#pragma unroll
+        for (int v = 0; v < HX_NVAR; v++) u[p][v] = Ue[v * N3];
+      }
+    }
+#pragma unroll
+    for (int p = 0; p < NODE_PASSES; p++) {
+      int t = threadIdx.x + p * LINE_THREADS, le = t / N3, n = t - le * N3;
+      if (t >= ne * N3) break;
+      double prim[HX_NPRIM], w[HX_NLIFT];
+      cons_to_prim(&ph.pp, u[p], prim);
+      lifting_variables(prim, w);
+      double *sl = smem + (size_t)le * LINE_SLOTS * S + line_pad<NP>(n);
+#pragma unroll
+      for (int v = 0; v < HX_NLIFT; v++) sl[v * S] = w[v];
+    }
+  }
+  __syncthreads();
+  for (int t = threadIdx.x; t < ne * 3 * N2; t += blockDim.x) {
+    int le = t / (3 * N2), r = t - le * 3 * N2, dir = r / N2, base, stride;
+    line_start<NP>(dir, r - dir * N2, &base, &stride);
+    double *sl = smem + (size_t)le * LINE_SLOTS * S + base;
+#pragma unroll
+    for (int v = 0; v < HX_NLIFT; v++) {
+      double in[NP];
+#pragma unroll
+      for (int l = 0; l < NP; l++) in[l] = sl[v * S + l * stride];
+#pragma unroll
+      for (int i = 0; i < NP; i++) {
+        double acc = 0.0;
+#pragma unroll
+        for (int l = 0; l < NP; l++) acc += M.D[i * NP + l] * in[l];
+        sl[(HX_NLIFT + dir * HX_NLIFT + v) * S + i * stride] = acc;
+      }
+    }
+  }
+  __syncthreads();
+  for (int t = threadIdx.x; t < ne * N3; t += blockDim.x) {
+    int le = t / N3, n = t - le * N3, e = e0 + le;
+    int idx[3] = {n % NP, (n / NP) % NP, n / N2};
+    double *sl = smem + (size_t)le * LINE_SLOTS * S + line_pad<NP>(n);
+    /* global loads first: metrics, state, 1/J */
+    const double *Jae = d.metrics + (size_t)e * 9 * N3 + n;
+    const double *Ue = d.U + (size_t)e * d.nvar * N3 + n;
+    double Ja[9], u[HX_NVAR], q[3][HX_NLIFT];
+#pragma unroll
+    for (int c = 0; c < 9; c++) Ja[c] = __ldg(&Jae[c * N3]);
+#pragma unroll
+    for (int v = 0; v < HX_NVAR; v++) u[v] = Ue[v * N3];
+    double sJ = d.sJ[(size_t)e * N3 + n];
+#pragma unroll
+    for (int c = 0; c < 3; c++)
+#pragma unroll
+      for (int v = 0; v < HX_NLIFT; v++) {
+        double acc = 0.0;
+#pragma unroll
+        for (int dir = 0; dir < 3; dir++)
+          acc += Ja[dir * 3 + c] * sl[(HX_NLIFT + dir * HX_NLIFT + v) * S];
+        q[c][v] = acc;
+      }
+    node_surface_lift<LIFT_STRONG>(d, e, idx, q);
+#pragma unroll
+    for (int c = 0; c < 3; c++)
+#pragma unroll
+      for (int v = 0; v < HX_NLIFT; v++) q[c][v] *= sJ;
+    if (d.grad_face) node_face_grad_store(d, e, idx, q);
+    if (!d.grad_face || volume_grad) {
+      double *qg = d.grad + (size_t)e * HX_NGRAD * N3 + n;
+#pragma unroll
+      for (int c = 0; c < 3; c++)
+#pragma unroll
+        for (int v = 0; v < HX_NLIFT; v++) qg[(c * HX_NLIFT + v) * N3] = q[c][v];
+    }
+    double prim[HX_NPRIM], tau[9], cond[3];
+    cons_to_prim(&ph.pp, u, prim);
+    viscous_stress(&ph.pp, prim, q[0], q[1], q[2], tau, cond);
+#pragma unroll
+    for (int dir = 0; dir < 3; dir++) {
+      double F[HX_NVAR];
+      viscous_flux_from_stress(prim, tau, cond, &Ja[3 * dir], F);
+#pragma unroll
+      for (int v = 0; v < HX_NVAR; v++) sl[(dir * HX_NVAR + v) * S] = F[v];
+    }
+  }
+  __syncthreads();
+  for (int t = threadIdx.x; t < ne * 3 * N2; t += blockDim.x) {
+    int le = t / (3 * N2), r = t - le * 3 * N2, dir = r / N2, base, stride;
+    line_start<NP>(dir, r - dir * N2, &base, &stride);
+    double *sl = smem + (size_t)le * LINE_SLOTS * S + base + dir * HX_NVAR * S;
+#pragma unroll
+    for (int v = 0; v < HX_NVAR; v++) {
+      double in[NP];
+#pragma unroll
+      for (int l = 0; l < NP; l++) in[l] = sl[v * S + l * stride];
+#pragma unroll
+      for (int i = 0; i < NP; i++) {
+        double acc = 0.0;
+#pragma unroll
+        for (int l = 0; l < NP; l++) acc += M.Dv[i * NP + l] * in[l];
+        /* split: sum_l Dvol[i][l] (g_i + g_l) / 2 */
+        sl[v * S + i * stride] = SPLIT ? 0.5 * (acc + M.Dvs[i] * in[i]) : acc;
+      }
+    }
+  }
+  __syncthreads();
+  for (int t = threadIdx.x; t < ne * N3; t += blockDim.x) {
+    int le = t / N3, n = t - le * N3;
+    const double *sl = smem + (size_t)le * LINE_SLOTS * S + line_pad<NP>(n);
+    double *ut = d.Ut_visc + (size_t)(e0 + le) * d.nvar * N3 + n;
+#pragma unroll
+    for (int v = 0; v < HX_NVAR; v++)
+      ut[v * N3] = -(sl[v * S] + sl[(HX_NVAR + v) * S] + sl[(2 * HX_NVAR + v) * S]);
+  }
+}
+
+#define LINE_NP_MIN 2
+#define LINE_NP_MAX 8
+
+
+static size_t line_shared_bytes(int np) {
+  return sizeof(double) * LINE_SLOTS * (np + 1) * np * np * line_elems_per_block(np * np * np);
+}
+
+/* The line kernel serves the strong non-conservative form for NP = 2 .. 8 (N = 1 .. 7). */
+static bool use_line_kernel(const DevData *d) {
+  return d->lifting_form == LIFT_STRONG && d->np >= LINE_NP_MIN && d->np <= LINE_NP_MAX &&
+         d->disc_host != NULL;
+}
+
+template <int NP> static int line_configure(void) {
+  int bytes = (int)line_shared_bytes(NP);
+  CU_CHECK(cudaFuncSetAttribute(lifting_line_kernel<NP, true>,
+                                cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
+  CU_CHECK(cudaFuncSetAttribute(lifting_line_kernel<NP, false>,
+                                cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
+  return HX_OK;
+}
+
+template <int NP>
+static int line_launch(const DevData *d, const DevPhysics *ph, int volume_grad, cudaStream_t s) {
+  LineMats<NP> M;
+  const Disc *h = d->disc_host;
+  for (int i = 0; i < NP; i++) {
+    M.Dvs[i] = 0.0;
+    for (int l = 0; l < NP; l++) {
+      M.D[i * NP + l] = h->D[i * NP + l];
+      M.Dv[i * NP + l] = h->Dvol[i * NP + l];
+      M.Dvs[i] += h->Dvol[i * NP + l];
+    }
+  }
+  int epb = line_elems_per_block(NP * NP * NP);
+  int blocks = (d->n_elems + epb - 1) / epb;
+  size_t bytes = line_shared_bytes(NP);
+  if (d->split != SPLIT_NONE)
+    lifting_line_kernel<NP, true><<<blocks, LINE_THREADS, bytes, s>>>(*d, *ph, M, volume_grad);
+  else
+    lifting_line_kernel<NP, false><<<blocks, LINE_THREADS, bytes, s>>>(*d, *ph, M, volume_grad);
+  CU_CHECK(cudaGetLastError());
+  return HX_OK;
+}
+
+#define HX_LINE_CASES(F, ARGS)                                                                     \
+  case 2: return F<2> ARGS;                                                                         \
+  case 3: return F<3> ARGS;                                                                         \
+  case 4: return F<4> ARGS;                                                                         \
+  case 5: return F<5> ARGS;                                                                         \
+  case 6: return F<6> ARGS;                                                                         \
+  case 7: return F<7> ARGS;                                                                         \
+  case 8: return F<8> ARGS
+
+static int line_configure_np(int np) {
+  switch (np) {
+    HX_LINE_CASES(line_configure, ());
+  }
+  return HX_OK;
+}
+
+static int line_launch_np(const DevData *d, const DevPhysics *ph, int volume_grad,
+                          cudaStream_t s) {
+  switch (d->np) {
+    HX_LINE_CASES(line_launch, (d, ph, volume_grad, s));
+  }
+  return HX_ERROR(HX_ERR_INTERNAL, "lifting line kernel: no instance for np = %d", d->np);
+}
+#undef HX_LINE_CASES
+
 typedef struct {
   int elems_per_block, threads_per_elem, passes;
   size_t shared_bytes;
@@ -210,6 +495,7 @@ template <int P> static int set_shared_size(size_t bytes) {
 }
 
 int lifting_configure(const DevData *d) {
+  if (use_line_kernel(d)) return line_configure_np(d->np);
   LiftConfig c = lift_config(d);
   if (c.shared_bytes > LIFT_MAX_SHARED)
     return HX_ERROR(HX_ERR_INPUT,
@@ -246,7 +532,12 @@ template <int P> static void launch_passes(const DevData *d, const DevPhysics *p
   }
 }
 
-int launch_lifting(const DevData *d, const DevPhysics *ph, cudaStream_t s) {
+bool lifting_face_gradients(const DevData *d, int n_ranks) {
+  return use_line_kernel(d) && d->node_type == NODE_GAUSS_LOBATTO && n_ranks == 1;
+}
+
+int launch_lifting(const DevData *d, const DevPhysics *ph, int volume_grad, cudaStream_t s) {
+  if (use_line_kernel(d)) return line_launch_np(d, ph, volume_grad, s);
   LiftConfig c = lift_config(d);
   int blocks = (d->n_elems + c.elems_per_block - 1) / c.elems_per_block;
   int threads = c.elems_per_block * c.threads_per_elem;

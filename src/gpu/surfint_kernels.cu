@@ -19,6 +19,10 @@ __global__ static void surface_update_kernel(DevData d, DevPhysics ph, double a,
   double *ut = d.Ut + (size_t)e * d.nvar * d.n3 + q;
   double acc[HX_NVAR];
   for (int v = 0; v < HX_NVAR; v++) acc[v] = ut[v * d.n3];
+  if (d.viscous) { /* the lifting kernel's viscous volume term */
+    const double *uv = d.Ut_visc + (size_t)e * d.nvar * d.n3 + q;
+    for (int v = 0; v < HX_NVAR; v++) acc[v] = uv[v * d.n3] + acc[v];
+  }
   for (int ls = 0; ls < 6; ls++) {
     double w = surface_weight(disc, ls, ijk[side_normal_dir(ls)]);
     if (w == 0.0) continue;

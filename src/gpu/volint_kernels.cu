@@ -134,8 +134,7 @@ __global__ static void __launch_bounds__(VOLINT_THREADS, VOLINT_MIN_BLOCKS)
       double keep = 1.0 - d.alpha[e];
       for (int v = 0; v < HX_NVAR; v++) acc[v] *= keep;
     }
-    for (int v = 0; v < HX_NVAR; v++) /* Navier-Stokes: Ut already holds the viscous part */
-      ut[v * n3 + q] = d.viscous ? ut[v * n3 + q] + acc[v] : acc[v];
+    for (int v = 0; v < HX_NVAR; v++) ut[v * n3 + q] = acc[v]; /* viscous part: Ut_visc */
   }
 }
 
