@@ -36,7 +36,8 @@ def lgl_derivative(n):
     (barycentric weights; diagonal by the negative-sum rule)."""
     c = np.zeros(n + 1)
     c[n] = 1.0
-    x = np.concatenate(([-1.0], np.sort(legendre.legroots(legendre.legder(c))), [1.0]))
+    roots = np.real(legendre.legroots(legendre.legder(c)))  # some numpy versions return complex
+    x = np.concatenate(([-1.0], np.sort(roots), [1.0]))
     bw = np.array([1.0 / np.prod([xi - xj for xj in x if xj != xi]) for xi in x])
     d = np.zeros((n + 1, n + 1))
     for i in range(n + 1):
