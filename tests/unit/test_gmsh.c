@@ -20,6 +20,7 @@
 #include "mesh/mesh.h"
 #include "mesh/metrics.h"
 #include "physics/physics.h"
+#include "face_match.h"
 
 /* The test meshes: [-1,1] x [0,2] x [0,3]. */
 static const double BOX_LO[3] = {-1, 0, 0}, BOX_HI[3] = {1, 2, 3};
@@ -95,25 +96,10 @@ static double mesh_volume(const Mesh *m, const Disc *d, const Geometry *g) {
 /* Master and slave see every face point at the same place, up to one translation per side that
  * is zero or, for periodic sides, (+-period_x, 0, 0). Returns the number of periodic sides. */
 static int check_face_points(const Mesh *m, const Disc *d, const Geometry *g, double period_x) {
-  int np = d->np, N = d->N, n3 = np * np * np, n_periodic = 0;
+  int n_periodic = 0;
   for (int side = m->n_bc_sides; side < m->n_sides; side++) {
-    int em = m->side_master_elem[side], ms = m->side_master_locside[side];
-    int es = m->side_slave_elem[side], ss = m->side_slave_locside[side], f = m->side_flip[side];
-    assert_true(f >= 1 && f <= 4);
-    double shift[3] = {0, 0, 0};
-    for (int q = 0; q < np; q++)
-      for (int p = 0; p < np; p++) {
-        int i, j, k, ps, qs, i2, j2, k2;
-        side_to_volume(N, ms, p, q, &i, &j, &k);
-        flip_master_to_slave(f, N, p, q, &ps, &qs);
-        side_to_volume(N, ss, ps, qs, &i2, &j2, &k2);
-        int a = (k * np + j) * np + i, b = (k2 * np + j2) * np + i2;
-        for (int c = 0; c < 3; c++) {
-          double xm = g->elem_x[(3L * em + c) * n3 + a], xs = g->elem_x[(3L * es + c) * n3 + b];
-          if (p == 0 && q == 0) shift[c] = xm - xs;
-          assert_true(fabs(xm - xs - shift[c]) < 1e-12);
-        }
-      }
+    double shift[3];
+    assert_side_nodes_match(m, g, d->N, side, shift);
     assert_true(fabs(shift[1]) < 1e-12 && fabs(shift[2]) < 1e-12);
     if (fabs(shift[0]) > 1e-12) {
       assert_true(fabs(fabs(shift[0]) - period_x) < 1e-12);
