@@ -10,13 +10,7 @@ set -u
 script=$2/tools/alpha_vs_dilatation.py
 source "$(dirname "$0")/script_lib.sh"
 
-py=""
-for cand in /usr/bin/python3 python3; do
-  if command -v "$cand" >/dev/null 2>&1 && "$cand" -c "import numpy, h5py" >/dev/null 2>&1; then
-    py=$cand
-    break
-  fi
-done
+find_python numpy h5py
 if [ -z "$py" ]; then
   echo "skip: no python3 with numpy and h5py (Debian: apt-get install python3-numpy python3-h5py)"
   exit 77

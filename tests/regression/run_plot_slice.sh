@@ -18,13 +18,7 @@ hexdg=$1
 script=$2/tools/plot_slice.py
 source "$(dirname "$0")/script_lib.sh"
 
-py=""
-for cand in /usr/bin/python3 python3; do # the script's own fallback first
-  if command -v "$cand" >/dev/null 2>&1 && "$cand" -c "import numpy" >/dev/null 2>&1; then
-    py=$cand
-    break
-  fi
-done
+find_python numpy
 if [ -z "$py" ]; then
   echo "skip: no python3 with numpy (Debian: apt-get install python3-numpy python3-matplotlib)"
   exit 77

@@ -9,6 +9,19 @@ enter_scratch() {
   cd "$work" || exit 1
 }
 
+# find_python module...: sets py to the first of /usr/bin/python3 (the tools' own fallback) and
+# python3 that imports all the modules, or to "" when none does.
+find_python() {
+  py=""
+  local cand
+  for cand in /usr/bin/python3 python3; do
+    if command -v "$cand" >/dev/null 2>&1 && "$cand" -c "import $(IFS=,; echo "$*")" >/dev/null 2>&1; then
+      py=$cand
+      return
+    fi
+  done
+}
+
 # check description command...: runs the command, prints ok/FAIL and counts failures.
 check() {
   local what=$1
