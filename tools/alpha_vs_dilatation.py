@@ -15,7 +15,6 @@ import math
 import os
 import sys
 
-FALLBACK_PYTHON = "/usr/bin/python3"
 REEXEC_GUARD = "HEXDG_ALPHA_DIL_REEXEC"
 
 try:
@@ -23,12 +22,9 @@ try:
     import numpy as np
     from numpy.polynomial import legendre
 except ImportError:
-    if os.environ.get(REEXEC_GUARD) or os.path.realpath(sys.executable) == os.path.realpath(
-        FALLBACK_PYTHON
-    ):
-        sys.exit("alpha_vs_dilatation.py: needs numpy and h5py")
-    os.environ[REEXEC_GUARD] = "1"
-    os.execv(FALLBACK_PYTHON, [FALLBACK_PYTHON] + sys.argv)
+    from system_python import rerun_or_exit
+
+    rerun_or_exit(REEXEC_GUARD, "alpha_vs_dilatation.py: needs numpy and h5py")
 
 
 def lgl_derivative(n):

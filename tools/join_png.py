@@ -11,7 +11,6 @@ import argparse
 import os
 import sys
 
-FALLBACK_PYTHON = "/usr/bin/python3"
 REEXEC_GUARD = "HEXDG_JOIN_PNG_REEXEC"
 
 try:
@@ -21,12 +20,10 @@ try:
     matplotlib.use("Agg")
     import matplotlib.image as mpimg
 except ImportError:
-    if os.environ.get(REEXEC_GUARD) or os.path.realpath(sys.executable) == os.path.realpath(
-        FALLBACK_PYTHON
-    ):
-        sys.exit("join_png.py: needs numpy and matplotlib (pip install numpy matplotlib)")
-    os.environ[REEXEC_GUARD] = "1"
-    os.execv(FALLBACK_PYTHON, [FALLBACK_PYTHON] + sys.argv)
+    from system_python import rerun_or_exit
+
+    rerun_or_exit(REEXEC_GUARD,
+                  "join_png.py: needs numpy and matplotlib (pip install numpy matplotlib)")
 
 
 def rgba(path):

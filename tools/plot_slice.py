@@ -29,20 +29,12 @@ import os
 import sys
 import xml.etree.ElementTree as ET
 
-FALLBACK_PYTHON = "/usr/bin/python3"
 REEXEC_GUARD = "HEXDG_PLOT_SLICE_REEXEC"
 INSTALL_HINT = (
     "Debian/Ubuntu: apt-get install python3-numpy python3-matplotlib; "
     "or pip install numpy matplotlib"
 )
 
-
-def _can_reexec():
-    return (
-        not os.environ.get(REEXEC_GUARD)
-        and os.path.exists(FALLBACK_PYTHON)
-        and os.path.realpath(sys.executable) != os.path.realpath(FALLBACK_PYTHON)
-    )
 
 
 try:
@@ -59,9 +51,11 @@ try:
     from mpl_toolkits.axes_grid1 import make_axes_locatable
 except ImportError:
     plt = None
-if (np is None or plt is None) and _can_reexec():
-    os.environ[REEXEC_GUARD] = "1"
-    os.execv(FALLBACK_PYTHON, [FALLBACK_PYTHON] + sys.argv)
+if np is None or plt is None:
+    from system_python import can_rerun, rerun
+
+    if can_rerun(REEXEC_GUARD):
+        rerun(REEXEC_GUARD)
 if np is None:
     sys.exit(f"plot_slice.py: needs numpy ({sys.executable} has none). {INSTALL_HINT}")
 

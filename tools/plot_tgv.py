@@ -23,7 +23,6 @@ import argparse
 import os
 import sys
 
-FALLBACK_PYTHON = "/usr/bin/python3"
 REEXEC_GUARD = "HEXDG_PLOT_TGV_REEXEC"
 
 try:
@@ -33,12 +32,10 @@ try:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 except ImportError:
-    if os.environ.get(REEXEC_GUARD) or os.path.realpath(sys.executable) == os.path.realpath(
-        FALLBACK_PYTHON
-    ):
-        sys.exit("plot_tgv.py: needs numpy and matplotlib (pip install numpy matplotlib)")
-    os.environ[REEXEC_GUARD] = "1"
-    os.execv(FALLBACK_PYTHON, [FALLBACK_PYTHON] + sys.argv)
+    from system_python import rerun_or_exit
+
+    rerun_or_exit(REEXEC_GUARD,
+                  "plot_tgv.py: needs numpy and matplotlib (pip install numpy matplotlib)")
 
 REPO_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DEFAULT_REF = os.path.join(REPO_ROOT, "..", "shared", "data", "tgv", "spectral_Re1600_512.gdiag")

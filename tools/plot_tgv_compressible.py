@@ -31,7 +31,6 @@ import os
 import re
 import sys
 
-FALLBACK_PYTHON = "/usr/bin/python3"
 REEXEC_GUARD = "HEXDG_PLOT_TGV_COMPRESSIBLE_REEXEC"
 
 try:
@@ -41,12 +40,10 @@ try:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 except ImportError:
-    if os.environ.get(REEXEC_GUARD) or os.path.realpath(sys.executable) == os.path.realpath(
-        FALLBACK_PYTHON
-    ):
-        sys.exit("plot_tgv_compressible.py: needs numpy and matplotlib (pip install numpy matplotlib)")
-    os.environ[REEXEC_GUARD] = "1"
-    os.execv(FALLBACK_PYTHON, [FALLBACK_PYTHON] + sys.argv)
+    from system_python import rerun_or_exit
+
+    rerun_or_exit(REEXEC_GUARD,
+                  "plot_tgv_compressible.py: needs numpy and matplotlib (pip install numpy matplotlib)")
 
 from plot_tgv import read_tgv_csv, run_label  # noqa: E402 (after the numpy check)
 

@@ -10,19 +10,15 @@ docs/formats.md.
 import os
 import sys
 
-FALLBACK_PYTHON = "/usr/bin/python3"
 REEXEC_GUARD = "HEXDG_READ_STATE_REEXEC"
 
 try:
     import h5py
     import numpy as np
 except ImportError:
-    if os.environ.get(REEXEC_GUARD) or os.path.realpath(sys.executable) == os.path.realpath(
-        FALLBACK_PYTHON
-    ):
-        sys.exit("read_state.py: needs numpy and h5py (pip install numpy h5py)")
-    os.environ[REEXEC_GUARD] = "1"
-    os.execv(FALLBACK_PYTHON, [FALLBACK_PYTHON] + sys.argv)
+    from system_python import rerun_or_exit
+
+    rerun_or_exit(REEXEC_GUARD, "read_state.py: needs numpy and h5py (pip install numpy h5py)")
 
 
 def as_text(value):
