@@ -260,6 +260,31 @@ template <int NP> __device__ static inline void line_start(int dir, int line, in
   else { *base = a + (NP + 1) * b; *stride = (NP + 1) * NP; }
 }
 
+/* Line task t of a block (3 NP^2 per element): its element le in the block, direction dir and
+ * the line's first padded index and stride. */
+template <int NP> __device__ static inline int line_task(int t, int *dir, int *base, int *stride) {
+  constexpr int N2 = NP * NP;
+  int le = t / (3 * N2), r = t - le * 3 * N2;
+  *dir = r / N2;
+  line_start<NP>(*dir, r - *dir * N2, base, stride);
+  return le;
+}
+
+/* The NP values of a line (src[l stride]) into in, and out[i] = sum_l A[i][l] in[l]. */
+template <int NP>
+__device__ static inline void line_apply(const double *A, const double *src, int stride,
+                                         double in[NP], double out[NP]) {
+#pragma unroll
+  for (int l = 0; l < NP; l++) in[l] = src[l * stride];
+#pragma unroll
+  for (int i = 0; i < NP; i++) {
+    double acc = 0.0;
+#pragma unroll
+    for (int l = 0; l < NP; l++) acc += A[i * NP + l] * in[l];
+    out[i] = acc;
+  }
+}
+
 template <int NP, bool SPLIT>
 __global__ static void __launch_bounds__(LINE_THREADS, HEXDG_LINE_MIN_BLOCKS)
     lifting_line_kernel(DevData d, DevPhysics ph, LineMats<NP> M, int volume_grad) {
@@ -295,21 +320,14 @@ __global__ static void __launch_bounds__(LINE_THREADS, HEXDG_LINE_MIN_BLOCKS)
   }
   __syncthreads();
   for (int t = threadIdx.x; t < ne * 3 * N2; t += blockDim.x) {
-    int le = t / (3 * N2), r = t - le * 3 * N2, dir = r / N2, base, stride;
-    line_start<NP>(dir, r - dir * N2, &base, &stride);
+    int dir, base, stride, le = line_task<NP>(t, &dir, &base, &stride);
     double *sl = smem + (size_t)le * LINE_SLOTS * S + base;
 #pragma unroll
     for (int v = 0; v < HX_NLIFT; v++) {
-      double in[NP];
+      double in[NP], out[NP];
+      line_apply<NP>(M.D, sl + v * S, stride, in, out);
 #pragma unroll
-      for (int l = 0; l < NP; l++) in[l] = sl[v * S + l * stride];
-#pragma unroll
-      for (int i = 0; i < NP; i++) {
-        double acc = 0.0;
-#pragma unroll
-        for (int l = 0; l < NP; l++) acc += M.D[i * NP + l] * in[l];
-        sl[(HX_NLIFT + dir * HX_NLIFT + v) * S + i * stride] = acc;
-      }
+      for (int i = 0; i < NP; i++) sl[(HX_NLIFT + dir * HX_NLIFT + v) * S + i * stride] = out[i];
     }
   }
   __syncthreads();
@@ -362,22 +380,15 @@ __global__ static void __launch_bounds__(LINE_THREADS, HEXDG_LINE_MIN_BLOCKS)
   }
   __syncthreads();
   for (int t = threadIdx.x; t < ne * 3 * N2; t += blockDim.x) {
-    int le = t / (3 * N2), r = t - le * 3 * N2, dir = r / N2, base, stride;
-    line_start<NP>(dir, r - dir * N2, &base, &stride);
+    int dir, base, stride, le = line_task<NP>(t, &dir, &base, &stride);
     double *sl = smem + (size_t)le * LINE_SLOTS * S + base + dir * HX_NVAR * S;
 #pragma unroll
     for (int v = 0; v < HX_NVAR; v++) {
-      double in[NP];
+      double in[NP], out[NP];
+      line_apply<NP>(M.Dv, sl + v * S, stride, in, out);
 #pragma unroll
-      for (int l = 0; l < NP; l++) in[l] = sl[v * S + l * stride];
-#pragma unroll
-      for (int i = 0; i < NP; i++) {
-        double acc = 0.0;
-#pragma unroll
-        for (int l = 0; l < NP; l++) acc += M.Dv[i * NP + l] * in[l];
-        /* split: sum_l Dvol[i][l] (g_i + g_l) / 2 */
-        sl[v * S + i * stride] = SPLIT ? 0.5 * (acc + M.Dvs[i] * in[i]) : acc;
-      }
+      for (int i = 0; i < NP; i++) /* split: sum_l Dvol[i][l] (g_i + g_l) / 2 */
+        sl[v * S + i * stride] = SPLIT ? 0.5 * (out[i] + M.Dvs[i] * in[i]) : out[i];
     }
   }
   __syncthreads();
