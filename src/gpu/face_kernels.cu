@@ -29,25 +29,25 @@ __device__ static void prolong_grad_point(const DevData &d, int elem, int locsid
       g[c][v] = prolong_to_face_point(d.disc, q + (c * HX_NLIFT + v) * d.n3, node0, locside);
 }
 
-/* Gradients [3][4] at face point f of side from the lifting kernel's face arrays (slot 0: master,
- * 1: slave). */
-__device__ static void face_grad_point(const DevData &d, int side, int slot, int f,
-                                       double g[3][HX_NLIFT]) {
-  const double *q = d.grad_face + ((size_t)side * 2 + slot) * HX_NGRAD * d.n2 + f;
+/* Gradients [3][4] of a face point from a side-ordered block [3][4][n2] (q: the block at the
+ * point): the lifting kernel's grad_face, or the received gradients of an MPI "mine" side. */
+__device__ static void side_grad_point(const double *q, int n2, double g[3][HX_NLIFT]) {
 #pragma unroll
   for (int c = 0; c < 3; c++)
 #pragma unroll
-    for (int v = 0; v < HX_NLIFT; v++) g[c][v] = q[(c * HX_NLIFT + v) * d.n2];
+    for (int v = 0; v < HX_NLIFT; v++) g[c][v] = q[(c * HX_NLIFT + v) * n2];
 }
 
-/* Received gradients [3][4] of the remote slave element of "mine" side side at face point f. */
+/* Gradients at face point f of side from grad_face (slot 0: master, 1: slave). */
+__device__ static void face_grad_point(const DevData &d, int side, int slot, int f,
+                                       double g[3][HX_NLIFT]) {
+  side_grad_point(d.grad_face + ((size_t)side * 2 + slot) * HX_NGRAD * d.n2 + f, d.n2, g);
+}
+
+/* Received gradients of the remote slave element of "mine" side side at face point f. */
 __device__ static void received_grad_point(const DevData &d, int side, int f,
                                            double g[3][HX_NLIFT]) {
-  const double *q = d.mpi_grad_recv + (size_t)(side - d.first_mpi) * HX_NGRAD * d.n2 + f;
-#pragma unroll
-  for (int c = 0; c < 3; c++)
-#pragma unroll
-    for (int v = 0; v < HX_NLIFT; v++) g[c][v] = q[(c * HX_NLIFT + v) * d.n2];
+  side_grad_point(d.mpi_grad_recv + (size_t)(side - d.first_mpi) * HX_NGRAD * d.n2 + f, d.n2, g);
 }
 
 /* Slave state at face point f: prolonged from the slave element, or received (MPI "mine" side,
