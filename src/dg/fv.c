@@ -132,8 +132,7 @@ int fv_init(const Params *p, Solver *s) {
   int np = s->np, N = np - 1;
   double V[HX_NPMAX * HX_NPMAX];
   basis_legendre_vandermonde(N, s->disc.x, V, fv->Vinv);
-  fv->x_face[0] = -1.0;
-  for (int i = 0; i < np; i++) fv->x_face[i + 1] = fv->x_face[i] + s->disc.w[i];
+  fv_line_init(np, s->disc.x, s->disc.w, &fv->line);
   const Mesh *m = s->mesh;
   fv->alpha = hx_calloc(m->n_elems, sizeof(double), "FV blending factor");
   fv->alpha_master = hx_calloc(m->n_sides > 0 ? m->n_sides : 1, sizeof(double), "FV side alpha");
@@ -153,34 +152,17 @@ void fv_free(Solver *s) {
   memset(&s->fv, 0, sizeof s->fv);
 }
 
-void fv_subcell_volume(const Solver *s, int e, const double *u, const double *prim, double *Ut) {
+void fv_subcell_volume(const Solver *s, int e, const double *prim, double *Ut) {
   const FVBlend *fv = &s->fv;
-  int np = s->np, N = np - 1, n3 = s->n_dof_elem, nv = s->n_var;
-  const double *w = s->disc.w;
-  for (int q = 0; q < nv * n3; q++) Ut[q] = 0.0;
+  int np = s->np, N = np - 1, n3 = s->n_dof_elem;
   for (int d = 0; d < 3; d++) {
     int stride = d == 0 ? 1 : d == 1 ? np : np * np;
     for (int a = 0; a < np; a++)
       for (int b = 0; b < np; b++) {
         int base = line_base(d, np, a, b);
-        double line_u[HX_NVAR][HX_NPMAX], line_p[HX_NPRIM][HX_NPMAX];
-        for (int i = 0; i < np; i++) {
-          for (int v = 0; v < HX_NVAR; v++) line_u[v][i] = u[v * n3 + base + i * stride];
-          for (int v = 0; v < HX_NPRIM; v++) line_p[v][i] = prim[v * n3 + base + i * stride];
-        }
         const double *mv = &fv->metrics[(((long)e * 3 + d) * np * np + a * np + b) * N * 3];
-        for (int m = 0; m < N; m++) {
-          double uL[HX_NVAR], uR[HX_NVAR], n[3], t1[3], t2[3], F[HX_NVAR];
-          fv_interface_states(fv->limiter, &s->phys, np, s->disc.x, fv->x_face[m + 1],
-                              &line_u[0][0], &line_p[0][0], HX_NPMAX, 1, m, uL, uR);
-          double area = fv_interface_frame(&mv[3 * m], n, t1, t2);
-          riemann_flux(s->riemann, s->disc.split, &s->phys, uL, uR, n, t1, t2, F);
-          int qm = base + m * stride, qp = qm + stride;
-          for (int v = 0; v < nv; v++) {
-            Ut[v * n3 + qm] += F[v] * area / w[m];
-            Ut[v * n3 + qp] -= F[v] * area / w[m + 1];
-          }
-        }
+        fv_line_residual(s->riemann, s->disc.split, fv->limiter, &s->phys, np, &fv->line,
+                         prim + base, n3, stride, mv, 3, Ut + base, n3, stride, d > 0);
       }
   }
 }

@@ -9,6 +9,7 @@
 #include "mesh/mesh.h"
 #include "mesh/metrics.h"
 #include "physics/exactfunc.h"
+#include "physics/fvblend.h"
 #include "physics/physics.h"
 
 /* FV subcell shock capturing (IndicatorType != none; src/dg/indicator.c, src/dg/fv.c): the
@@ -27,7 +28,7 @@ typedef struct {
   double *metrics;      /* [elem][dir 3][line np^2][interface N][comp 3]: subcell interface
                            vectors (contravariant metric at x_{m+1/2}) */
   double Vinv[HX_NPMAX * HX_NPMAX]; /* nodal -> orthonormal Legendre modes */
-  double x_face[HX_NPMAX + 1];      /* subcell interfaces -1 = x_{-1/2} < ... < x_{N+1/2} = 1 */
+  FVLine line;                      /* constants of the subcell sweep along a line */
 } FVBlend;
 
 typedef struct {

@@ -111,7 +111,7 @@ static void volint_blended(const Solver *s, int e, double alpha, const double *J
                            double *Ut, int accumulate) {
   int n = s->n_var * s->n_dof_elem;
   volint_dg(s, Ja, w, w->dg, 0);
-  fv_subcell_volume(s, e, w->u, w->prim, w->fv);
+  fv_subcell_volume(s, e, w->prim, w->fv);
   for (int q = 0; q < n; q++) {
     double blend = (1.0 - alpha) * w->dg[q] + alpha * w->fv[q];
     Ut[q] = accumulate ? Ut[q] + blend : blend;

@@ -14,11 +14,10 @@
  *              next, so one indicator pass per stage suffices; uploads compute it afresh;
  *   spreading  alpha to the side arrays, then each element takes the scaled max of its
  *              neighbours' values (two kernels, so that an MPI exchange fits in between);
- *   volume     the blended elements (alpha > 0): states and primitive variables in shared
- *              memory; per direction every thread computes interface fluxes of the subcells
- *              (N np^2 per direction, numbered so that neighbouring threads read neighbouring
- *              shared-memory words and subcell metrics) into shared memory, then every node adds
- *              the difference of its two interface fluxes; Ut += alpha R_FV at the end (VolInt
+ *   volume     the blended elements (alpha > 0): primitive states in shared memory (rows padded);
+ *              per direction one thread per line sweeps it with fv_line_residual (fvblend.h:
+ *              each node's slope limited once, each interface flux computed once and added to
+ *              both of its nodes) into R_FV in shared memory; Ut += alpha R_FV at the end (VolInt
  *              has already written (1 - alpha) R_DG). The kernel is instantiated per Riemann
  *              solver so that each instance holds only its solver's registers;
  *   backup     U_good = U at the start of every step whose state passed the check. */
@@ -191,112 +190,79 @@ __global__ static void alpha_extend_kernel(DevData d) {
   d.alpha[e] = a < d.fv_alpha_max ? a : d.fv_alpha_max;
 }
 
-/* Subcell interface t of direction dir (t < N np^2) -> first node of its line (base), node
- * stride along the line, and interface index m. Direction 0 numbers the interfaces along the
- * line fastest, directions 1 and 2 the line across (i, resp. i then j) fastest: neighbouring
- * threads touch neighbouring nodes. The subcell metrics are stored on the device in this order
- * (fv_device_metrics). */
-__device__ __host__ static inline void fv_interface(int np, int N, int dir, int t, int *base,
-                                                    int *stride, int *m) {
-  if (dir == 0) {
-    int line = t / N;
-    *m = t - line * N;
-    *base = line * np; /* line = k np + j */
-    *stride = 1;
-  } else {
-    int line = t % (np * np);
-    *m = t / (np * np);
-    *base = dir == 1 ? (line / np) * np * np + line % np : line; /* (k, i) resp. (j, i) */
-    *stride = dir == 1 ? np : np * np;
-  }
+/* Threads of the volume kernel per element: one per line of a direction (np^2), at most
+ * FV_THREADS (then threads take several lines). */
+__host__ __device__ constexpr int fv_line_threads(int np) {
+  return np * np < FV_THREADS ? np * np : FV_THREADS;
 }
 
-/* The interface index t of the interface m of the line of direction dir through node q. */
-__device__ static inline int fv_interface_of_node(int np, int N, int dir, int q, int m) {
-  int i = q % np, j = (q / np) % np, k = q / (np * np);
-  if (dir == 0) return (k * np + j) * N + m;
-  if (dir == 1) return m * np * np + k * np + i;
-  return m * np * np + j * np + i;
+/* Shared-memory index of node (i, j, k): rows along i padded to np + 1, so that the lines of
+ * direction 0 (one per thread, row stride np + 1) fall into different banks. */
+#ifndef HEXDG_FV_PAD
+#define HEXDG_FV_PAD 1
+#endif
+__host__ __device__ static inline int fv_row(int np) {
+  return np + HEXDG_FV_PAD;
+}
+__device__ static inline int fv_pad(int np, int i, int j, int k) {
+  return (k * np + j) * fv_row(np) + i;
 }
 
-/* Threads per element, as fv_tpe, at compile time. */
-__host__ __device__ constexpr int fv_tpe_const(int n3) {
-  return n3 <= 1 ? 1 : n3 <= 2 ? 2 : n3 <= 4 ? 4 : n3 <= 8 ? 8 : n3 <= 16 ? 16 : n3 <= 32 ? 32
-       : n3 <= 64 ? 64 : n3 <= 128 ? 128 : FV_THREADS;
-}
-
-/* NP = N + 1 as a compile-time constant (0: d.np at run time). With it every shared-memory
- * address, stride and loop bound is a constant: about half of the kernel's instructions were
- * integer index arithmetic otherwise. */
+/* NP = N + 1 as a compile-time constant (0: d.np at run time): constant strides and loop bounds.
+ * One thread per line: direction 0 stores each node's part of R_FV, direction 1 adds, direction
+ * 2 adds, then every node adds alpha R_FV to Ut (VolInt has written (1 - alpha) R_DG). Subcell
+ * metrics on the device: [elem][dir][interface m][line][3] (fv_device_metrics), so that the
+ * threads of neighbouring lines read neighbouring words. */
+#ifndef HEXDG_FV_MIN_BLOCKS
+#define HEXDG_FV_MIN_BLOCKS(NP) ((NP) == 4 ? 2 : 1)
+#endif
 template <int RIEMANN, int NP>
-__global__ static void __launch_bounds__(FV_THREADS, 2)
-    fv_volume_kernel(DevData d, DevPhysics ph, int tpe_arg) {
+__global__ static void __launch_bounds__(FV_THREADS, HEXDG_FV_MIN_BLOCKS(NP))
+    fv_volume_kernel(DevData d, DevPhysics ph) {
   extern __shared__ double smem[];
-  const int np = NP ? NP : d.np, N = np - 1, n3 = np * np * np, nI = N * np * np;
-  const int tpe = NP ? fv_tpe_const(NP * NP * NP) : tpe_arg;
+  const int np = NP ? NP : d.np, N = np - 1, n3 = np * np * np, n2 = np * np;
+  const int esz = n2 * fv_row(np); /* one variable of one element, padded */
+  const int tpe = fv_line_threads(np), epb = blockDim.x / tpe;
   const int le = threadIdx.x / tpe, lt = threadIdx.x - le * tpe;
-  const int e = blockIdx.x * (FV_THREADS / tpe) + le;
-  const double alpha = e < d.n_elems ? d.alpha[e] : 0.0;
+  const int e = blockIdx.x * epb + le;
+  const double alpha = e < d.n_elems && le < epb ? d.alpha[e] : 0.0;
   const bool active = alpha > 0.0 && d.sc->dt > 0.0;
   if (!__syncthreads_or(active)) return; /* no blended element in this block */
-  /* nodes, 1/weights and subcell interfaces of the line, then the elements' regions */
-  double *x = smem, *w_inv = x + np, *xface = w_inv + np;
-  for (int t = threadIdx.x; t < np; t += FV_THREADS) {
-    x[t] = d.disc->x[t];
-    w_inv[t] = 1.0 / d.disc->w[t];
-  }
-  for (int t = threadIdx.x; t <= np; t += FV_THREADS) xface[t] = d.fv_xface[t];
-  double *su = smem + 3 * np + 1 + (size_t)le * (3 * HX_NVAR * n3 + HX_NVAR * nI);
-  double *sp = su + HX_NVAR * n3, *res = sp + HX_NVAR * n3, *sf = res + HX_NVAR * n3;
+  FVLine *line = (FVLine *)smem;
+  for (int t = threadIdx.x; t < (int)(sizeof(FVLine) / sizeof(double)); t += blockDim.x)
+    smem[t] = ((const double *)d.fv_line)[t];
+  double *sp = smem + sizeof(FVLine) / sizeof(double) + (size_t)le * 2 * HX_NVAR * esz;
+  double *res = sp + HX_NVAR * esz;
   const double *Ue = d.U + (size_t)e * d.nvar * n3;
   if (active)
     for (int q = lt; q < n3; q += tpe) {
       double u[HX_NVAR], prim[HX_NPRIM];
       for (int v = 0; v < HX_NVAR; v++) u[v] = Ue[v * n3 + q];
       cons_to_prim(&ph.pp, u, prim);
-      for (int v = 0; v < HX_NVAR; v++) {
-        su[v * n3 + q] = u[v];
-        sp[v * n3 + q] = prim[v]; /* PDENS..PRES: what the reconstruction and prim_to_cons use */
-        res[v * n3 + q] = 0.0;
-      }
+      const int qp = fv_pad(np, q % np, (q / np) % np, q / n2);
+      for (int v = 0; v < HX_NVAR; v++) sp[v * esz + qp] = prim[v];
     }
   __syncthreads();
-#pragma unroll
+#pragma unroll 1
   for (int dir = 0; dir < 3; dir++) {
-    const double *mvec = d.fv_metrics + ((size_t)e * 3 + dir) * nI * 3;
+    const double *mvec = d.fv_metrics + ((size_t)e * 3 + dir) * N * n2 * 3;
     if (active)
-      for (int t = lt; t < nI; t += tpe) {
-        int base, stride, m;
-        fv_interface(np, N, dir, t, &base, &stride, &m);
-        double uL[HX_NVAR], uR[HX_NVAR], n[3], t1[3], t2[3], F[HX_NVAR];
-        fv_interface_states(d.fv_limiter, &ph.pp, np, x, xface[m + 1], su + base, sp + base, n3,
-                            stride, m, uL, uR);
-        double mv[3] = {__ldg(&mvec[3 * t]), __ldg(&mvec[3 * t + 1]), __ldg(&mvec[3 * t + 2])};
-        double area = fv_interface_frame(mv, n, t1, t2);
-        riemann_flux(RIEMANN, d.split, &ph.pp, uL, uR, n, t1, t2, F);
-        for (int v = 0; v < HX_NVAR; v++) sf[v * nI + t] = F[v] * area;
-      }
-    __syncthreads();
-    /* node i of a line: (F_{i+1/2} - F_{i-1/2}) / w_i, in the CPU's order */
-    if (active)
-      for (int q = lt; q < n3; q += tpe) {
-        int idx = dir == 0 ? q % np : dir == 1 ? (q / np) % np : q / (np * np);
-        int tm = idx > 0 ? fv_interface_of_node(np, N, dir, q, idx - 1) : 0;
-        int tp = idx < N ? fv_interface_of_node(np, N, dir, q, idx) : 0;
-        double wi = w_inv[idx];
-        for (int v = 0; v < HX_NVAR; v++) {
-          double r = res[v * n3 + q];
-          if (idx > 0) r -= sf[v * nI + tm] * wi;
-          if (idx < N) r += sf[v * nI + tp] * wi;
-          res[v * n3 + q] = r;
-        }
+      for (int l = lt; l < n2; l += tpe) {
+        const int a = l % np, b = l / np; /* (j, k), (i, k), (i, j) */
+        const int base = dir == 0 ? fv_pad(np, 0, a, b) : dir == 1 ? fv_pad(np, a, 0, b)
+                                                                    : fv_pad(np, a, b, 0);
+        const int stride = dir == 0 ? 1 : dir == 1 ? fv_row(np) : np * fv_row(np);
+        fv_line_residual(RIEMANN, d.split, d.fv_limiter, &ph.pp, np, line, sp + base, esz,
+                         stride, mvec + 3 * l, 3 * n2, res + base, esz, stride, dir > 0);
       }
     __syncthreads();
   }
   if (!active) return;
   double *ut = d.Ut + (size_t)e * d.nvar * n3;
-  for (int q = lt; q < n3; q += tpe)
-    for (int v = 0; v < HX_NVAR; v++) ut[v * n3 + q] += alpha * res[v * n3 + q];
+  for (int q = lt; q < n3; q += tpe) {
+    const int qp = fv_pad(np, q % np, (q / np) % np, q / n2);
+    for (int v = 0; v < HX_NVAR; v++) ut[v * n3 + q] += alpha * res[v * esz + qp];
+  }
 }
 
 __global__ static void backup_kernel(DevData d) {
@@ -314,27 +280,39 @@ static size_t post_update_shared(const DevData *d) {
   return sizeof(double) * (d->np * d->np + 2 * (size_t)d->n3 * elems_per_block(d));
 }
 
-static size_t volume_shared(const DevData *d) {
-  return sizeof(double) * ((3 * HX_NVAR * d->n3 + HX_NVAR * d->N * d->np * d->np) *
-                               elems_per_block(d) + 3 * d->np + 1);
+/* Shared memory of the volume kernel per element: primitive states and R_FV, padded rows. */
+static size_t volume_elem_shared(int np) {
+  return sizeof(double) * 2 * HX_NVAR * (size_t)np * np * fv_row(np);
 }
 
-/* The subcell metrics of src/dg/fv.c ([elem][dir][a np + b][m][3]) in the interface order of
- * fv_interface. */
+/* Elements per block of the volume kernel: a power of two, as many as FV_THREADS threads hold
+ * but at most 64 KiB of shared memory per block, so that an SM holds several blocks and few
+ * bytes go unused. */
+static int volume_elems_per_block(int np) {
+  int epb = 1;
+  while (2 * epb * fv_line_threads(np) <= FV_THREADS &&
+         2 * epb * volume_elem_shared(np) <= 64 * 1024)
+    epb *= 2;
+  return epb;
+}
+
+static size_t volume_shared(const DevData *d) {
+  return sizeof(FVLine) + volume_elem_shared(d->np) * volume_elems_per_block(d->np);
+}
+
+/* The subcell metrics of src/dg/fv.c ([elem][dir][a np + b][m][3], line_base of fv.c) in the
+ * device order [elem][dir][m][b np + a][3] of fv_volume_kernel. */
 extern "C" void fv_device_metrics(int np, long n_elems, const double *host, double *out) {
-  int N = np - 1, nI = N * np * np;
+  int N = np - 1, n2 = np * np;
   for (long e = 0; e < n_elems; e++)
     for (int dir = 0; dir < 3; dir++)
-      for (int t = 0; t < nI; t++) {
-        int base, stride, m;
-        fv_interface(np, N, dir, t, &base, &stride, &m);
-        /* transverse indices (a, b) of the line through base, as line_base of fv.c */
-        int i = base % np, j = (base / np) % np, k = base / (np * np);
-        int a = dir == 0 ? j : i, b = dir == 2 ? j : k;
-        const double *src = host + (((e * 3 + dir) * np * np + a * np + b) * N + m) * 3;
-        double *dst = out + ((e * 3 + dir) * nI + t) * 3;
-        for (int c = 0; c < 3; c++) dst[c] = src[c];
-      }
+      for (int a = 0; a < np; a++)
+        for (int b = 0; b < np; b++)
+          for (int m = 0; m < N; m++) {
+            const double *src = host + (((e * 3 + dir) * n2 + a * np + b) * N + m) * 3;
+            double *dst = out + (((e * 3 + dir) * N + m) * n2 + b * np + a) * 3;
+            for (int c = 0; c < 3; c++) dst[c] = src[c];
+          }
 }
 
 /* Every Riemann solver for any N; the common solvers also for N = 3 and N = 7 as constants. */
@@ -345,9 +323,9 @@ extern "C" void fv_device_metrics(int np, long n_elems, const double *host, doub
 
 int fv_configure(const DevData *d) {
   size_t bytes = volume_shared(d);
-  if (bytes > 200 * 1024)
+  if (bytes > 227 * 1024)
     return HX_ERROR(HX_ERR_INPUT, "FV shock capturing on the GPU: N = %d needs %zu bytes of "
-                                  "shared memory per element (at most 200 KiB); use a lower N "
+                                  "shared memory per element (at most 227 KiB); use a lower N "
                                   "or Backend = cpu", d->N, bytes);
 #define FV_SET_SHARED_NP(R, NP)                                                                    \
   CU_CHECK(cudaFuncSetAttribute(fv_volume_kernel<R, NP>,                                           \
@@ -408,17 +386,18 @@ int launch_fv_alpha_extend(const DevData *d, cudaStream_t s) {
 
 int launch_fv_volume(const DevData *d, const DevPhysics *ph, cudaStream_t s) {
   if (d->n_elems == 0) return HX_OK;
-  unsigned blocks = fv_blocks(d);
-  size_t bytes = volume_shared(d);
-  int tpe = fv_tpe(d->n3);
+  const int epb = volume_elems_per_block(d->np);
+  const unsigned blocks = (unsigned)((d->n_elems + epb - 1) / epb);
+  const unsigned threads = (unsigned)(epb * fv_line_threads(d->np));
+  const size_t bytes = volume_shared(d);
   bool fixed = false;
   if (d->np == 4 || d->np == 8) switch (d->riemann) {
 #define FV_LAUNCH_FIXED(R)                                                                         \
   case R:                                                                                          \
     if (d->np == 4)                                                                                \
-      fv_volume_kernel<R, 4><<<blocks, FV_THREADS, bytes, s>>>(*d, *ph, tpe);                      \
+      fv_volume_kernel<R, 4><<<blocks, threads, bytes, s>>>(*d, *ph);                              \
     else                                                                                           \
-      fv_volume_kernel<R, 8><<<blocks, FV_THREADS, bytes, s>>>(*d, *ph, tpe);                      \
+      fv_volume_kernel<R, 8><<<blocks, threads, bytes, s>>>(*d, *ph);                              \
     fixed = true;                                                                                  \
     break;
       FV_RIEMANN_FIXED_N(FV_LAUNCH_FIXED)
@@ -429,7 +408,7 @@ int launch_fv_volume(const DevData *d, const DevPhysics *ph, cudaStream_t s) {
   if (!fixed) switch (d->riemann) {
 #define FV_LAUNCH(R)                                                                               \
   case R:                                                                                          \
-    fv_volume_kernel<R, 0><<<blocks, FV_THREADS, bytes, s>>>(*d, *ph, tpe);                        \
+    fv_volume_kernel<R, 0><<<blocks, threads, bytes, s>>>(*d, *ph);                                \
     break;
       FV_RIEMANN_CASES(FV_LAUNCH)
 #undef FV_LAUNCH

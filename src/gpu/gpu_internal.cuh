@@ -61,10 +61,12 @@ typedef struct {
   const double *mpi_U_recv, *mpi_grad_recv;
   double sponge_base[HX_NVAR];
   /* FV subcell shock capturing (IndicatorType != none; fv_kernels.cu, src/dg/fv.c): alpha NULL
-   * when off. fv_metrics: [elem][dir][line np^2][interface N][3]; fv_vinv: nodal -> modal (np^2);
-   * fv_xface: subcell interfaces (np+1); alpha_side: [master n_sides | slave n_sides]. */
+   * when off. fv_metrics: [elem][dir][interface N][line np^2][3] (fv_device_metrics);
+   * fv_vinv: nodal -> modal (np^2); fv_line: constants of the line sweep (fvblend.h);
+   * alpha_side: [master n_sides | slave n_sides]. */
   double *alpha, *alpha_side;
-  const double *fv_metrics, *fv_vinv, *fv_xface;
+  const double *fv_metrics, *fv_vinv;
+  const FVLine *fv_line;
   int fv_indicator, fv_ind_var, fv_limiter, fv_positivity, fv_extend, fv_n_extend;
   double fv_alpha_min, fv_alpha_max, fv_alpha_fix, fv_ext_scale;
   double *U_good; /* copy of U at the start of each step whose state passed the check */

@@ -179,8 +179,7 @@ static int upload_fv(GpuSolver *g, const Solver *s) {
   free(metrics);
   HX_CHECK(rc);
   HX_CHECK(dev_alloc(g, (void **)&d->fv_vinv, sizeof(double) * np * np, fv->Vinv, "FV modes"));
-  HX_CHECK(dev_alloc(g, (void **)&d->fv_xface, sizeof(double) * (np + 1), fv->x_face,
-                     "FV subcells"));
+  HX_CHECK(dev_alloc(g, (void **)&d->fv_line, sizeof(FVLine), &fv->line, "FV subcells"));
   HX_CHECK(dev_alloc(g, (void **)&d->U_good, sizeof(double) * HX_NVAR * s->n_dof_elem * ne, s->U,
                      "last admissible state"));
   return fv_configure(d);

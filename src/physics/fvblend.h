@@ -13,6 +13,8 @@
 
 #include "physics/eos.h"
 #include "physics/physics.h"
+#include "physics/riemann.h"
+#include "basis/basis.h"
 
 /* Slope limiters of the second-order subcell FV (FV_LimiterType). */
 enum { FV_LIM_FIRST_ORDER = 0, FV_LIM_MINMOD = 1, FV_LIM_VANLEER = 2, FV_LIM_SUPERBEE = 3,
@@ -60,51 +62,6 @@ HD static inline double fv_limited_slope(int limiter, double sl, double sr) {
   }
 }
 
-/* Value at xf of the limited linear reconstruction on subcell i of a line of np nodes x with
- * values q[i * qs]. The end subcells (node on the element face) have one neighbour only: their
- * slope is the one-sided quotient, so the value at the inner interface interpolates between the
- * two end nodes and stays within their range. */
-HD static inline double fv_reconstruct(int limiter, int np, const double *x, const double *q,
-                                       int qs, int i, double xf) {
-  const double qi = q[i * qs];
-  if (limiter == FV_LIM_FIRST_ORDER) return qi;
-  double slope;
-  if (i == 0)
-    slope = (q[qs] - q[0]) / (x[1] - x[0]);
-  else if (i == np - 1)
-    slope = (qi - q[(i - 1) * qs]) / (x[i] - x[i - 1]);
-  else
-    slope = fv_limited_slope(limiter, (qi - q[(i - 1) * qs]) / (x[i] - x[i - 1]),
-                             (q[(i + 1) * qs] - qi) / (x[i + 1] - x[i]));
-  return qi + slope * (xf - x[i]);
-}
-
-/* Left and right conservative states at the interface m+1/2 (position xf) of a line of np nodes:
- * the node values (first order) or the limited reconstructions of the primitive variables,
- * falling back to the node values where a reconstructed density or pressure is not positive.
- * u[v * vs + i * ns]: conservative, prim[v * vs + i * ns]: primitive values of node i. */
-HD static inline void fv_interface_states(int limiter, const PhysParams *pp, int np,
-                                          const double *x, double xf, const double *u,
-                                          const double *prim, int vs, int ns, int m, double *uL,
-                                          double *uR) {
-  if (limiter != FV_LIM_FIRST_ORDER) {
-    double pL[HX_NPRIM], pR[HX_NPRIM];
-    for (int v = PDENS; v <= PRES; v++) {
-      pL[v] = fv_reconstruct(limiter, np, x, prim + v * vs, ns, m, xf);
-      pR[v] = fv_reconstruct(limiter, np, x, prim + v * vs, ns, m + 1, xf);
-    }
-    if (pL[PDENS] > 0.0 && pL[PRES] > 0.0 && pR[PDENS] > 0.0 && pR[PRES] > 0.0) {
-      prim_to_cons(pp, pL, uL);
-      prim_to_cons(pp, pR, uR);
-      return;
-    }
-  }
-  for (int v = 0; v < HX_NVAR; v++) {
-    uL[v] = u[v * vs + m * ns];
-    uR[v] = u[v * vs + (m + 1) * ns];
-  }
-}
-
 /* Positivity stage limiter (Zhang & Shu 2010, JCP 229, Sec. 2.3): the largest t in [0, 1] with
  * density >= eps_rho and pressure >= eps_p at mean + t (u - mean); the pressure is concave along
  * the segment, so bisection finds its crossing. */
@@ -131,12 +88,21 @@ HD static inline double fv_admissible_fraction(const PhysParams *pp, const doubl
 /* Bounds of the positivity limiter relative to the element mean. */
 #define FV_POSITIVITY_EPS 1e-10
 
+/* 1/sqrt(x): the device's rsqrt, 1/sqrt on the host (they differ in the last bits). */
+HD static inline double fv_rsqrt(double x) {
+#ifdef __CUDA_ARCH__
+  return rsqrt(x);
+#else
+  return 1.0 / sqrt(x);
+#endif
+}
+
 /* Unit normal and orthonormal tangents of a (non-unit) interface vector m; returns |m|. */
 HD static inline double fv_interface_frame(const double m[3], double n[3], double t1[3],
                                            double t2[3]) {
-  const double s = sqrt(m[0] * m[0] + m[1] * m[1] + m[2] * m[2]);
+  const double s_inv = fv_rsqrt(m[0] * m[0] + m[1] * m[1] + m[2] * m[2]);
   for (int c = 0; c < 3; c++)
-    n[c] = m[c] / s;
+    n[c] = m[c] * s_inv;
   /* the coordinate axis least aligned with n (the first of equals), without an indexed array
    * (a dynamic index puts the arrays into local memory on the GPU) */
   const double ax = fabs(n[0]), ay = fabs(n[1]), az = fabs(n[2]);
@@ -145,13 +111,123 @@ HD static inline double fv_interface_frame(const double m[3], double n[3], doubl
   t1[0] = n[1] * e[2] - n[2] * e[1];
   t1[1] = n[2] * e[0] - n[0] * e[2];
   t1[2] = n[0] * e[1] - n[1] * e[0];
-  const double st = sqrt(t1[0] * t1[0] + t1[1] * t1[1] + t1[2] * t1[2]);
+  const double st_inv = fv_rsqrt(t1[0] * t1[0] + t1[1] * t1[1] + t1[2] * t1[2]);
   for (int c = 0; c < 3; c++)
-    t1[c] /= st;
+    t1[c] *= st_inv;
   t2[0] = n[1] * t1[2] - n[2] * t1[1];
   t2[1] = n[2] * t1[0] - n[0] * t1[2];
   t2[2] = n[0] * t1[1] - n[1] * t1[0];
-  return s;
+  return (m[0] * m[0] + m[1] * m[1] + m[2] * m[2]) * s_inv;
+}
+
+/* Constants of the subcell FV operator along a line of np LGL nodes x_i with weights w_i and
+ * subcell interfaces x_{i-1/2} (fv_line_init): everything the line sweep divides by or offsets
+ * with, so that the sweep has no division but the Riemann solver's. */
+typedef struct {
+  double inv_dx[HX_NPMAX]; /* 1 / (x_{i+1} - x_i), i < N */
+  double off_l[HX_NPMAX];  /* x_{i-1/2} - x_i: left face of subcell i from its node */
+  double off_r[HX_NPMAX];  /* x_{i+1/2} - x_i */
+  double inv_w[HX_NPMAX];  /* 1 / w_i */
+} FVLine;
+
+/* The subcell interfaces are x_{-1/2} = -1, x_{i+1/2} = x_{i-1/2} + w_i (widths = LGL weights;
+ * Hennemann et al. 2021, Sec. 3). */
+HD static inline void fv_line_init(int np, const double *x, const double *w, FVLine *c) {
+  double x_face[HX_NPMAX + 1]; /* x_face[i] = x_{i-1/2} */
+  x_face[0] = -1.0;
+  for (int i = 0; i < np; i++) x_face[i + 1] = x_face[i] + w[i];
+  for (int i = 0; i < np; i++) {
+    c->inv_dx[i] = i + 1 < np ? 1.0 / (x[i + 1] - x[i]) : 0.0;
+    c->off_l[i] = x_face[i] - x[i];
+    c->off_r[i] = x_face[i + 1] - x[i];
+    c->inv_w[i] = 1.0 / w[i];
+  }
+}
+
+/* Limited slope of subcell i of a line from its node's primitive values q_m (i-1), q_c (i) and
+ * q_p (i+1): the one-sided quotient at the end subcells (node on the element face), whose value
+ * at the inner interface then interpolates between the two end nodes. */
+HD static inline double fv_node_slope(int limiter, int np, const FVLine *c, int i, double q_m,
+                                      double q_c, double q_p) {
+  if (i == 0) return (q_p - q_c) * c->inv_dx[0];
+  if (i == np - 1) return (q_c - q_m) * c->inv_dx[i - 1];
+  return fv_limited_slope(limiter, (q_c - q_m) * c->inv_dx[i - 1], (q_p - q_c) * c->inv_dx[i]);
+}
+
+/* Flux of the subcell interface with contravariant vector mv (the FV metric, not unit) between
+ * the left and right primitive states pL, pR (the reconstructions; the node values nL, nR where
+ * a reconstructed density or pressure is not positive), times |mv|. */
+HD static inline void fv_interface_flux(int riemann, int split, const PhysParams *pp,
+                                        const double *pL, const double *pR, const double *nL,
+                                        const double *nR, const double mv[3], double *F) {
+  double n[3], t1[3], t2[3], L[HX_NVAR], R[HX_NVAR];
+  const double area = fv_interface_frame(mv, n, t1, t2);
+  const int ok = pL[PDENS] > 0.0 && pL[PRES] > 0.0 && pR[PDENS] > 0.0 && pR[PRES] > 0.0;
+  for (int v = 0; v < HX_NVAR; v++) { /* values, not a pointer select (local memory on GPUs) */
+    L[v] = ok ? pL[v] : nL[v];
+    R[v] = ok ? pR[v] : nR[v];
+  }
+  riemann_flux_prim(riemann, split, pp, L, R, n, t1, t2, F);
+  for (int v = 0; v < HX_NVAR; v++)
+    F[v] *= area;
+}
+
+/* The subcell FV operator along one line (Hennemann et al. 2021, Sec. 3): node i receives
+ * (F_{i+1/2} - F_{i-1/2}) / w_i with F_{-1/2} = F_{N+1/2} = 0 (the element faces belong to the
+ * DG surface integral). prim[v * vs + i * ns]: primitive values (rho, u, v, w, p) of the nodes;
+ * mv[m * ms + c]: interface vectors of the N interfaces; res[v * rvs + i * rns] = (add ? res : 0)
+ * + the operator. One sweep along the line: each node's slope is limited once and serves both of
+ * its faces, and each interface flux goes to both of its nodes. First order (limiter
+ * FV_LIM_FIRST_ORDER) takes the node values. */
+HD static inline void fv_line_residual(int riemann, int split, int limiter, const PhysParams *pp,
+                                       int np, const FVLine *c, const double *prim, int vs,
+                                       int ns, const double *mv, int ms, double *res, int rvs,
+                                       int rns, int add) {
+  double q_m[HX_NVAR], q_c[HX_NVAR], q_p[HX_NVAR]; /* nodes i-1, i, i+1 */
+  double face_r[HX_NVAR], pend[HX_NVAR];           /* right face of node i-1, its residual */
+  double m_next[3] = {mv[0], mv[1], mv[2]};        /* loaded an interface ahead */
+  for (int v = 0; v < HX_NVAR; v++) {
+    q_c[v] = prim[v * vs];
+    q_p[v] = np > 1 ? prim[v * vs + ns] : q_c[v];
+    q_m[v] = q_c[v];
+    face_r[v] = 0.0;
+    pend[v] = 0.0;
+  }
+#ifdef __CUDA_ARCH__
+#pragma unroll 1
+#endif
+  for (int i = 0; i < np; i++) {
+    double face_l[HX_NVAR], face_i[HX_NVAR];
+    for (int v = 0; v < HX_NVAR; v++) {
+      const double slope = limiter == FV_LIM_FIRST_ORDER
+                               ? 0.0
+                               : fv_node_slope(limiter, np, c, i, q_m[v], q_c[v], q_p[v]);
+      face_l[v] = q_c[v] + slope * c->off_l[i];
+      face_i[v] = q_c[v] + slope * c->off_r[i];
+    }
+    if (i > 0) {
+      double F[HX_NVAR];
+      const double m_i[3] = {m_next[0], m_next[1], m_next[2]};
+      if (i < np - 1)
+        for (int k = 0; k < 3; k++) m_next[k] = mv[i * ms + k];
+      fv_interface_flux(riemann, split, pp, face_r, face_l, q_m, q_c, m_i, F);
+      for (int v = 0; v < HX_NVAR; v++) {
+        double *r = &res[v * rvs + (i - 1) * rns];
+        *r = (add ? *r : 0.0) + (pend[v] + F[v] * c->inv_w[i - 1]);
+        pend[v] = -F[v] * c->inv_w[i];
+      }
+    }
+    for (int v = 0; v < HX_NVAR; v++) {
+      face_r[v] = face_i[v];
+      q_m[v] = q_c[v];
+      q_c[v] = q_p[v];
+      if (i + 2 < np) q_p[v] = prim[v * vs + (i + 2) * ns];
+    }
+  }
+  for (int v = 0; v < HX_NVAR; v++) {
+    double *r = &res[v * rvs + (np - 1) * rns];
+    *r = (add ? *r : 0.0) + pend[v];
+  }
 }
 
 /* Quantity of the modal indicator (IndVar). */

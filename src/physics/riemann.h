@@ -58,6 +58,32 @@ HD static inline void riemann_rotate_state(const PhysParams *pp, const double *U
   euler_flux_normal(s->U, s->prim, e_n, s->F);
 }
 
+/* As riemann_rotate_state, from a primitive state (rho, u, v, w, p; the temperature entry is not
+ * read): one reciprocal of the density instead of the conversions cons -> prim and back (the FV
+ * subcell operator reconstructs primitive variables, fvblend.h). */
+HD static inline void riemann_rotate_prim(const PhysParams *pp, const double *prim,
+                                          const double n[3], const double t1[3],
+                                          const double t2[3], RiemannState *s) {
+  const double e_n[3] = {1.0, 0.0, 0.0};
+  const double rho = prim[PDENS], p = prim[PRES], s_rho = 1.0 / rho;
+  s->prim[PDENS] = rho;
+  s->prim[VEL1] = prim[VEL1] * n[0] + prim[VEL2] * n[1] + prim[VEL3] * n[2];
+  s->prim[VEL2] = prim[VEL1] * t1[0] + prim[VEL2] * t1[1] + prim[VEL3] * t1[2];
+  s->prim[VEL3] = prim[VEL1] * t2[0] + prim[VEL2] * t2[1] + prim[VEL3] * t2[2];
+  s->prim[PRES] = p;
+  s->prim[TEMP] = p * s_rho / pp->R;
+  const double kin = 0.5 * (s->prim[VEL1] * s->prim[VEL1] + s->prim[VEL2] * s->prim[VEL2] +
+                            s->prim[VEL3] * s->prim[VEL3]);
+  s->U[DENS] = rho;
+  s->U[MOM1] = rho * s->prim[VEL1];
+  s->U[MOM2] = rho * s->prim[VEL2];
+  s->U[MOM3] = rho * s->prim[VEL3];
+  s->U[ENER] = pp->s_kappa_m1 * p + rho * kin;
+  s->c = sqrt(pp->kappa * p * s_rho);
+  s->H = pp->kappa * pp->s_kappa_m1 * p * s_rho + kin;
+  euler_flux_normal(s->U, s->prim, e_n, s->F);
+}
+
 HD static inline RoeAverage riemann_roe_average(const PhysParams *pp, const RiemannState *L,
                                                 const RiemannState *R) {
   RoeAverage roe;
@@ -340,19 +366,37 @@ HD static inline void riemann_flux_1d(int solver, int split, const PhysParams *p
   }
 }
 
+/* The 1-D flux of two rotated states, rotated back to the Cartesian frame. */
+HD static inline void riemann_flux_rotated(int solver, int split, const PhysParams *pp,
+                                           const RiemannState *L, const RiemannState *R,
+                                           const double n[3], const double t1[3],
+                                           const double t2[3], double *F) {
+  double F_rot[HX_NVAR];
+  riemann_flux_1d(solver, split, pp, L, R, F_rot);
+  F[DENS] = F_rot[DENS];
+  for (int k = 0; k < 3; k++)
+    F[MOM1 + k] = n[k] * F_rot[MOM1] + t1[k] * F_rot[MOM2] + t2[k] * F_rot[MOM3];
+  F[ENER] = F_rot[ENER];
+}
+
 /* Numerical flux F*(UL, UR) . n per unit area for the orthonormal face frame (n, t1, t2). */
 HD static inline void riemann_flux(int solver, int split, const PhysParams *pp, const double *UL,
                                    const double *UR, const double n[3], const double t1[3],
                                    const double t2[3], double *F) {
   RiemannState L, R;
-  double F_rot[HX_NVAR];
   riemann_rotate_state(pp, UL, n, t1, t2, &L);
   riemann_rotate_state(pp, UR, n, t1, t2, &R);
-  riemann_flux_1d(solver, split, pp, &L, &R, F_rot);
-  F[DENS] = F_rot[DENS];
-  for (int k = 0; k < 3; k++)
-    F[MOM1 + k] = n[k] * F_rot[MOM1] + t1[k] * F_rot[MOM2] + t2[k] * F_rot[MOM3];
-  F[ENER] = F_rot[ENER];
+  riemann_flux_rotated(solver, split, pp, &L, &R, n, t1, t2, F);
+}
+
+/* riemann_flux of two primitive states (rho, u, v, w, p) (riemann_rotate_prim). */
+HD static inline void riemann_flux_prim(int solver, int split, const PhysParams *pp,
+                                        const double *pL, const double *pR, const double n[3],
+                                        const double t1[3], const double t2[3], double *F) {
+  RiemannState L, R;
+  riemann_rotate_prim(pp, pL, n, t1, t2, &L);
+  riemann_rotate_prim(pp, pR, n, t1, t2, &R);
+  riemann_flux_rotated(solver, split, pp, &L, &R, n, t1, t2, F);
 }
 
 /* Largest characteristic speed |u.n| + c |n| along n (n need not be unit, e.g. a metric vector). */
