@@ -198,11 +198,8 @@ __host__ __device__ constexpr int fv_line_threads(int np) {
 
 /* Shared-memory index of node (i, j, k): rows along i padded to np + 1, so that the lines of
  * direction 0 (one per thread, row stride np + 1) fall into different banks. */
-#ifndef HEXDG_FV_PAD
-#define HEXDG_FV_PAD 1
-#endif
 __host__ __device__ static inline int fv_row(int np) {
-  return np + HEXDG_FV_PAD;
+  return np + 1;
 }
 __device__ static inline int fv_pad(int np, int i, int j, int k) {
   return (k * np + j) * fv_row(np) + i;
@@ -234,7 +231,19 @@ __global__ static void __launch_bounds__(FV_THREADS, HEXDG_FV_MIN_BLOCKS(NP))
   double *sp = smem + sizeof(FVLine) / sizeof(double) + (size_t)le * 2 * HX_NVAR * esz;
   double *res = sp + HX_NVAR * esz;
   const double *Ue = d.U + (size_t)e * d.nvar * n3;
-  if (active)
+  if (active && NP > 0) {
+    /* thread lt holds the column (i, j) = lt of the element: all its loads first (latency) */
+    double u[NP > 0 ? NP : 1][HX_NVAR];
+#pragma unroll
+    for (int k = 0; k < NP; k++)
+      for (int v = 0; v < HX_NVAR; v++) u[k][v] = __ldg(&Ue[v * n3 + k * n2 + lt]);
+#pragma unroll
+    for (int k = 0; k < NP; k++) {
+      double prim[HX_NPRIM];
+      cons_to_prim(&ph.pp, u[k], prim);
+      for (int v = 0; v < HX_NVAR; v++) sp[v * esz + fv_pad(np, lt % np, lt / np, k)] = prim[v];
+    }
+  } else if (active) {
     for (int q = lt; q < n3; q += tpe) {
       double u[HX_NVAR], prim[HX_NPRIM];
       for (int v = 0; v < HX_NVAR; v++) u[v] = Ue[v * n3 + q];
@@ -242,6 +251,7 @@ __global__ static void __launch_bounds__(FV_THREADS, HEXDG_FV_MIN_BLOCKS(NP))
       const int qp = fv_pad(np, q % np, (q / np) % np, q / n2);
       for (int v = 0; v < HX_NVAR; v++) sp[v * esz + qp] = prim[v];
     }
+  }
   __syncthreads();
 #pragma unroll 1
   for (int dir = 0; dir < 3; dir++) {
@@ -259,9 +269,20 @@ __global__ static void __launch_bounds__(FV_THREADS, HEXDG_FV_MIN_BLOCKS(NP))
   }
   if (!active) return;
   double *ut = d.Ut + (size_t)e * d.nvar * n3;
-  for (int q = lt; q < n3; q += tpe) {
-    const int qp = fv_pad(np, q % np, (q / np) % np, q / n2);
-    for (int v = 0; v < HX_NVAR; v++) ut[v * n3 + q] += alpha * res[v * esz + qp];
+  if constexpr (NP > 0) {
+    double r[NP > 0 ? NP : 1][HX_NVAR];
+#pragma unroll
+    for (int k = 0; k < NP; k++)
+      for (int v = 0; v < HX_NVAR; v++) r[k][v] = ut[v * n3 + k * n2 + lt];
+#pragma unroll
+    for (int k = 0; k < NP; k++)
+      for (int v = 0; v < HX_NVAR; v++)
+        ut[v * n3 + k * n2 + lt] = r[k][v] + alpha * res[v * esz + fv_pad(np, lt % np, lt / np, k)];
+  } else {
+    for (int q = lt; q < n3; q += tpe) {
+      const int qp = fv_pad(np, q % np, (q / np) % np, q / n2);
+      for (int v = 0; v < HX_NVAR; v++) ut[v * n3 + q] += alpha * res[v * esz + qp];
+    }
   }
 }
 

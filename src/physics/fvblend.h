@@ -194,7 +194,7 @@ HD static inline void fv_line_residual(int riemann, int split, int limiter, cons
     pend[v] = 0.0;
   }
 #ifdef __CUDA_ARCH__
-#pragma unroll 1
+#pragma unroll 1 /* the body is a whole Riemann solver; unrolling by 2 measured slower at N = 7 */
 #endif
   for (int i = 0; i < np; i++) {
     double face_l[HX_NVAR], face_i[HX_NVAR];
