@@ -206,15 +206,15 @@ __device__ static inline int fv_pad(int np, int i, int j, int k) {
 }
 
 /* NP = N + 1 as a compile-time constant (0: d.np at run time): constant strides and loop bounds.
- * One thread per line: direction 0 stores each node's part of R_FV, direction 1 adds, direction
- * 2 adds, then every node adds alpha R_FV to Ut (VolInt has written (1 - alpha) R_DG). Subcell
- * metrics on the device: [elem][dir][interface m][line][3] (fv_device_metrics), so that the
- * threads of neighbouring lines read neighbouring words. */
-#ifndef HEXDG_FV_MIN_BLOCKS
-#define HEXDG_FV_MIN_BLOCKS(NP) ((NP) == 4 ? 2 : 1)
-#endif
-template <int RIEMANN, int NP>
-__global__ static void __launch_bounds__(FV_THREADS, HEXDG_FV_MIN_BLOCKS(NP))
+ * LIM: the limiter as a constant (-1: d.fv_limiter). One thread per line: direction 0 stores
+ * each node's part of R_FV, direction 1 adds, direction 2 adds, then every node adds alpha R_FV
+ * to Ut (VolInt has written (1 - alpha) R_DG). Subcell metrics on the device:
+ * [elem][dir][interface m][line][3] (fv_device_metrics), so that the threads of neighbouring
+ * lines read neighbouring words. Launch bounds: N = 3 runs 8 elements per block, two blocks per
+ * SM (at most 128 registers); N = 7 one element (64 threads) per block and up to four per SM
+ * (shared memory), with all the registers the sweep wants. */
+template <int RIEMANN, int NP, int LIM>
+__global__ static void __launch_bounds__(NP == 8 ? 64 : FV_THREADS, NP == 4 ? 2 : NP == 8 ? 3 : 1)
     fv_volume_kernel(DevData d, DevPhysics ph) {
   extern __shared__ double smem[];
   const int np = NP ? NP : d.np, N = np - 1, n3 = np * np * np, n2 = np * np;
@@ -231,17 +231,19 @@ __global__ static void __launch_bounds__(FV_THREADS, HEXDG_FV_MIN_BLOCKS(NP))
   double *sp = smem + sizeof(FVLine) / sizeof(double) + (size_t)le * 2 * HX_NVAR * esz;
   double *res = sp + HX_NVAR * esz;
   const double *Ue = d.U + (size_t)e * d.nvar * n3;
-  if (active && NP > 0) {
-    /* thread lt holds the column (i, j) = lt of the element: all its loads first (latency) */
-    double u[NP > 0 ? NP : 1][HX_NVAR];
+  if constexpr (NP > 0) {
+    if (active) { /* thread lt holds the column (i, j) = lt: all its loads first (latency) */
+      double u[NP][HX_NVAR];
 #pragma unroll
-    for (int k = 0; k < NP; k++)
-      for (int v = 0; v < HX_NVAR; v++) u[k][v] = __ldg(&Ue[v * n3 + k * n2 + lt]);
+      for (int k = 0; k < NP; k++)
+        for (int v = 0; v < HX_NVAR; v++) u[k][v] = __ldg(&Ue[v * n3 + k * n2 + lt]);
 #pragma unroll
-    for (int k = 0; k < NP; k++) {
-      double prim[HX_NPRIM];
-      cons_to_prim(&ph.pp, u[k], prim);
-      for (int v = 0; v < HX_NVAR; v++) sp[v * esz + fv_pad(np, lt % np, lt / np, k)] = prim[v];
+      for (int k = 0; k < NP; k++) {
+        double prim[HX_NPRIM];
+        cons_to_prim(&ph.pp, u[k], prim);
+        const int qp = fv_pad(np, lt % np, lt / np, k);
+        for (int v = 0; v < HX_NVAR; v++) sp[v * esz + qp] = prim[v];
+      }
     }
   } else if (active) {
     for (int q = lt; q < n3; q += tpe) {
@@ -256,28 +258,31 @@ __global__ static void __launch_bounds__(FV_THREADS, HEXDG_FV_MIN_BLOCKS(NP))
 #pragma unroll 1
   for (int dir = 0; dir < 3; dir++) {
     const double *mvec = d.fv_metrics + ((size_t)e * 3 + dir) * N * n2 * 3;
+    const int stride = dir == 0 ? 1 : dir == 1 ? fv_row(np) : np * fv_row(np);
     if (active)
       for (int l = lt; l < n2; l += tpe) {
         const int a = l % np, b = l / np; /* (j, k), (i, k), (i, j) */
         const int base = dir == 0 ? fv_pad(np, 0, a, b) : dir == 1 ? fv_pad(np, a, 0, b)
                                                                     : fv_pad(np, a, b, 0);
-        const int stride = dir == 0 ? 1 : dir == 1 ? fv_row(np) : np * fv_row(np);
-        fv_line_residual(RIEMANN, d.split, d.fv_limiter, &ph.pp, np, line, sp + base, esz,
-                         stride, mvec + 3 * l, 3 * n2, res + base, esz, stride, dir > 0);
+        fv_line_residual(RIEMANN, d.split, LIM >= 0 ? LIM : d.fv_limiter, &ph.pp, np, line,
+                         sp + base, esz, stride, mvec + 3 * l, 3 * n2, res + base, esz, stride,
+                         dir > 0);
       }
     __syncthreads();
   }
   if (!active) return;
   double *ut = d.Ut + (size_t)e * d.nvar * n3;
   if constexpr (NP > 0) {
-    double r[NP > 0 ? NP : 1][HX_NVAR];
+    double r[NP][HX_NVAR];
 #pragma unroll
     for (int k = 0; k < NP; k++)
       for (int v = 0; v < HX_NVAR; v++) r[k][v] = ut[v * n3 + k * n2 + lt];
 #pragma unroll
-    for (int k = 0; k < NP; k++)
+    for (int k = 0; k < NP; k++) {
+      const int qp = fv_pad(np, lt % np, lt / np, k);
       for (int v = 0; v < HX_NVAR; v++)
-        ut[v * n3 + k * n2 + lt] = r[k][v] + alpha * res[v * esz + fv_pad(np, lt % np, lt / np, k)];
+        ut[v * n3 + k * n2 + lt] = r[k][v] + alpha * res[v * esz + qp];
+    }
   } else {
     for (int q = lt; q < n3; q += tpe) {
       const int qp = fv_pad(np, q % np, (q / np) % np, q / n2);
@@ -336,28 +341,65 @@ extern "C" void fv_device_metrics(int np, long n_elems, const double *host, doub
           }
 }
 
-/* Every Riemann solver for any N; the common solvers also for N = 3 and N = 7 as constants. */
-#define FV_RIEMANN_CASES(X)                                                                        \
-  X(RIEMANN_LF) X(RIEMANN_HLLC) X(RIEMANN_ROE) X(RIEMANN_ROEL2) X(RIEMANN_ROE_ENTROPYFIX)          \
-      X(RIEMANN_HLL) X(RIEMANN_HLLE) X(RIEMANN_CH)
-#define FV_RIEMANN_FIXED_N(X) X(RIEMANN_LF) X(RIEMANN_HLLC) X(RIEMANN_ROE_ENTROPYFIX) X(RIEMANN_HLLE)
+/* One instance of the volume kernel: its shared-memory attribute (launch false) or its launch. */
+template <int R, int NP, int LIM>
+static cudaError_t volume_instance(const DevData *d, const DevPhysics *ph, bool launch,
+                                   cudaStream_t s) {
+  const size_t bytes = volume_shared(d);
+  if (!launch)
+    return cudaFuncSetAttribute(fv_volume_kernel<R, NP, LIM>,
+                                cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes);
+  const int epb = volume_elems_per_block(d->np);
+  const unsigned blocks = (unsigned)((d->n_elems + epb - 1) / epb);
+  const unsigned threads = (unsigned)(epb * fv_line_threads(d->np));
+  fv_volume_kernel<R, NP, LIM><<<blocks, threads, bytes, s>>>(*d, *ph);
+  return cudaGetLastError();
+}
+
+/* The instance for d's Riemann solver, N and limiter (LIM -1: the limiter at run time): the
+ * common solvers with N = 3 and N = 7 as constants, and the default limiter MinMod as a constant
+ * there (its branches folded); every solver for any N. */
+static cudaError_t volume_dispatch(const DevData *d, const DevPhysics *ph, bool launch,
+                                   cudaStream_t s) {
+  const bool minmod = d->fv_limiter == FV_LIM_MINMOD;
+  switch (d->riemann) {
+#define FV_FIXED_N(R)                                                                              \
+  case R:                                                                                          \
+    if (d->np == 4)                                                                                \
+      return minmod ? volume_instance<R, 4, FV_LIM_MINMOD>(d, ph, launch, s)                       \
+                    : volume_instance<R, 4, -1>(d, ph, launch, s);                                 \
+    if (d->np == 8)                                                                                \
+      return minmod ? volume_instance<R, 8, FV_LIM_MINMOD>(d, ph, launch, s)                       \
+                    : volume_instance<R, 8, -1>(d, ph, launch, s);                                 \
+    return volume_instance<R, 0, -1>(d, ph, launch, s);
+#define FV_ANY_N(R)                                                                                \
+  case R:                                                                                          \
+    return volume_instance<R, 0, -1>(d, ph, launch, s);
+    FV_FIXED_N(RIEMANN_LF)
+    FV_FIXED_N(RIEMANN_HLLC)
+    FV_FIXED_N(RIEMANN_ROE_ENTROPYFIX)
+    FV_FIXED_N(RIEMANN_HLLE)
+    FV_ANY_N(RIEMANN_ROE)
+    FV_ANY_N(RIEMANN_ROEL2)
+    FV_ANY_N(RIEMANN_HLL)
+    FV_ANY_N(RIEMANN_CH)
+#undef FV_FIXED_N
+#undef FV_ANY_N
+  default:
+    return cudaErrorInvalidValue;
+  }
+}
 
 int fv_configure(const DevData *d) {
-  size_t bytes = volume_shared(d);
+  size_t bytes = sizeof(FVLine) + volume_elem_shared(d->np);
   if (bytes > 227 * 1024)
     return HX_ERROR(HX_ERR_INPUT, "FV shock capturing on the GPU: N = %d needs %zu bytes of "
                                   "shared memory per element (at most 227 KiB); use a lower N "
                                   "or Backend = cpu", d->N, bytes);
-#define FV_SET_SHARED_NP(R, NP)                                                                    \
-  CU_CHECK(cudaFuncSetAttribute(fv_volume_kernel<R, NP>,                                           \
-                                cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes));
-#define FV_SET_SHARED(R) FV_SET_SHARED_NP(R, 0)
-#define FV_SET_SHARED_FIXED(R) FV_SET_SHARED_NP(R, 4) FV_SET_SHARED_NP(R, 8)
-  FV_RIEMANN_CASES(FV_SET_SHARED)
-  FV_RIEMANN_FIXED_N(FV_SET_SHARED_FIXED)
-#undef FV_SET_SHARED_FIXED
-#undef FV_SET_SHARED
-#undef FV_SET_SHARED_NP
+  cudaError_t err = volume_dispatch(d, NULL, false, 0);
+  if (err == cudaErrorInvalidValue)
+    return HX_ERROR(HX_ERR_INTERNAL, "FV volume kernel: Riemann solver id %d", d->riemann);
+  CU_CHECK(err);
   CU_CHECK(cudaFuncSetAttribute(post_update_kernel<true>,
                                 cudaFuncAttributeMaxDynamicSharedMemorySize,
                                 (int)post_update_shared(d)));
@@ -407,36 +449,7 @@ int launch_fv_alpha_extend(const DevData *d, cudaStream_t s) {
 
 int launch_fv_volume(const DevData *d, const DevPhysics *ph, cudaStream_t s) {
   if (d->n_elems == 0) return HX_OK;
-  const int epb = volume_elems_per_block(d->np);
-  const unsigned blocks = (unsigned)((d->n_elems + epb - 1) / epb);
-  const unsigned threads = (unsigned)(epb * fv_line_threads(d->np));
-  const size_t bytes = volume_shared(d);
-  bool fixed = false;
-  if (d->np == 4 || d->np == 8) switch (d->riemann) {
-#define FV_LAUNCH_FIXED(R)                                                                         \
-  case R:                                                                                          \
-    if (d->np == 4)                                                                                \
-      fv_volume_kernel<R, 4><<<blocks, threads, bytes, s>>>(*d, *ph);                              \
-    else                                                                                           \
-      fv_volume_kernel<R, 8><<<blocks, threads, bytes, s>>>(*d, *ph);                              \
-    fixed = true;                                                                                  \
-    break;
-      FV_RIEMANN_FIXED_N(FV_LAUNCH_FIXED)
-#undef FV_LAUNCH_FIXED
-    default:
-      break;
-    }
-  if (!fixed) switch (d->riemann) {
-#define FV_LAUNCH(R)                                                                               \
-  case R:                                                                                          \
-    fv_volume_kernel<R, 0><<<blocks, threads, bytes, s>>>(*d, *ph);                                \
-    break;
-      FV_RIEMANN_CASES(FV_LAUNCH)
-#undef FV_LAUNCH
-    default:
-      return HX_ERROR(HX_ERR_INTERNAL, "FV volume kernel: Riemann solver id %d", d->riemann);
-    }
-  CU_CHECK(cudaGetLastError());
+  CU_CHECK(volume_dispatch(d, ph, true, s));
   return HX_OK;
 }
 

@@ -7,6 +7,15 @@
 
 #include "physics/physics.h"
 
+/* 1/sqrt(x): the device's rsqrt, 1/sqrt on the host (they differ in the last bits). */
+HD static inline double hx_rsqrt(double x) {
+#ifdef __CUDA_ARCH__
+  return rsqrt(x);
+#else
+  return 1.0 / sqrt(x);
+#endif
+}
+
 /* Fill every derived gas constant from kappa (ratio of specific heats) and R. */
 HD static inline void physparams_set(PhysParams *pp, double kappa, double R) {
   pp->kappa = kappa;

@@ -88,19 +88,10 @@ HD static inline double fv_admissible_fraction(const PhysParams *pp, const doubl
 /* Bounds of the positivity limiter relative to the element mean. */
 #define FV_POSITIVITY_EPS 1e-10
 
-/* 1/sqrt(x): the device's rsqrt, 1/sqrt on the host (they differ in the last bits). */
-HD static inline double fv_rsqrt(double x) {
-#ifdef __CUDA_ARCH__
-  return rsqrt(x);
-#else
-  return 1.0 / sqrt(x);
-#endif
-}
-
 /* Unit normal and orthonormal tangents of a (non-unit) interface vector m; returns |m|. */
 HD static inline double fv_interface_frame(const double m[3], double n[3], double t1[3],
                                            double t2[3]) {
-  const double s_inv = fv_rsqrt(m[0] * m[0] + m[1] * m[1] + m[2] * m[2]);
+  const double s_inv = hx_rsqrt(m[0] * m[0] + m[1] * m[1] + m[2] * m[2]);
   for (int c = 0; c < 3; c++)
     n[c] = m[c] * s_inv;
   /* the coordinate axis least aligned with n (the first of equals), without an indexed array
@@ -111,7 +102,7 @@ HD static inline double fv_interface_frame(const double m[3], double n[3], doubl
   t1[0] = n[1] * e[2] - n[2] * e[1];
   t1[1] = n[2] * e[0] - n[0] * e[2];
   t1[2] = n[0] * e[1] - n[1] * e[0];
-  const double st_inv = fv_rsqrt(t1[0] * t1[0] + t1[1] * t1[1] + t1[2] * t1[2]);
+  const double st_inv = hx_rsqrt(t1[0] * t1[0] + t1[1] * t1[1] + t1[2] * t1[2]);
   for (int c = 0; c < 3; c++)
     t1[c] *= st_inv;
   t2[0] = n[1] * t1[2] - n[2] * t1[1];
@@ -185,7 +176,9 @@ HD static inline void fv_line_residual(int riemann, int split, int limiter, cons
                                        int rns, int add) {
   double q_m[HX_NVAR], q_c[HX_NVAR], q_p[HX_NVAR]; /* nodes i-1, i, i+1 */
   double face_r[HX_NVAR], pend[HX_NVAR];           /* right face of node i-1, its residual */
-  double m_next[3] = {mv[0], mv[1], mv[2]};        /* loaded an interface ahead */
+  double m_next[3] = {0.0, 0.0, 0.0}; /* the next interface's vector, loaded a step ahead */
+  if (np > 1)
+    for (int k = 0; k < 3; k++) m_next[k] = mv[k];
   for (int v = 0; v < HX_NVAR; v++) {
     q_c[v] = prim[v * vs];
     q_p[v] = np > 1 ? prim[v * vs + ns] : q_c[v];

@@ -24,6 +24,7 @@ typedef struct {
   double U[HX_NVAR];
   double prim[HX_NPRIM];
   double c;          /* speed of sound */
+  double sqrt_rho;   /* sqrt(rho), for Roe averages */
   double H;          /* specific total enthalpy (rho E + p) / rho */
   double F[HX_NVAR]; /* physical flux in the normal direction */
 } RiemannState;
@@ -54,6 +55,7 @@ HD static inline void riemann_rotate_state(const PhysParams *pp, const double *U
   s->U[MOM3] = U[DENS] * s->prim[VEL3];
   s->U[ENER] = U[ENER];
   s->c = speed_of_sound(pp, s->prim);
+  s->sqrt_rho = sqrt(U[DENS]);
   s->H = total_enthalpy(s->U, s->prim);
   euler_flux_normal(s->U, s->prim, e_n, s->F);
 }
@@ -62,10 +64,11 @@ HD static inline void riemann_rotate_state(const PhysParams *pp, const double *U
  * read): one reciprocal of the density instead of the conversions cons -> prim and back (the FV
  * subcell operator reconstructs primitive variables, fvblend.h). */
 HD static inline void riemann_rotate_prim(const PhysParams *pp, const double *prim,
-                                          const double n[3], const double t1[3],
-                                          const double t2[3], RiemannState *s) {
+                                          const double n[3], const double t1[3], const double t2[3],
+                                          RiemannState *s) {
   const double e_n[3] = {1.0, 0.0, 0.0};
-  const double rho = prim[PDENS], p = prim[PRES], s_rho = 1.0 / rho;
+  /* one reciprocal square root gives sqrt(rho) and 1/rho */
+  const double rho = prim[PDENS], p = prim[PRES], r = hx_rsqrt(rho), s_rho = r * r;
   s->prim[PDENS] = rho;
   s->prim[VEL1] = prim[VEL1] * n[0] + prim[VEL2] * n[1] + prim[VEL3] * n[2];
   s->prim[VEL2] = prim[VEL1] * t1[0] + prim[VEL2] * t1[1] + prim[VEL3] * t1[2];
@@ -80,6 +83,7 @@ HD static inline void riemann_rotate_prim(const PhysParams *pp, const double *pr
   s->U[MOM3] = rho * s->prim[VEL3];
   s->U[ENER] = pp->s_kappa_m1 * p + rho * kin;
   s->c = sqrt(pp->kappa * p * s_rho);
+  s->sqrt_rho = rho * r;
   s->H = pp->kappa * pp->s_kappa_m1 * p * s_rho + kin;
   euler_flux_normal(s->U, s->prim, e_n, s->F);
 }
@@ -87,8 +91,8 @@ HD static inline void riemann_rotate_prim(const PhysParams *pp, const double *pr
 HD static inline RoeAverage riemann_roe_average(const PhysParams *pp, const RiemannState *L,
                                                 const RiemannState *R) {
   RoeAverage roe;
-  const double sqrt_rhoL = sqrt(L->U[DENS]);
-  const double sqrt_rhoR = sqrt(R->U[DENS]);
+  const double sqrt_rhoL = L->sqrt_rho;
+  const double sqrt_rhoR = R->sqrt_rho;
   const double s_sum = 1.0 / (sqrt_rhoL + sqrt_rhoR);
   for (int k = 0; k < 3; k++)
     roe.vel[k] = (sqrt_rhoL * L->prim[VEL1 + k] + sqrt_rhoR * R->prim[VEL1 + k]) * s_sum;
