@@ -210,11 +210,16 @@ __device__ static inline int fv_pad(int np, int i, int j, int k) {
  * each node's part of R_FV, direction 1 adds, direction 2 adds, then every node adds alpha R_FV
  * to Ut (VolInt has written (1 - alpha) R_DG). Subcell metrics on the device:
  * [elem][dir][interface m][line][3] (fv_device_metrics), so that the threads of neighbouring
- * lines read neighbouring words. Launch bounds: N = 3 runs 8 elements per block, two blocks per
- * SM (at most 128 registers); N = 7 one element (64 threads) per block and up to four per SM
- * (shared memory), with all the registers the sweep wants. */
+ * lines read neighbouring words. Launch bounds: N = 3 runs 8 elements (128 threads) per block,
+ * three blocks per SM (at most 168 registers, 12 warps: measured faster than 16 warps at 128
+ * registers, which spill, and 8 warps without spills); N = 7 one element (64 threads) per block,
+ * four per SM (shared memory) with the registers the sweep wants (about 190: two warps per SM
+ * partition). */
+__host__ __device__ constexpr int fv_volume_max_threads(int NP) {
+  return NP == 8 ? 64 : NP == 4 ? 128 : FV_THREADS;
+}
 template <int RIEMANN, int NP, int LIM>
-__global__ static void __launch_bounds__(NP == 8 ? 64 : FV_THREADS, NP == 4 ? 2 : NP == 8 ? 3 : 1)
+__global__ static void __launch_bounds__(fv_volume_max_threads(NP), NP == 4 || NP == 8 ? 3 : 1)
     fv_volume_kernel(DevData d, DevPhysics ph) {
   extern __shared__ double smem[];
   const int np = NP ? NP : d.np, N = np - 1, n3 = np * np * np, n2 = np * np;
@@ -311,19 +316,19 @@ static size_t volume_elem_shared(int np) {
   return sizeof(double) * 2 * HX_NVAR * (size_t)np * np * fv_row(np);
 }
 
-/* Elements per block of the volume kernel: a power of two, as many as FV_THREADS threads hold
+/* Elements per block of the volume kernel: a power of two, as many as max_threads threads hold
  * but at most 64 KiB of shared memory per block, so that an SM holds several blocks and few
  * bytes go unused. */
-static int volume_elems_per_block(int np) {
+static int volume_elems_per_block(int np, int max_threads) {
   int epb = 1;
-  while (2 * epb * fv_line_threads(np) <= FV_THREADS &&
+  while (2 * epb * fv_line_threads(np) <= max_threads &&
          2 * epb * volume_elem_shared(np) <= 64 * 1024)
     epb *= 2;
   return epb;
 }
 
-static size_t volume_shared(const DevData *d) {
-  return sizeof(FVLine) + volume_elem_shared(d->np) * volume_elems_per_block(d->np);
+static size_t volume_shared(const DevData *d, int max_threads) {
+  return sizeof(FVLine) + volume_elem_shared(d->np) * volume_elems_per_block(d->np, max_threads);
 }
 
 /* The subcell metrics of src/dg/fv.c ([elem][dir][a np + b][m][3], line_base of fv.c) in the
@@ -345,11 +350,12 @@ extern "C" void fv_device_metrics(int np, long n_elems, const double *host, doub
 template <int R, int NP, int LIM>
 static cudaError_t volume_instance(const DevData *d, const DevPhysics *ph, bool launch,
                                    cudaStream_t s) {
-  const size_t bytes = volume_shared(d);
+  const int max_threads = fv_volume_max_threads(NP);
+  const size_t bytes = volume_shared(d, max_threads);
   if (!launch)
     return cudaFuncSetAttribute(fv_volume_kernel<R, NP, LIM>,
                                 cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes);
-  const int epb = volume_elems_per_block(d->np);
+  const int epb = volume_elems_per_block(d->np, max_threads);
   const unsigned blocks = (unsigned)((d->n_elems + epb - 1) / epb);
   const unsigned threads = (unsigned)(epb * fv_line_threads(d->np));
   fv_volume_kernel<R, NP, LIM><<<blocks, threads, bytes, s>>>(*d, *ph);
