@@ -190,10 +190,15 @@ __global__ static void alpha_extend_kernel(DevData d) {
   d.alpha[e] = a < d.fv_alpha_max ? a : d.fv_alpha_max;
 }
 
+/* Threads of the volume kernel per block at most, for NP = N + 1 (0: any N). */
+__host__ __device__ constexpr int fv_volume_max_threads(int NP) {
+  return NP == 8 ? 64 : 128;
+}
+
 /* Threads of the volume kernel per element: one per line of a direction (np^2), at most
- * FV_THREADS (then threads take several lines). */
-__host__ __device__ constexpr int fv_line_threads(int np) {
-  return np * np < FV_THREADS ? np * np : FV_THREADS;
+ * max_threads (then threads take several lines). */
+__host__ __device__ constexpr int fv_line_threads(int np, int max_threads) {
+  return np * np < max_threads ? np * np : max_threads;
 }
 
 /* Shared-memory index of node (i, j, k): rows along i padded to np + 1, so that the lines of
@@ -214,17 +219,14 @@ __device__ static inline int fv_pad(int np, int i, int j, int k) {
  * three blocks per SM (at most 168 registers, 12 warps: measured faster than 16 warps at 128
  * registers, which spill, and 8 warps without spills); N = 7 one element (64 threads) per block,
  * four per SM (shared memory) with the registers the sweep wants (about 190: two warps per SM
- * partition). */
-__host__ __device__ constexpr int fv_volume_max_threads(int NP) {
-  return NP == 8 ? 64 : NP == 4 ? 128 : FV_THREADS;
-}
+ * partition); other N as N = 3. */
 template <int RIEMANN, int NP, int LIM>
-__global__ static void __launch_bounds__(fv_volume_max_threads(NP), NP == 4 || NP == 8 ? 3 : 1)
+__global__ static void __launch_bounds__(fv_volume_max_threads(NP), 3)
     fv_volume_kernel(DevData d, DevPhysics ph) {
   extern __shared__ double smem[];
   const int np = NP ? NP : d.np, N = np - 1, n3 = np * np * np, n2 = np * np;
   const int esz = n2 * fv_row(np); /* one variable of one element, padded */
-  const int tpe = fv_line_threads(np), epb = blockDim.x / tpe;
+  const int tpe = fv_line_threads(np, fv_volume_max_threads(NP)), epb = blockDim.x / tpe;
   const int le = threadIdx.x / tpe, lt = threadIdx.x - le * tpe;
   const int e = blockIdx.x * epb + le;
   const double alpha = e < d.n_elems && le < epb ? d.alpha[e] : 0.0;
@@ -321,7 +323,7 @@ static size_t volume_elem_shared(int np) {
  * bytes go unused. */
 static int volume_elems_per_block(int np, int max_threads) {
   int epb = 1;
-  while (2 * epb * fv_line_threads(np) <= max_threads &&
+  while (2 * epb * fv_line_threads(np, max_threads) <= max_threads &&
          2 * epb * volume_elem_shared(np) <= 64 * 1024)
     epb *= 2;
   return epb;
@@ -357,7 +359,7 @@ static cudaError_t volume_instance(const DevData *d, const DevPhysics *ph, bool 
                                 cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes);
   const int epb = volume_elems_per_block(d->np, max_threads);
   const unsigned blocks = (unsigned)((d->n_elems + epb - 1) / epb);
-  const unsigned threads = (unsigned)(epb * fv_line_threads(d->np));
+  const unsigned threads = (unsigned)(epb * fv_line_threads(d->np, max_threads));
   fv_volume_kernel<R, NP, LIM><<<blocks, threads, bytes, s>>>(*d, *ph);
   return cudaGetLastError();
 }
