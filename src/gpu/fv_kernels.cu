@@ -364,35 +364,54 @@ static cudaError_t volume_instance(const DevData *d, const DevPhysics *ph, bool 
   return cudaGetLastError();
 }
 
-/* The instance for d's Riemann solver, N and limiter (LIM -1: the limiter at run time): the
- * common solvers with N = 3 and N = 7 as constants, and the default limiter MinMod as a constant
- * there (its branches folded); every solver for any N. */
+/* N as a constant, the default limiter MinMod as a constant too (its branches folded). */
+template <int R, int NP>
+static cudaError_t volume_fixed_n(const DevData *d, const DevPhysics *ph, bool launch,
+                                  cudaStream_t s) {
+  return d->fv_limiter == FV_LIM_MINMOD ? volume_instance<R, NP, FV_LIM_MINMOD>(d, ph, launch, s)
+                                        : volume_instance<R, NP, -1>(d, ph, launch, s);
+}
+
+/* N = 3..7 as constants for the common solvers, any N at run time otherwise. */
+template <int R>
+static cudaError_t volume_common(const DevData *d, const DevPhysics *ph, bool launch,
+                                 cudaStream_t s) {
+  switch (d->np) {
+  case 4:
+    return volume_fixed_n<R, 4>(d, ph, launch, s);
+  case 5:
+    return volume_fixed_n<R, 5>(d, ph, launch, s);
+  case 6:
+    return volume_fixed_n<R, 6>(d, ph, launch, s);
+  case 7:
+    return volume_fixed_n<R, 7>(d, ph, launch, s);
+  case 8:
+    return volume_fixed_n<R, 8>(d, ph, launch, s);
+  default:
+    return volume_instance<R, 0, -1>(d, ph, launch, s);
+  }
+}
+
+/* The instance for d's Riemann solver, N and limiter (LIM -1: the limiter at run time). */
 static cudaError_t volume_dispatch(const DevData *d, const DevPhysics *ph, bool launch,
                                    cudaStream_t s) {
-  const bool minmod = d->fv_limiter == FV_LIM_MINMOD;
   switch (d->riemann) {
-#define FV_FIXED_N(R)                                                                              \
-  case R:                                                                                          \
-    if (d->np == 4)                                                                                \
-      return minmod ? volume_instance<R, 4, FV_LIM_MINMOD>(d, ph, launch, s)                       \
-                    : volume_instance<R, 4, -1>(d, ph, launch, s);                                 \
-    if (d->np == 8)                                                                                \
-      return minmod ? volume_instance<R, 8, FV_LIM_MINMOD>(d, ph, launch, s)                       \
-                    : volume_instance<R, 8, -1>(d, ph, launch, s);                                 \
-    return volume_instance<R, 0, -1>(d, ph, launch, s);
-#define FV_ANY_N(R)                                                                                \
-  case R:                                                                                          \
-    return volume_instance<R, 0, -1>(d, ph, launch, s);
-    FV_FIXED_N(RIEMANN_LF)
-    FV_FIXED_N(RIEMANN_HLLC)
-    FV_FIXED_N(RIEMANN_ROE_ENTROPYFIX)
-    FV_FIXED_N(RIEMANN_HLLE)
-    FV_ANY_N(RIEMANN_ROE)
-    FV_ANY_N(RIEMANN_ROEL2)
-    FV_ANY_N(RIEMANN_HLL)
-    FV_ANY_N(RIEMANN_CH)
-#undef FV_FIXED_N
-#undef FV_ANY_N
+  case RIEMANN_LF:
+    return volume_common<RIEMANN_LF>(d, ph, launch, s);
+  case RIEMANN_HLLC:
+    return volume_common<RIEMANN_HLLC>(d, ph, launch, s);
+  case RIEMANN_ROE_ENTROPYFIX:
+    return volume_common<RIEMANN_ROE_ENTROPYFIX>(d, ph, launch, s);
+  case RIEMANN_HLLE:
+    return volume_common<RIEMANN_HLLE>(d, ph, launch, s);
+  case RIEMANN_ROE:
+    return volume_instance<RIEMANN_ROE, 0, -1>(d, ph, launch, s);
+  case RIEMANN_ROEL2:
+    return volume_instance<RIEMANN_ROEL2, 0, -1>(d, ph, launch, s);
+  case RIEMANN_HLL:
+    return volume_instance<RIEMANN_HLL, 0, -1>(d, ph, launch, s);
+  case RIEMANN_CH:
+    return volume_instance<RIEMANN_CH, 0, -1>(d, ph, launch, s);
   default:
     return cudaErrorInvalidValue;
   }
