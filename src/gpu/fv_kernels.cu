@@ -6,8 +6,8 @@
  * Every element kernel works on a segment of TPE threads per element (TPE = the power of two
  * >= (N+1)^3, at most 256; several elements per block of 256 threads for low N).
  *   post-update  after each stage's update, one pass over U per element: the Zhang-Shu positivity
- *              limiter (when FV_PositivityLimiter; the element's minima first, its mean only
- *              where a node is not admissible), then the indicator of the (limited) state for
+ *              limiter (when FV_PositivityLimiter; the element's minima come from the update
+ *              kernel, U is read only where a node may not be admissible), then the indicator of the (limited) state for
  *              the next operator call: rho p at the nodes, three passes of the nodal -> modal
  *              transform in shared memory, the modal energies by a segment reduction, alpha.
  *              The state does not change between the last stage of a step and the first of the
@@ -70,20 +70,15 @@ __device__ static void positivity_element(const DevData &d, const PhysParams &pp
                                           int tpe, int lt, bool active, int e) {
   const int np = d.np, n3 = d.n3;
   double *ue = d.U + (size_t)e * d.nvar * n3;
-  /* min rho, min p, -max rho, -max E: the mean's density is at most max rho and its pressure at
-   * most (kappa - 1) max E, so nodes above 1e-10 of these bounds pass the CPU's test against the
-   * mean too, and the mean is needed only where a node does not */
+  /* min rho, min p, -max rho, -max E of the update kernel (then reset for the next stage): the
+   * mean's density is at most max rho and its pressure at most (kappa - 1) max E, so nodes above
+   * 1e-10 of these bounds pass the CPU's test against the mean too, and the mean is needed only
+   * where a node does not */
   double mins[4] = {1e300, 1e300, 1e300, 1e300};
   if (active)
-    for (int q = lt; q < n3; q += tpe) {
-      double u[HX_NVAR];
-      for (int v = 0; v < HX_NVAR; v++) u[v] = ue[v * n3 + q];
-      mins[0] = fmin(mins[0], u[DENS]);
-      mins[1] = fmin(mins[1], pressure_from_cons(&pp, u));
-      mins[2] = fmin(mins[2], -u[DENS]);
-      mins[3] = fmin(mins[3], -u[ENER]);
-    }
-  segment_reduce<4, true>(red, tpe, lt, mins);
+    for (int r = 0; r < 4; r++) mins[r] = fv_key_value(d.fv_minima[4 * (size_t)e + r]);
+  __syncthreads();
+  if (active && lt < 4) d.fv_minima[4 * (size_t)e + lt] = FV_KEY_NONE;
   int need = active && !(mins[0] >= FV_POSITIVITY_EPS * -mins[2] &&
                          mins[1] >= FV_POSITIVITY_EPS * pp.kappa_m1 * -mins[3]);
   if (!__syncthreads_or(need)) return;

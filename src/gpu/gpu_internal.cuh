@@ -70,8 +70,24 @@ typedef struct {
   int fv_indicator, fv_ind_var, fv_limiter, fv_positivity, fv_extend, fv_n_extend;
   double fv_alpha_min, fv_alpha_max, fv_alpha_fix, fv_ext_scale;
   double *U_good; /* copy of U at the start of each step whose state passed the check */
+  /* FV_PositivityLimiter: per element [4] the minima of rho, p, -rho, -rho E of the state after
+   * the stage's update, as ordered keys (fv_key; the update kernel reduces, the post-update
+   * kernel reads and resets them to FV_KEY_NONE); NULL without the limiter */
+  unsigned long long *fv_minima;
   StepScalars *sc;
 } DevData;
+
+/* Ordered 64-bit keys of doubles: key(a) < key(b) iff a < b, NaN as the smallest key (so that a
+ * NaN state counts as inadmissible); FV_KEY_NONE is the identity of the minimum. */
+#define FV_KEY_NONE 0xffffffffffffffffull
+__device__ static inline unsigned long long fv_key(double x) {
+  if (x != x) return 0ull;
+  const unsigned long long b = (unsigned long long)__double_as_longlong(x);
+  return (b >> 63) ? ~b : b | 0x8000000000000000ull;
+}
+__device__ static inline double fv_key_value(unsigned long long k) {
+  return __longlong_as_double((long long)((k >> 63) ? k & 0x7fffffffffffffffull : ~k));
+}
 
 typedef struct {
   PhysParams pp;

@@ -5,14 +5,41 @@
 
 extern "C" {
 #include "dg/faceops.h"
+#include "physics/eos.h"
 }
 
-__global__ static void surface_update_kernel(DevData d, DevPhysics ph, double a, double b,
-                                             double c_stage) {
-  size_t gid = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-  double dt = d.sc->dt;
-  if (gid >= (size_t)d.n_elems * d.n3 || !(dt > 0.0)) return;
-  int e = (int)(gid / d.n3), q = (int)(gid - (size_t)e * d.n3);
+/* FV_PositivityLimiter: the minima of rho, p, -rho, -rho E of the updated nodes per element
+ * (d.fv_minima) for the post-update kernel, which then reads U again only where a node may be
+ * inadmissible. A warp reduces the nodes of each of its elements (consecutive lanes: butterfly
+ * steps between lanes of the same element), the first lane of each element adds the result by
+ * atomicMin. e < 0: a lane without node. Every lane of the warp must call it. */
+__device__ static __forceinline__ void update_minima(const DevData &d, const PhysParams &pp, int e,
+                                     const double *u) {
+  unsigned long long k[4] = {FV_KEY_NONE, FV_KEY_NONE, FV_KEY_NONE, FV_KEY_NONE};
+  if (e >= 0) {
+    k[0] = fv_key(u[DENS]);
+    k[1] = fv_key(pressure_from_cons(&pp, u));
+    k[2] = fv_key(-u[DENS]);
+    k[3] = fv_key(-u[ENER]);
+  }
+  const int lane = threadIdx.x % 32;
+  for (int off = 16; off > 0; off >>= 1) {
+    const int e_other = __shfl_down_sync(0xffffffffu, e, off);
+    for (int r = 0; r < 4; r++) {
+      const unsigned long long o = __shfl_down_sync(0xffffffffu, k[r], off);
+      if (lane + off < 32 && e_other == e && o < k[r]) k[r] = o;
+    }
+  }
+  const int e_prev = __shfl_up_sync(0xffffffffu, e, 1);
+  if (e >= 0 && (lane == 0 || e_prev != e))
+    for (int r = 0; r < 4; r++) atomicMin(&d.fv_minima[4 * (size_t)e + r], k[r]);
+}
+
+/* One node's update; returns its new state in u_new. */
+__device__ static __forceinline__ void update_node(const DevData &d, const DevPhysics &ph, double a,
+                                          double b, double c_stage, double dt, size_t gid, int e,
+                                          double *u_new) {
+  int q = (int)(gid - (size_t)e * d.n3);
   const int np = d.np, N = d.N;
   int ijk[3] = {q % np, (q / np) % np, q / (np * np)};
   const Disc *disc = d.disc;
@@ -51,8 +78,21 @@ __global__ static void surface_update_kernel(DevData d, DevPhysics ph, double a,
     u_t += S[v];
     double kv = a * k[v * d.n3] + dt * u_t;
     k[v * d.n3] = kv;
-    U[v * d.n3] += b * kv;
+    u_new[v] = U[v * d.n3] + b * kv;
+    U[v * d.n3] = u_new[v];
   }
+}
+
+__global__ static void surface_update_kernel(DevData d, DevPhysics ph, double a, double b,
+                                             double c_stage) {
+  size_t gid = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+  double dt = d.sc->dt;
+  if (!(dt > 0.0)) return; /* the whole grid */
+  const bool node = gid < (size_t)d.n_elems * d.n3;
+  const int e = node ? (int)(gid / d.n3) : -1;
+  double u_new[HX_NVAR];
+  if (node) update_node(d, ph, a, b, c_stage, dt, gid, e, u_new);
+  if (d.fv_minima) update_minima(d, ph.pp, e, u_new);
 }
 
 int launch_surface_update(const DevData *d, const DevPhysics *ph, double a, double b,

@@ -61,8 +61,9 @@ HD static inline void riemann_rotate_state(const PhysParams *pp, const double *U
 }
 
 /* As riemann_rotate_state, from a primitive state (rho, u, v, w, p; the temperature entry is not
- * read): one reciprocal of the density instead of the conversions cons -> prim and back (the FV
- * subcell operator reconstructs primitive variables, fvblend.h). */
+ * read), without the conversions cons -> prim and back (the FV subcell operator reconstructs
+ * primitive variables, fvblend.h): one reciprocal square root of the density gives sqrt(rho)
+ * and 1/rho. */
 HD static inline void riemann_rotate_prim(const PhysParams *pp, const double *prim,
                                           const double n[3], const double t1[3], const double t2[3],
                                           RiemannState *s) {
