@@ -161,8 +161,8 @@ void fv_subcell_volume(const Solver *s, int e, const double *prim, double *Ut) {
       for (int b = 0; b < np; b++) {
         int base = line_base(d, np, a, b);
         const double *mv = &fv->metrics[(((long)e * 3 + d) * np * np + a * np + b) * N * 3];
-        fv_line_residual(s->riemann, s->disc.split, fv->limiter, &s->phys, np, &fv->line,
-                         prim + base, n3, stride, mv, 3, Ut + base, n3, stride, d > 0);
+        fv_line_residual(s->riemann, s->disc.split, fv->limiter, &s->phys, np, &fv->line, prim,
+                         n3, Ut, n3, base, stride, 0, mv, 3, d > 0);
       }
   }
 }

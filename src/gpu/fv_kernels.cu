@@ -14,13 +14,14 @@
  *              next, so one indicator pass per stage suffices; uploads compute it afresh;
  *   spreading  alpha to the side arrays, then each element takes the scaled max of its
  *              neighbours' values (two kernels, so that an MPI exchange fits in between);
- *   volume     the blended elements (alpha > 0): primitive states in shared memory (rows padded);
+ *   volume     the blended elements (alpha > 0): primitive states in shared memory (fv_pad);
  *              per direction one thread per line sweeps it with fv_line_residual (fvblend.h:
  *              each node's slope limited once, each interface flux computed once and added to
  *              both of its nodes) into R_FV in shared memory; Ut += alpha R_FV at the end (VolInt
  *              has already written (1 - alpha) R_DG). The kernel is instantiated per Riemann
  *              solver so that each instance holds only its solver's registers;
- *   backup     U_good = U at the start of every step whose state passed the check. */
+ *   U_good = U at the start of every step whose state passed the check is written by the first
+ *   stage's update kernel (surfint_kernels.cu). */
 #include "gpu/gpu_internal.cuh"
 
 extern "C" {
@@ -196,31 +197,40 @@ __host__ __device__ constexpr int fv_line_threads(int np, int max_threads) {
   return np * np < max_threads ? np * np : max_threads;
 }
 
-/* Shared-memory index of node (i, j, k): rows along i padded to np + 1, so that the lines of
- * direction 0 (one per thread, row stride np + 1) fall into different banks. */
+/* Shared-memory layout of an element's nodes: rows along i of np values, unpadded (46 -> 41 KB
+ * per element at N = 7: five elements per SM instead of four). The lines of direction 0 (one per
+ * thread) would then share banks; at N = 7 the columns are swizzled against that (fv_swizzle),
+ * at N = 3 the conflicts cost less than the padding gains. */
 __host__ __device__ static inline int fv_row(int np) {
-  return np + 1;
+  return np;
+}
+__device__ static inline int fv_swz(int np) {
+  return np == 8;
+}
+/* Index of node (i, j, k) before the swizzle, and after it. */
+__device__ static inline int fv_raw(int np, int i, int j, int k) {
+  return (k * np + j) * fv_row(np) + i;
 }
 __device__ static inline int fv_pad(int np, int i, int j, int k) {
-  return (k * np + j) * fv_row(np) + i;
+  return fv_swizzle(fv_swz(np), fv_raw(np, i, j, k));
 }
 
 /* NP = N + 1 as a compile-time constant (0: d.np at run time): constant strides and loop bounds.
- * LIM: the limiter as a constant (-1: d.fv_limiter). One thread per line: direction 0 stores
+ * LIM, SPLIT: the limiter and the split form as constants (-1: d.fv_limiter, d.split). One thread per line: direction 0 stores
  * each node's part of R_FV, direction 1 adds, direction 2 adds, then every node adds alpha R_FV
  * to Ut (VolInt has written (1 - alpha) R_DG). Subcell metrics on the device:
  * [elem][dir][interface m][line][3] (fv_device_metrics), so that the threads of neighbouring
  * lines read neighbouring words. Launch bounds: N = 3 runs 8 elements (128 threads) per block,
  * three blocks per SM (at most 168 registers, 12 warps: measured faster than 16 warps at 128
  * registers, which spill, and 8 warps without spills); N = 7 one element (64 threads) per block,
- * four per SM (shared memory) with the registers the sweep wants (about 190: two warps per SM
- * partition); other N as N = 3. */
-template <int RIEMANN, int NP, int LIM>
-__global__ static void __launch_bounds__(fv_volume_max_threads(NP), 3)
+ * five per SM (shared memory), at most 168 registers so that three warps fit an SM partition
+ * (with 170 registers: two); other N as N = 3. */
+template <int RIEMANN, int NP, int LIM, int SPLIT>
+__global__ static void __launch_bounds__(fv_volume_max_threads(NP), NP == 8 ? 6 : 3)
     fv_volume_kernel(DevData d, DevPhysics ph) {
   extern __shared__ double smem[];
   const int np = NP ? NP : d.np, N = np - 1, n3 = np * np * np, n2 = np * np;
-  const int esz = n2 * fv_row(np); /* one variable of one element, padded */
+  const int esz = n2 * fv_row(np); /* one variable of one element */
   const int tpe = fv_line_threads(np, fv_volume_max_threads(NP)), epb = blockDim.x / tpe;
   const int le = threadIdx.x / tpe, lt = threadIdx.x - le * tpe;
   const int e = blockIdx.x * epb + le;
@@ -264,11 +274,11 @@ __global__ static void __launch_bounds__(fv_volume_max_threads(NP), 3)
     if (active)
       for (int l = lt; l < n2; l += tpe) {
         const int a = l % np, b = l / np; /* (j, k), (i, k), (i, j) */
-        const int base = dir == 0 ? fv_pad(np, 0, a, b) : dir == 1 ? fv_pad(np, a, 0, b)
-                                                                    : fv_pad(np, a, b, 0);
-        fv_line_residual(RIEMANN, d.split, LIM >= 0 ? LIM : d.fv_limiter, &ph.pp, np, line,
-                         sp + base, esz, stride, mvec + 3 * l, 3 * n2, res + base, esz, stride,
-                         dir > 0);
+        const int base = dir == 0 ? fv_raw(np, 0, a, b) : dir == 1 ? fv_raw(np, a, 0, b)
+                                                                    : fv_raw(np, a, b, 0);
+        fv_line_residual(RIEMANN, SPLIT >= 0 ? SPLIT : d.split, LIM >= 0 ? LIM : d.fv_limiter,
+                         &ph.pp, np, line, sp, esz, res, esz, base, stride, fv_swz(np),
+                         mvec + 3 * l, 3 * n2, dir > 0);
       }
     __syncthreads();
   }
@@ -293,13 +303,6 @@ __global__ static void __launch_bounds__(fv_volume_max_threads(NP), 3)
   }
 }
 
-__global__ static void backup_kernel(DevData d) {
-  size_t gid = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-  if (!(d.sc->dt > 0.0)) return;
-  if (gid == 0) d.sc->t_good = d.sc->t;
-  if (gid < (size_t)d.nvar * d.n3 * d.n_elems) d.U_good[gid] = d.U[gid];
-}
-
 static int elems_per_block(const DevData *d) {
   return FV_THREADS / fv_tpe(d->n3);
 }
@@ -308,7 +311,7 @@ static size_t post_update_shared(const DevData *d) {
   return sizeof(double) * (d->np * d->np + 2 * (size_t)d->n3 * elems_per_block(d));
 }
 
-/* Shared memory of the volume kernel per element: primitive states and R_FV, padded rows. */
+/* Shared memory of the volume kernel per element: primitive states and R_FV. */
 static size_t volume_elem_shared(int np) {
   return sizeof(double) * 2 * HX_NVAR * (size_t)np * np * fv_row(np);
 }
@@ -344,27 +347,34 @@ extern "C" void fv_device_metrics(int np, long n_elems, const double *host, doub
 }
 
 /* One instance of the volume kernel: its shared-memory attribute (launch false) or its launch. */
-template <int R, int NP, int LIM>
+template <int R, int NP, int LIM, int SPLIT>
 static cudaError_t volume_instance(const DevData *d, const DevPhysics *ph, bool launch,
                                    cudaStream_t s) {
   const int max_threads = fv_volume_max_threads(NP);
   const size_t bytes = volume_shared(d, max_threads);
-  if (!launch)
-    return cudaFuncSetAttribute(fv_volume_kernel<R, NP, LIM>,
-                                cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes);
+  if (!launch) {
+    cudaError_t err = cudaFuncSetAttribute(fv_volume_kernel<R, NP, LIM, SPLIT>,
+                                           cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes);
+    if (err != cudaSuccess) return err;
+    return cudaFuncSetAttribute(fv_volume_kernel<R, NP, LIM, SPLIT>,
+                                cudaFuncAttributePreferredSharedMemoryCarveout,
+                                cudaSharedmemCarveoutMaxShared);
+  }
   const int epb = volume_elems_per_block(d->np, max_threads);
   const unsigned blocks = (unsigned)((d->n_elems + epb - 1) / epb);
   const unsigned threads = (unsigned)(epb * fv_line_threads(d->np, max_threads));
-  fv_volume_kernel<R, NP, LIM><<<blocks, threads, bytes, s>>>(*d, *ph);
+  fv_volume_kernel<R, NP, LIM, SPLIT><<<blocks, threads, bytes, s>>>(*d, *ph);
   return cudaGetLastError();
 }
 
-/* N as a constant, the default limiter MinMod as a constant too (its branches folded). */
+/* N as a constant; with the defaults FV_LimiterType = MinMod and SplitDG = PI these as
+ * constants too (their branches folded: 4 % at N = 7, fewer registers). */
 template <int R, int NP>
 static cudaError_t volume_fixed_n(const DevData *d, const DevPhysics *ph, bool launch,
                                   cudaStream_t s) {
-  return d->fv_limiter == FV_LIM_MINMOD ? volume_instance<R, NP, FV_LIM_MINMOD>(d, ph, launch, s)
-                                        : volume_instance<R, NP, -1>(d, ph, launch, s);
+  if (d->fv_limiter == FV_LIM_MINMOD && d->split == SPLIT_PI)
+    return volume_instance<R, NP, FV_LIM_MINMOD, SPLIT_PI>(d, ph, launch, s);
+  return volume_instance<R, NP, -1, -1>(d, ph, launch, s);
 }
 
 /* N = 3..7 as constants for the common solvers, any N at run time otherwise. */
@@ -383,7 +393,7 @@ static cudaError_t volume_common(const DevData *d, const DevPhysics *ph, bool la
   case 8:
     return volume_fixed_n<R, 8>(d, ph, launch, s);
   default:
-    return volume_instance<R, 0, -1>(d, ph, launch, s);
+    return volume_instance<R, 0, -1, -1>(d, ph, launch, s);
   }
 }
 
@@ -400,13 +410,13 @@ static cudaError_t volume_dispatch(const DevData *d, const DevPhysics *ph, bool 
   case RIEMANN_HLLE:
     return volume_common<RIEMANN_HLLE>(d, ph, launch, s);
   case RIEMANN_ROE:
-    return volume_instance<RIEMANN_ROE, 0, -1>(d, ph, launch, s);
+    return volume_instance<RIEMANN_ROE, 0, -1, -1>(d, ph, launch, s);
   case RIEMANN_ROEL2:
-    return volume_instance<RIEMANN_ROEL2, 0, -1>(d, ph, launch, s);
+    return volume_instance<RIEMANN_ROEL2, 0, -1, -1>(d, ph, launch, s);
   case RIEMANN_HLL:
-    return volume_instance<RIEMANN_HLL, 0, -1>(d, ph, launch, s);
+    return volume_instance<RIEMANN_HLL, 0, -1, -1>(d, ph, launch, s);
   case RIEMANN_CH:
-    return volume_instance<RIEMANN_CH, 0, -1>(d, ph, launch, s);
+    return volume_instance<RIEMANN_CH, 0, -1, -1>(d, ph, launch, s);
   default:
     return cudaErrorInvalidValue;
   }
@@ -472,12 +482,5 @@ int launch_fv_alpha_extend(const DevData *d, cudaStream_t s) {
 int launch_fv_volume(const DevData *d, const DevPhysics *ph, cudaStream_t s) {
   if (d->n_elems == 0) return HX_OK;
   CU_CHECK(volume_dispatch(d, ph, true, s));
-  return HX_OK;
-}
-
-int launch_fv_backup(const DevData *d, cudaStream_t s) {
-  size_t n = (size_t)d->nvar * d->n3 * d->n_elems;
-  if (n > 0) backup_kernel<<<(unsigned)((n + 255) / 256), 256, 0, s>>>(*d);
-  CU_CHECK(cudaGetLastError());
   return HX_OK;
 }

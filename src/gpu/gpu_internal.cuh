@@ -119,8 +119,10 @@ bool lifting_face_gradients(const DevData *d, int n_ranks);
 int launch_tgv_sums(const DevData *d, const DevPhysics *ph, double *elem_sums, double *total,
                     cudaStream_t s);
 int volume_integral_configure(const DevData *d);
+/* SurfInt + RK update of one stage; first_stage: also U_good = U, t_good = t (shock capturing:
+ * the state that passed the step's check) before the update. */
 int launch_surface_update(const DevData *d, const DevPhysics *ph, double a, double b,
-                          double c_stage, cudaStream_t s);
+                          double c_stage, bool first_stage, cudaStream_t s);
 int launch_timestep(const DevData *d, const DevPhysics *ph, cudaStream_t s);
 /* The two halves of launch_timestep, for a reduction of the maxima over the ranks in between. */
 int launch_lambda_max(const DevData *d, const DevPhysics *ph, cudaStream_t s);
@@ -141,8 +143,6 @@ int launch_fv_alpha_extend(const DevData *d, cudaStream_t s);
 /* Ut += alpha FV subcell operator, for the elements with alpha > 0 (after VolInt, which scaled
  * its DG part by 1 - alpha). */
 int launch_fv_volume(const DevData *d, const DevPhysics *ph, cudaStream_t s);
-/* U_good = U and t_good = t when the step's dt check passed (after launch_dt_finalize). */
-int launch_fv_backup(const DevData *d, cudaStream_t s);
 int fv_configure(const DevData *d);
 /* The subcell metrics of src/dg/fv.c reordered for the volume kernel's interface numbering. */
 extern "C" void fv_device_metrics(int np, long n_elems, const double *host, double *out);
@@ -164,8 +164,8 @@ size_t gpu_mpi_bytes(const GpuMpi *m);
  * pinned mirror of d->sc. */
 int gpu_mpi_timestep(GpuMpi *m, const DevData *d, const DevPhysics *ph, StepScalars *sc_host);
 /* One RK stage (a, b, c: its coefficients), ending with the surface update on s_elem. */
-int gpu_mpi_stage(GpuMpi *m, const DevData *d, const DevPhysics *ph, double a, double b,
-                  double c);
+int gpu_mpi_stage(GpuMpi *m, const DevData *d, const DevPhysics *ph, double a, double b, double c,
+                  bool first_stage);
 /* Lifted gradients (and the viscous volume term in Ut) of the current state, on s_elem. */
 int gpu_mpi_lifting(GpuMpi *m, const DevData *d, const DevPhysics *ph, double c);
 /* Spreading of the blending factors on s_elem (FV_doExtendAlpha): alpha_side goes through the

@@ -520,7 +520,8 @@ int gpu_mpi_lifting(GpuMpi *m, const DevData *d, const DevPhysics *ph, double c)
   return lifting_faces_and_volume(m, d, ph, c);
 }
 
-int gpu_mpi_stage(GpuMpi *m, const DevData *d, const DevPhysics *ph, double a, double b, double c) {
+int gpu_mpi_stage(GpuMpi *m, const DevData *d, const DevPhysics *ph, double a, double b, double c,
+                  bool first_stage) {
   long nv = (long)d->nvar * d->n2, ng = (long)HX_NGRAD * d->n2;
   HX_CHECK(begin_stage(m));
   if (d->viscous) {
@@ -545,7 +546,7 @@ int gpu_mpi_stage(GpuMpi *m, const DevData *d, const DevPhysics *ph, double a, d
   HX_CHECK(exchange_slot(m, EXCH_FLUX, d->flux + nv * m->first_mpi,
                              d->flux + nv * m->first_yours, nv, EXCH_TO_SLAVE));
   HX_CHECK(join_sides(m));
-  return launch_surface_update(d, ph, a, b, c, m->s_elem);
+  return launch_surface_update(d, ph, a, b, c, first_stage, m->s_elem);
 }
 
 /* The spreading needs the neighbours' alpha across rank boundaries: per pass the side arrays go

@@ -286,7 +286,7 @@ static int enqueue_step_mpi(GpuSolver *g) {
   HX_CHECK(gpu_mpi_timestep(g->mpi, &g->d, &g->ph, g->sc_host));
   for (int st = 0; st < rk->n_stages; st++) {
     if (g->d.alpha) HX_CHECK(gpu_mpi_fv_alpha(g->mpi, &g->d));
-    HX_CHECK(gpu_mpi_stage(g->mpi, &g->d, &g->ph, rk->A[st], rk->B[st], rk->c[st]));
+    HX_CHECK(gpu_mpi_stage(g->mpi, &g->d, &g->ph, rk->A[st], rk->B[st], rk->c[st], st == 0));
   }
   HX_CHECK(launch_time_advance(&g->d, g->s_elem));
   CU_CHECK(cudaMemcpyAsync(g->sc_host, g->d.sc, sizeof(StepScalars), cudaMemcpyDeviceToHost,
@@ -315,7 +315,8 @@ static int enqueue_step(GpuSolver *g) {
     CU_CHECK(cudaEventRecord(g->ev_faces[st], g->s_side));
     HX_CHECK(launch_volume_integral(&g->d, &g->ph, g->s_elem));
     CU_CHECK(cudaStreamWaitEvent(g->s_elem, g->ev_faces[st], 0));
-    HX_CHECK(launch_surface_update(&g->d, &g->ph, rk->A[st], rk->B[st], rk->c[st], g->s_elem));
+    HX_CHECK(launch_surface_update(&g->d, &g->ph, rk->A[st], rk->B[st], rk->c[st], st == 0,
+                                   g->s_elem));
   }
   HX_CHECK(launch_time_advance(&g->d, g->s_elem));
   CU_CHECK(cudaMemcpyAsync(g->sc_host, g->d.sc, sizeof(StepScalars), cudaMemcpyDeviceToHost,

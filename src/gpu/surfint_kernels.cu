@@ -35,10 +35,12 @@ __device__ static __forceinline__ void update_minima(const DevData &d, const Phy
     for (int r = 0; r < 4; r++) atomicMin(&d.fv_minima[4 * (size_t)e + r], k[r]);
 }
 
-/* One node's update; returns its new state in u_new. */
-__device__ static __forceinline__ void update_node(const DevData &d, const DevPhysics &ph, double a,
-                                          double b, double c_stage, double dt, size_t gid, int e,
-                                          double *u_new) {
+/* One node's update; returns its new state in u_new. backup: first stage of a step whose state
+ * passed the check (dt > 0): the state before the update goes to U_good (shock capturing). */
+__device__ static __forceinline__ void update_node(const DevData &d, const DevPhysics &ph,
+                                                   double a, double b, double c_stage, double dt,
+                                                   bool backup, size_t gid, int e,
+                                                   double *u_new) {
   int q = (int)(gid - (size_t)e * d.n3);
   const int np = d.np, N = d.N;
   int ijk[3] = {q % np, (q / np) % np, q / (np * np)};
@@ -72,6 +74,10 @@ __device__ static __forceinline__ void update_node(const DevData &d, const DevPh
   }
   double *U = d.U + (size_t)e * d.nvar * d.n3 + q, *k = d.k + (size_t)e * d.nvar * d.n3 + q;
   double sig = d.sponge ? d.sponge[gid] : 0.0;
+  if (backup) {
+    double *good = d.U_good + (size_t)e * d.nvar * d.n3 + q;
+    for (int v = 0; v < HX_NVAR; v++) good[v * d.n3] = U[v * d.n3];
+  }
   for (int v = 0; v < HX_NVAR; v++) {
     double u_t = acc[v] * -sJ;
     if (d.sponge) u_t -= sig * (U[v * d.n3] - d.sponge_base[v]);
@@ -84,23 +90,25 @@ __device__ static __forceinline__ void update_node(const DevData &d, const DevPh
 }
 
 __global__ static void surface_update_kernel(DevData d, DevPhysics ph, double a, double b,
-                                             double c_stage) {
+                                             double c_stage, bool backup) {
   size_t gid = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
   double dt = d.sc->dt;
   if (!(dt > 0.0)) return; /* the whole grid */
+  if (backup && gid == 0) d.sc->t_good = d.sc->t;
   const bool node = gid < (size_t)d.n_elems * d.n3;
   const int e = node ? (int)(gid / d.n3) : -1;
   double u_new[HX_NVAR];
-  if (node) update_node(d, ph, a, b, c_stage, dt, gid, e, u_new);
+  if (node) update_node(d, ph, a, b, c_stage, dt, backup, gid, e, u_new);
   if (d.fv_minima) update_minima(d, ph.pp, e, u_new);
 }
 
 int launch_surface_update(const DevData *d, const DevPhysics *ph, double a, double b,
-                          double c_stage, cudaStream_t s) {
+                          double c_stage, bool first_stage, cudaStream_t s) {
   size_t n = (size_t)d->n_elems * d->n3;
   int threads = 256;
-  surface_update_kernel<<<(unsigned)((n + threads - 1) / threads), threads, 0, s>>>(*d, *ph, a, b,
-                                                                                  c_stage);
+  const bool backup = first_stage && d->U_good;
+  surface_update_kernel<<<(unsigned)((n + threads - 1) / threads), threads, 0, s>>>(
+      *d, *ph, a, b, c_stage, backup);
   CU_CHECK(cudaGetLastError());
   return d->alpha ? launch_fv_post_update(d, ph, s) : HX_OK;
 }

@@ -163,25 +163,32 @@ HD static inline void fv_interface_flux(int riemann, int split, const PhysParams
     F[v] *= area;
 }
 
+/* Node index x of a layout with rows of 8 values (N = 7, unpadded) with the column XOR-ed with
+ * bits 1..3 of the row (swz != 0): the 16 lines of direction 0 that a half-warp sweeps then read
+ * 16 different shared-memory bank pairs; the identity for swz = 0. */
+HD static inline int fv_swizzle(int swz, int x) {
+  return swz ? x ^ ((x >> 4) & 7) : x;
+}
+
 /* The subcell FV operator along one line (Hennemann et al. 2021, Sec. 3): node i receives
  * (F_{i+1/2} - F_{i-1/2}) / w_i with F_{-1/2} = F_{N+1/2} = 0 (the element faces belong to the
- * DG surface integral). prim[v * vs + i * ns]: primitive values (rho, u, v, w, p) of the nodes;
- * mv[m * ms + c]: interface vectors of the N interfaces; res[v * rvs + i * rns] = (add ? res : 0)
- * + the operator. One sweep along the line: each node's slope is limited once and serves both of
+ * DG surface integral). prim[v * vs + at(i)]: primitive values (rho, u, v, w, p) of the nodes,
+ * at(i) = fv_swizzle(swz, base + i * ns); res[v * rvs + at(i)] = (add ? res : 0) + the operator;
+ * mv[m * ms + c]: interface vectors of the N interfaces. One sweep along the line: each node's slope is limited once and serves both of
  * its faces, and each interface flux goes to both of its nodes. First order (limiter
  * FV_LIM_FIRST_ORDER) takes the node values. */
 HD static inline void fv_line_residual(int riemann, int split, int limiter, const PhysParams *pp,
                                        int np, const FVLine *c, const double *prim, int vs,
-                                       int ns, const double *mv, int ms, double *res, int rvs,
-                                       int rns, int add) {
+                                       double *res, int rvs, int base, int ns, int swz,
+                                       const double *mv, int ms, int add) {
   double q_m[HX_NVAR], q_c[HX_NVAR], q_p[HX_NVAR]; /* nodes i-1, i, i+1 */
   double face_r[HX_NVAR], pend[HX_NVAR];           /* right face of node i-1, its residual */
   double m_next[3] = {0.0, 0.0, 0.0}; /* the next interface's vector, loaded a step ahead */
   if (np > 1)
     for (int k = 0; k < 3; k++) m_next[k] = mv[k];
   for (int v = 0; v < HX_NVAR; v++) {
-    q_c[v] = prim[v * vs];
-    q_p[v] = np > 1 ? prim[v * vs + ns] : q_c[v];
+    q_c[v] = prim[v * vs + fv_swizzle(swz, base)];
+    q_p[v] = np > 1 ? prim[v * vs + fv_swizzle(swz, base + ns)] : q_c[v];
     q_m[v] = q_c[v];
     face_r[v] = 0.0;
     pend[v] = 0.0;
@@ -205,7 +212,7 @@ HD static inline void fv_line_residual(int riemann, int split, int limiter, cons
         for (int k = 0; k < 3; k++) m_next[k] = mv[i * ms + k];
       fv_interface_flux(riemann, split, pp, face_r, face_l, q_m, q_c, m_i, F);
       for (int v = 0; v < HX_NVAR; v++) {
-        double *r = &res[v * rvs + (i - 1) * rns];
+        double *r = &res[v * rvs + fv_swizzle(swz, base + (i - 1) * ns)];
         *r = (add ? *r : 0.0) + (pend[v] + F[v] * c->inv_w[i - 1]);
         pend[v] = -F[v] * c->inv_w[i];
       }
@@ -214,11 +221,11 @@ HD static inline void fv_line_residual(int riemann, int split, int limiter, cons
       face_r[v] = face_i[v];
       q_m[v] = q_c[v];
       q_c[v] = q_p[v];
-      if (i + 2 < np) q_p[v] = prim[v * vs + (i + 2) * ns];
+      if (i + 2 < np) q_p[v] = prim[v * vs + fv_swizzle(swz, base + (i + 2) * ns)];
     }
   }
   for (int v = 0; v < HX_NVAR; v++) {
-    double *r = &res[v * rvs + (np - 1) * rns];
+    double *r = &res[v * rvs + fv_swizzle(swz, base + (np - 1) * ns)];
     *r = (add ? *r : 0.0) + pend[v];
   }
 }
