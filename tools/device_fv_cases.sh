@@ -30,7 +30,8 @@ for c in dmr sedov; do
   echo "$c: $(basename "$f") $(du -h "$f" | cut -f1)"
 done
 # cost of the blending (PID with alpha everywhere vs pure DG), Euler and Navier-Stokes
-for a in "--N 3 --elems 40" "--N 5 --elems 27" "--N 7 --elems 20" "--N 3 --elems 40 --mu0 6.25e-4" \
-  "--N 7 --elems 20 --mu0 6.25e-4"; do
+for a in "--N 2 --elems 54" "--N 3 --elems 40" "--N 4 --elems 32" "--N 5 --elems 27" \
+  "--N 6 --elems 23" "--N 7 --elems 20" "--N 3 --elems 40 --mu0 6.25e-4" \
+  "--N 5 --elems 27 --mu0 6.25e-4" "--N 7 --elems 20 --mu0 6.25e-4"; do
   for fv in none hennemann 0.5; do $hexdg bench $a --steps 20 --fv $fv | grep PID | sed "s/^/$a --fv $fv: /"; done
 done
