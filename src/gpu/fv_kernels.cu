@@ -377,11 +377,15 @@ static cudaError_t volume_fixed_n(const DevData *d, const DevPhysics *ph, bool l
   return volume_instance<R, NP, -1, -1>(d, ph, launch, s);
 }
 
-/* N = 3..7 as constants for the common solvers, any N at run time otherwise. */
+/* N = 1..7 as constants for the common solvers, any N at run time otherwise. */
 template <int R>
 static cudaError_t volume_common(const DevData *d, const DevPhysics *ph, bool launch,
                                  cudaStream_t s) {
   switch (d->np) {
+  case 2:
+    return volume_fixed_n<R, 2>(d, ph, launch, s);
+  case 3:
+    return volume_fixed_n<R, 3>(d, ph, launch, s);
   case 4:
     return volume_fixed_n<R, 4>(d, ph, launch, s);
   case 5:
