@@ -7,14 +7,15 @@
  * >= (N+1)^3, at most 256; several elements per block of 256 threads for low N).
  *   post-update  after each stage's update, one pass over U per element: the Zhang-Shu positivity
  *              limiter (when FV_PositivityLimiter; the element's minima come from the update
- *              kernel, U is read only where a node may not be admissible), then the indicator of the (limited) state for
- *              the next operator call: rho p at the nodes, three passes of the nodal -> modal
- *              transform in shared memory, the modal energies by a segment reduction, alpha.
+ *              kernel, U is read only where a node may not be admissible), then the indicator
+ *              of the (limited) state for the next operator call: rho p at the nodes, three
+ *              passes of the nodal -> modal transform in shared memory, the modal energies by
+ *              a segment reduction, alpha.
  *              The state does not change between the last stage of a step and the first of the
  *              next, so one indicator pass per stage suffices; uploads compute it afresh;
  *   spreading  alpha to the side arrays, then each element takes the scaled max of its
  *              neighbours' values (two kernels, so that an MPI exchange fits in between);
- *   volume     the blended elements (alpha > 0): primitive states in shared memory (fv_pad);
+ *   volume     the blended elements (alpha > 0): primitive states in shared memory (fv_node);
  *              per direction one thread per line sweeps it with fv_line_residual (fvblend.h:
  *              each node's slope limited once, each interface flux computed once and added to
  *              both of its nodes) into R_FV in shared memory; Ut += alpha R_FV at the end (VolInt
@@ -197,40 +198,37 @@ __host__ __device__ constexpr int fv_line_threads(int np, int max_threads) {
   return np * np < max_threads ? np * np : max_threads;
 }
 
-/* Shared-memory layout of an element's nodes: rows along i of np values, unpadded (46 -> 41 KB
- * per element at N = 7: five elements per SM instead of four). The lines of direction 0 (one per
- * thread) would then share banks; at N = 7 the columns are swizzled against that (fv_swizzle),
- * at N = 3 the conflicts cost less than the padding gains. */
-__host__ __device__ static inline int fv_row(int np) {
-  return np;
-}
+/* Shared-memory layout of an element's nodes: rows along i of np values, unpadded (rows of
+ * np + 1 would take 46 instead of 41 KB per element at N = 7: four elements per SM instead of
+ * five). The lines of direction 0 (one per thread) then share banks; at N = 7 the columns are
+ * swizzled against that (fv_swizzle); at the other N the conflicts cost less than padding. */
 __device__ static inline int fv_swz(int np) {
   return np == 8;
 }
 /* Index of node (i, j, k) before the swizzle, and after it. */
 __device__ static inline int fv_raw(int np, int i, int j, int k) {
-  return (k * np + j) * fv_row(np) + i;
+  return (k * np + j) * np + i;
 }
-__device__ static inline int fv_pad(int np, int i, int j, int k) {
+__device__ static inline int fv_node(int np, int i, int j, int k) {
   return fv_swizzle(fv_swz(np), fv_raw(np, i, j, k));
 }
 
 /* NP = N + 1 as a compile-time constant (0: d.np at run time): constant strides and loop bounds.
- * LIM, SPLIT: the limiter and the split form as constants (-1: d.fv_limiter, d.split). One thread per line: direction 0 stores
- * each node's part of R_FV, direction 1 adds, direction 2 adds, then every node adds alpha R_FV
- * to Ut (VolInt has written (1 - alpha) R_DG). Subcell metrics on the device:
- * [elem][dir][interface m][line][3] (fv_device_metrics), so that the threads of neighbouring
- * lines read neighbouring words. Launch bounds: N = 3 runs 8 elements (128 threads) per block,
- * three blocks per SM (at most 168 registers, 12 warps: measured faster than 16 warps at 128
- * registers, which spill, and 8 warps without spills); N = 7 one element (64 threads) per block,
- * five per SM (shared memory), at most 168 registers so that three warps fit an SM partition
- * (with 170 registers: two); other N as N = 3. */
+ * LIM, SPLIT: the limiter and the split form as constants (-1: d.fv_limiter, d.split). One thread
+ * per line: direction 0 stores each node's part of R_FV, direction 1 adds, direction 2 adds, then
+ * every node adds alpha R_FV to Ut (VolInt has written (1 - alpha) R_DG). Subcell metrics on the
+ * device: [elem][dir][interface m][line][3] (fv_device_metrics), so that the threads of
+ * neighbouring lines read neighbouring words. Launch bounds: N = 3 runs 8 elements (128
+ * threads) per block, three blocks per SM (at most 168 registers, 12 warps: measured faster than
+ * 16 warps at 128 registers, which spill, and 8 warps without spills); N = 7 one element (64
+ * threads) per block, five per SM (shared memory), at most 168 registers so that three warps fit
+ * an SM partition (with 170 registers: two); other N as N = 3. */
 template <int RIEMANN, int NP, int LIM, int SPLIT>
 __global__ static void __launch_bounds__(fv_volume_max_threads(NP), NP == 8 ? 6 : 3)
     fv_volume_kernel(DevData d, DevPhysics ph) {
   extern __shared__ double smem[];
   const int np = NP ? NP : d.np, N = np - 1, n3 = np * np * np, n2 = np * np;
-  const int esz = n2 * fv_row(np); /* one variable of one element */
+  const int esz = n3; /* one variable of one element */
   const int tpe = fv_line_threads(np, fv_volume_max_threads(NP)), epb = blockDim.x / tpe;
   const int le = threadIdx.x / tpe, lt = threadIdx.x - le * tpe;
   const int e = blockIdx.x * epb + le;
@@ -253,7 +251,7 @@ __global__ static void __launch_bounds__(fv_volume_max_threads(NP), NP == 8 ? 6 
       for (int k = 0; k < NP; k++) {
         double prim[HX_NPRIM];
         cons_to_prim(&ph.pp, u[k], prim);
-        const int qp = fv_pad(np, lt % np, lt / np, k);
+        const int qp = fv_node(np, lt % np, lt / np, k);
         for (int v = 0; v < HX_NVAR; v++) sp[v * esz + qp] = prim[v];
       }
     }
@@ -262,7 +260,7 @@ __global__ static void __launch_bounds__(fv_volume_max_threads(NP), NP == 8 ? 6 
       double u[HX_NVAR], prim[HX_NPRIM];
       for (int v = 0; v < HX_NVAR; v++) u[v] = Ue[v * n3 + q];
       cons_to_prim(&ph.pp, u, prim);
-      const int qp = fv_pad(np, q % np, (q / np) % np, q / n2);
+      const int qp = fv_node(np, q % np, (q / np) % np, q / n2);
       for (int v = 0; v < HX_NVAR; v++) sp[v * esz + qp] = prim[v];
     }
   }
@@ -270,7 +268,7 @@ __global__ static void __launch_bounds__(fv_volume_max_threads(NP), NP == 8 ? 6 
 #pragma unroll 1
   for (int dir = 0; dir < 3; dir++) {
     const double *mvec = d.fv_metrics + ((size_t)e * 3 + dir) * N * n2 * 3;
-    const int stride = dir == 0 ? 1 : dir == 1 ? fv_row(np) : np * fv_row(np);
+    const int stride = dir == 0 ? 1 : dir == 1 ? np : n2;
     if (active)
       for (int l = lt; l < n2; l += tpe) {
         const int a = l % np, b = l / np; /* (j, k), (i, k), (i, j) */
@@ -291,13 +289,13 @@ __global__ static void __launch_bounds__(fv_volume_max_threads(NP), NP == 8 ? 6 
       for (int v = 0; v < HX_NVAR; v++) r[k][v] = ut[v * n3 + k * n2 + lt];
 #pragma unroll
     for (int k = 0; k < NP; k++) {
-      const int qp = fv_pad(np, lt % np, lt / np, k);
+      const int qp = fv_node(np, lt % np, lt / np, k);
       for (int v = 0; v < HX_NVAR; v++)
         ut[v * n3 + k * n2 + lt] = r[k][v] + alpha * res[v * esz + qp];
     }
   } else {
     for (int q = lt; q < n3; q += tpe) {
-      const int qp = fv_pad(np, q % np, (q / np) % np, q / n2);
+      const int qp = fv_node(np, q % np, (q / np) % np, q / n2);
       for (int v = 0; v < HX_NVAR; v++) ut[v * n3 + q] += alpha * res[v * esz + qp];
     }
   }
@@ -313,7 +311,7 @@ static size_t post_update_shared(const DevData *d) {
 
 /* Shared memory of the volume kernel per element: primitive states and R_FV. */
 static size_t volume_elem_shared(int np) {
-  return sizeof(double) * 2 * HX_NVAR * (size_t)np * np * fv_row(np);
+  return sizeof(double) * 2 * HX_NVAR * (size_t)np * np * np;
 }
 
 /* Elements per block of the volume kernel: a power of two, as many as max_threads threads hold

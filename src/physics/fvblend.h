@@ -174,9 +174,9 @@ HD static inline int fv_swizzle(int swz, int x) {
  * (F_{i+1/2} - F_{i-1/2}) / w_i with F_{-1/2} = F_{N+1/2} = 0 (the element faces belong to the
  * DG surface integral). prim[v * vs + at(i)]: primitive values (rho, u, v, w, p) of the nodes,
  * at(i) = fv_swizzle(swz, base + i * ns); res[v * rvs + at(i)] = (add ? res : 0) + the operator;
- * mv[m * ms + c]: interface vectors of the N interfaces. One sweep along the line: each node's slope is limited once and serves both of
- * its faces, and each interface flux goes to both of its nodes. First order (limiter
- * FV_LIM_FIRST_ORDER) takes the node values. */
+ * mv[m * ms + c]: interface vectors of the N interfaces. One sweep along the line: each node's
+ * slope is limited once and serves both of its faces, and each interface flux goes to both of its
+ * nodes. First order (limiter FV_LIM_FIRST_ORDER) takes the node values. */
 HD static inline void fv_line_residual(int riemann, int split, int limiter, const PhysParams *pp,
                                        int np, const FVLine *c, const double *prim, int vs,
                                        double *res, int rvs, int base, int ns, int swz,
