@@ -228,7 +228,6 @@ __global__ static void __launch_bounds__(fv_volume_max_threads(NP), NP == 8 ? 6 
     fv_volume_kernel(DevData d, DevPhysics ph) {
   extern __shared__ double smem[];
   const int np = NP ? NP : d.np, N = np - 1, n3 = np * np * np, n2 = np * np;
-  const int esz = n3; /* one variable of one element */
   const int tpe = fv_line_threads(np, fv_volume_max_threads(NP)), epb = blockDim.x / tpe;
   const int le = threadIdx.x / tpe, lt = threadIdx.x - le * tpe;
   const int e = blockIdx.x * epb + le;
@@ -238,8 +237,8 @@ __global__ static void __launch_bounds__(fv_volume_max_threads(NP), NP == 8 ? 6 
   FVLine *line = (FVLine *)smem;
   for (int t = threadIdx.x; t < (int)(sizeof(FVLine) / sizeof(double)); t += blockDim.x)
     smem[t] = ((const double *)d.fv_line)[t];
-  double *sp = smem + sizeof(FVLine) / sizeof(double) + (size_t)le * 2 * HX_NVAR * esz;
-  double *res = sp + HX_NVAR * esz;
+  double *sp = smem + sizeof(FVLine) / sizeof(double) + (size_t)le * 2 * HX_NVAR * n3;
+  double *res = sp + HX_NVAR * n3;
   const double *Ue = d.U + (size_t)e * d.nvar * n3;
   if constexpr (NP > 0) {
     if (active) { /* thread lt holds the column (i, j) = lt: all its loads first (latency) */
@@ -252,7 +251,7 @@ __global__ static void __launch_bounds__(fv_volume_max_threads(NP), NP == 8 ? 6 
         double prim[HX_NPRIM];
         cons_to_prim(&ph.pp, u[k], prim);
         const int qp = fv_node(np, lt % np, lt / np, k);
-        for (int v = 0; v < HX_NVAR; v++) sp[v * esz + qp] = prim[v];
+        for (int v = 0; v < HX_NVAR; v++) sp[v * n3 + qp] = prim[v];
       }
     }
   } else if (active) {
@@ -261,7 +260,7 @@ __global__ static void __launch_bounds__(fv_volume_max_threads(NP), NP == 8 ? 6 
       for (int v = 0; v < HX_NVAR; v++) u[v] = Ue[v * n3 + q];
       cons_to_prim(&ph.pp, u, prim);
       const int qp = fv_node(np, q % np, (q / np) % np, q / n2);
-      for (int v = 0; v < HX_NVAR; v++) sp[v * esz + qp] = prim[v];
+      for (int v = 0; v < HX_NVAR; v++) sp[v * n3 + qp] = prim[v];
     }
   }
   __syncthreads();
@@ -275,7 +274,7 @@ __global__ static void __launch_bounds__(fv_volume_max_threads(NP), NP == 8 ? 6 
         const int base = dir == 0 ? fv_raw(np, 0, a, b) : dir == 1 ? fv_raw(np, a, 0, b)
                                                                     : fv_raw(np, a, b, 0);
         fv_line_residual(RIEMANN, SPLIT >= 0 ? SPLIT : d.split, LIM >= 0 ? LIM : d.fv_limiter,
-                         &ph.pp, np, line, sp, esz, res, esz, base, stride, fv_swz(np),
+                         &ph.pp, np, line, sp, n3, res, n3, base, stride, fv_swz(np),
                          mvec + 3 * l, 3 * n2, dir > 0);
       }
     __syncthreads();
@@ -291,12 +290,12 @@ __global__ static void __launch_bounds__(fv_volume_max_threads(NP), NP == 8 ? 6 
     for (int k = 0; k < NP; k++) {
       const int qp = fv_node(np, lt % np, lt / np, k);
       for (int v = 0; v < HX_NVAR; v++)
-        ut[v * n3 + k * n2 + lt] = r[k][v] + alpha * res[v * esz + qp];
+        ut[v * n3 + k * n2 + lt] = r[k][v] + alpha * res[v * n3 + qp];
     }
   } else {
     for (int q = lt; q < n3; q += tpe) {
       const int qp = fv_node(np, q % np, (q / np) % np, q / n2);
-      for (int v = 0; v < HX_NVAR; v++) ut[v * n3 + q] += alpha * res[v * esz + qp];
+      for (int v = 0; v < HX_NVAR; v++) ut[v * n3 + q] += alpha * res[v * n3 + qp];
     }
   }
 }
@@ -375,26 +374,14 @@ static cudaError_t volume_fixed_n(const DevData *d, const DevPhysics *ph, bool l
   return volume_instance<R, NP, -1, -1>(d, ph, launch, s);
 }
 
-/* N = 1..7 as constants for the common solvers, any N at run time otherwise. */
-template <int R>
+/* N = 1..7 (NP = 2..8) as constants for the common solvers, any N at run time otherwise. */
+template <int R, int NP = 2>
 static cudaError_t volume_common(const DevData *d, const DevPhysics *ph, bool launch,
                                  cudaStream_t s) {
-  switch (d->np) {
-  case 2:
-    return volume_fixed_n<R, 2>(d, ph, launch, s);
-  case 3:
-    return volume_fixed_n<R, 3>(d, ph, launch, s);
-  case 4:
-    return volume_fixed_n<R, 4>(d, ph, launch, s);
-  case 5:
-    return volume_fixed_n<R, 5>(d, ph, launch, s);
-  case 6:
-    return volume_fixed_n<R, 6>(d, ph, launch, s);
-  case 7:
-    return volume_fixed_n<R, 7>(d, ph, launch, s);
-  case 8:
-    return volume_fixed_n<R, 8>(d, ph, launch, s);
-  default:
+  if constexpr (NP <= 8) {
+    if (d->np == NP) return volume_fixed_n<R, NP>(d, ph, launch, s);
+    return volume_common<R, NP + 1>(d, ph, launch, s);
+  } else {
     return volume_instance<R, 0, -1, -1>(d, ph, launch, s);
   }
 }

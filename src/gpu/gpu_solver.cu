@@ -182,10 +182,10 @@ static int upload_fv(GpuSolver *g, const Solver *s) {
   HX_CHECK(dev_alloc(g, (void **)&d->fv_line, sizeof(FVLine), &fv->line, "FV subcells"));
   HX_CHECK(dev_alloc(g, (void **)&d->U_good, sizeof(double) * HX_NVAR * s->n_dof_elem * ne, s->U,
                      "last admissible state"));
-  if (fv->positivity) {
-    HX_CHECK(dev_alloc(g, (void **)&d->fv_minima, sizeof(unsigned long long) * 4 * (ne ? ne : 1),
-                       NULL, "FV element minima"));
-    CU_CHECK(cudaMemset(d->fv_minima, 0xff, sizeof(unsigned long long) * 4 * (ne ? ne : 1)));
+  if (fv->positivity) { /* 4 keys per element, all FV_KEY_NONE */
+    const size_t bytes = sizeof(unsigned long long) * 4 * (ne ? ne : 1);
+    HX_CHECK(dev_alloc(g, (void **)&d->fv_minima, bytes, NULL, "FV element minima"));
+    CU_CHECK(cudaMemset(d->fv_minima, 0xff, bytes));
   }
   return fv_configure(d);
 }

@@ -13,8 +13,8 @@ extern "C" {
  * inadmissible. A warp reduces the nodes of each of its elements (consecutive lanes: butterfly
  * steps between lanes of the same element), the first lane of each element adds the result by
  * atomicMin. e < 0: a lane without node. Every lane of the warp must call it. */
-__device__ static __forceinline__ void update_minima(const DevData &d, const PhysParams &pp, int e,
-                                     const double *u) {
+__device__ static __forceinline__ void update_minima(const DevData &d, const PhysParams &pp,
+                                                     int e, const double *u) {
   unsigned long long k[4] = {FV_KEY_NONE, FV_KEY_NONE, FV_KEY_NONE, FV_KEY_NONE};
   if (e >= 0) {
     k[0] = fv_key(u[DENS]);
