@@ -284,3 +284,41 @@ void basis_legendre_vandermonde(int N, const double *x, double *V, double *Vinv)
     }
   }
 }
+
+void basis_sym_eigen(int n, double *A, double *lam, double *U) {
+  for (int i = 0; i < n; i++)
+    for (int k = 0; k < n; k++) U[i * n + k] = i == k ? 1.0 : 0.0;
+  for (int sweep = 0; sweep < 100; sweep++) {
+    double off = 0.0, diag = 0.0;
+    for (int i = 0; i < n; i++) {
+      diag += A[i * n + i] * A[i * n + i];
+      for (int j = i + 1; j < n; j++) off += A[i * n + j] * A[i * n + j];
+    }
+    if (off <= 1e-32 * diag || off == 0.0) break;
+    for (int p = 0; p < n; p++)
+      for (int q = p + 1; q < n; q++) {
+        double apq = A[p * n + q];
+        if (apq == 0.0) continue;
+        /* rotation that zeroes A[p][q]: t = tan(theta), the smaller root */
+        double tau = (A[q * n + q] - A[p * n + p]) / (2.0 * apq);
+        double t = (tau >= 0.0 ? 1.0 : -1.0) / (fabs(tau) + sqrt(1.0 + tau * tau));
+        double c = 1.0 / sqrt(1.0 + t * t), s = t * c;
+        for (int k = 0; k < n; k++) { /* A <- A G */
+          double akp = A[k * n + p], akq = A[k * n + q];
+          A[k * n + p] = c * akp - s * akq;
+          A[k * n + q] = s * akp + c * akq;
+        }
+        for (int k = 0; k < n; k++) { /* A <- G^T A */
+          double apk = A[p * n + k], aqk = A[q * n + k];
+          A[p * n + k] = c * apk - s * aqk;
+          A[q * n + k] = s * apk + c * aqk;
+        }
+        for (int k = 0; k < n; k++) { /* U <- U G */
+          double ukp = U[k * n + p], ukq = U[k * n + q];
+          U[k * n + p] = c * ukp - s * ukq;
+          U[k * n + q] = s * ukp + c * ukq;
+        }
+      }
+  }
+  for (int i = 0; i < n; i++) lam[i] = A[i * n + i];
+}

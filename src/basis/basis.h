@@ -35,4 +35,9 @@ void basis_interp_matrix(int Nin, const double *xin, const double *wbin, int Nou
  * inverse (nodal -> modal). */
 void basis_legendre_vandermonde(int N, const double *x, double *V, double *Vinv);
 
+/* Eigen-decomposition of the symmetric n x n matrix A (row-major, destroyed): A = U diag(lam) U^T,
+ * U[i*n+k] the k-th orthonormal eigenvector (cyclic Jacobi rotations, Golub & Van Loan 2013,
+ * Sec. 8.5; for the small matrices of one direction, n <= HX_NPMAX). */
+void basis_sym_eigen(int n, double *A, double *lam, double *U);
+
 #endif

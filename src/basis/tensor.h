@@ -10,6 +10,11 @@ void tensor_interp_2d(int nin, int nout, const double *V, const double *in, doub
  */
 void tensor_deriv_3d(int n, const double *D, int dir, const double *in, double *out);
 
+/* out (nc x nb x na, [k][j][i]) = (Vc x Vb x Va) in (nin^3): a different nout x nin matrix per
+ * direction, e.g. a single row to evaluate on a face. */
+void tensor_apply_3d(int nin, const double *Va, int na, const double *Vb, int nb, const double *Vc,
+                     int nc, const double *in, double *out);
+
 /* Determinant of the Jacobian dX_a/dxi_b stored as dX[(a*3+b)*stride + q] at point q. */
 static inline double jacobian_determinant(const double *dX, long stride, long q) {
 #define DX(a, b) dX[((a)*3 + (b)) * stride + q]

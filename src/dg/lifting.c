@@ -2,12 +2,18 @@
  * w = (u, v, w, T), in one of three forms (LiftingForm, physics/navierstokes.h):
  *   weak (conservative)     J q_c(i) = sum_d sum_l Dhat[i][l] (Ja^d_c w)_l + Lhat(i) w* n_c s
  *   strong, non-conservative J q_c(i) = sum_d Ja^d_c(i) sum_l D[i][l] w_l + Lhat(i) (w* - w^-) n_c s
- *   strong, conservative    J q_c(i) = sum_d sum_l D[i][l] (Ja^d_c w)_l + Lhat(i) (w* - w^-) n_c s
+ *   strong, conservative    J q_c(i) = sum_d sum_l D[i][l] (Ja^d_c (w - w_i))_l
+ *                                      + Lhat(i) (w* - w^-) n_c s
  * with w* the mean of both sides on inner faces and the boundary state on boundary faces; then the
  * viscous part of the volume integral. The surface term is the advective surface integral applied
  * to the 12 face values times n_c s (for the strong forms with the same sign on both sides).
  * The strong non-conservative form is FLEXI's default (doWeakLifting = F,
- * doConservativeLifting = F); it needs no metric identities: a constant w has zero gradient. */
+ * doConservativeLifting = F); it needs no metric identities: a constant w has zero gradient.
+ * The metrics (mesh/metrics.h) satisfy the identities in the weak sense, with face normals that
+ * may differ from the volume metrics on the face by the truncation error; sum_d D (Ja^d) then is
+ * not zero node by node, and the strong conservative form subtracts w_i sum_d D (Ja^d) (the
+ * "- w_i" above) so that a constant w keeps a zero gradient. It is the textbook form wherever the
+ * metrics are exact (N >= 2 NGeo). */
 #include <stdlib.h>
 
 #include "dg/solver.h"
@@ -93,9 +99,10 @@ static void lifting_volume_element(const Solver *s, const double *Uall, int e, d
             for (int d = 0; d < 3; d++) {
               int stride = d == 0 ? 1 : d == 1 ? np : np * np, base = n - idx[d] * stride;
               const double *Jdc = &Ja[(d * 3 + c) * n3];
+              double w0 = s->lifting_form == LIFT_STRONG_CONS ? wbuf[v * n3 + n] : 0.0;
               for (int l = 0; l < np; l++) {
                 int nl = base + l * stride;
-                acc += Dm[idx[d] * np + l] * Jdc[nl] * wbuf[v * n3 + nl];
+                acc += Dm[idx[d] * np + l] * Jdc[nl] * (wbuf[v * n3 + nl] - w0);
               }
             }
             q[(c * HX_NLIFT + v) * n3 + n] = acc;

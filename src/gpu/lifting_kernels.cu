@@ -108,12 +108,15 @@ __device__ static void node_gradient(const DevData &d, const double *Dm, const d
         for (int v = 0; v < HX_NLIFT; v++) q[c][v] += jc * dw[v];
       }
     } else {
+      /* strong conservative: D (Ja (w - w_n)), see lifting.c */
+      double w0[HX_NLIFT];
+      for (int v = 0; v < HX_NLIFT; v++) w0[v] = FORM == LIFT_STRONG_CONS ? wc[v * n3 + n] : 0.0;
       for (int l = 0; l < np; l++) {
         int nl = base + l * stride;
         double w = Dm[idx[dir] * np + l];
         for (int c = 0; c < 3; c++) {
           double wm = w * Ja[(dir * 3 + c) * n3 + nl];
-          for (int v = 0; v < HX_NLIFT; v++) q[c][v] += wm * wc[v * n3 + nl];
+          for (int v = 0; v < HX_NLIFT; v++) q[c][v] += wm * (wc[v * n3 + nl] - w0[v]);
         }
       }
     }

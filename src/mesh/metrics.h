@@ -1,8 +1,21 @@
-/* Metric terms of the curved elements in the conservative curl form (Kopriva 2006, J. Sci.
- * Comput. 26, eq. (37)): the contravariant vectors J a^i are computed as discrete curls of
- * degree-N interpolants on Gauss-Lobatto nodes, so they satisfy the discrete metric identities
- * exactly and free stream is preserved to round-off on curved meshes, with either node type.
- * Face normals are the volume metrics restricted to the face, identical from both sides. */
+/* Metric terms of curved elements: the contravariant vectors J a^i at the solution nodes and the
+ * face normals, free-stream preserving and accurate to the truncation error at every N.
+ *
+ * 1. Exact values: J a^1 = X_xi2 x X_xi3 (and cyclic) and J from the derivatives of the geometry
+ *    polynomial (degree NGeo) at the nodes; face normals likewise at the face nodes, then shifted
+ *    by one constant vector per face so that the face quadrature of the normals equals the exact
+ *    flux int n dS of the face (zero summed over a closed element; identical from both sides).
+ * 2. Discrete metric identities: sum_q w_q grad phi(q) . J a_c(q) = face terms of phi, for every
+ *    basis function phi (weak form; by summation by parts the same for the split form on
+ *    Gauss-Lobatto nodes and the FV subcells). The exact nodal values miss them by the
+ *    truncation error; the smallest correction in the quadrature norm is a discrete gradient,
+ *    J a^d += D_d lambda, with lambda from a discrete Neumann problem solved by fast
+ *    diagonalization (Lynch, Rice & Thomas 1964).
+ *
+ * The conservative curl form (Kopriva 2006, J. Sci. Comput. 26) also satisfies the identities, but
+ * it interpolates X_l grad X_m (degree 2 NGeo) at degree N: for N < 2 NGeo its metrics carry a
+ * relative error O(h^N), which held the convergence of curved meshes below N + 1 (docs/mms.md).
+ * Where N >= 2 NGeo both give the same metrics (to round-off). */
 #ifndef HEXDG_METRICS_H
 #define HEXDG_METRICS_H
 

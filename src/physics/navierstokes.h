@@ -27,7 +27,7 @@ HD static inline void lifting_variables(const double *prim, double *w) {
 /* Forms of the BR1 lifting (FLEXI's doWeakLifting / doConservativeLifting):
  *   LIFT_WEAK:        J q_c = sum_d Dhat (Ja^d_c w) + Lhat w* n_c s        (conservative)
  *   LIFT_STRONG:      J q_c = sum_d Ja^d_c(i) (D w)_d + Lhat (w* - w^-) n_c s (FLEXI's default)
- *   LIFT_STRONG_CONS: J q_c = sum_d D (Ja^d_c w) + Lhat (w* - w^-) n_c s */
+ *   LIFT_STRONG_CONS: J q_c = sum_d D (Ja^d_c (w - w_i)) + Lhat (w* - w^-) n_c s */
 enum { LIFT_WEAK = 0, LIFT_STRONG = 1, LIFT_STRONG_CONS = 2 };
 
 /* Face value of the lifting (to be multiplied by n_c s): weak form w* (mean of both sides, the
