@@ -2,20 +2,19 @@
 # On the GPU machine (after `source .devdeps/setup.sh`): manufactured-solution convergence
 # (IniExactFunc = 4) on the curved unstructured mesh meshes/mms_quarter_cylinder.msh, refined
 # uniformly by hexdg (MeshRefine = L), with Backend = cuda, for N = 1..5, Euler and Navier-Stokes
-# (mu0 = 0.01), split form (GAUSS-LOBATTO, PI) and weak form (GAUSS). Prints an EOC table (L2 of
-# the density between consecutive levels) and writes to $OUT:
+# (mu0 = 0.001), weak form (GAUSS, the default) and split form (GAUSS-LOBATTO, PI). Prints an EOC
+# table (L2 of the density between consecutive levels) and writes to $OUT:
 #   mms_unstructured.csv   one row per run: eq,form,N,level,elems,dof,steps,L2_rho,Linf_rho,EOC,wall_s
 #   mms_unstructured.log   the table and, for failed runs, the end of their output
 # Usage: bash tools/device_mms_unstructured.sh [N list] [levels list]
-#   defaults "1 2 3 4 5" and levels 0..3, but 0..2 for Navier-Stokes at N >= 3 (the viscous time
-#   step shrinks with h^2: level 3 would cost minutes) and for N = 5 (level 3 reaches the
-#   round-off floor of the L2 error, about 1e-12 on this small domain), 0..1 for Navier-Stokes
-#   at N = 5 (level 2 costs two minutes and is at the floor too). About 7 minutes on an H100,
-#   one of them the build.
+#   defaults "1 2 3 4 5" and levels 0..3, but 0..2 for N = 5 (level 3 reaches the round-off floor
+#   of the L2 error, about 1e-12 on this small domain). About 5 minutes on an H100 for both
+#   forms, one of them the build.
 # Environment: MMS_TEND (default 0.1), MMS_CFL (0.9; 0.5 for N >= 4, as in
-# tests/regression/mms.h), MMS_EQS ("euler ns"), MMS_FORMS ("split weak"), MMS_MESH (another
-# .msh/.h5 mesh), MMS_RUN_LIMIT (seconds per run, default 150), MMS_SKIP_BUILD=1 (use the
-# existing build-gpu/hexdg).
+# tests/regression/mms.h), MMS_EQS ("euler ns"), MMS_FORMS ("weak split"), MMS_MU0 (0.001; with
+# 0.01 the finest levels are diffusion-dominated, see docs/mms.md), MMS_MESH (another .msh/.h5
+# mesh), MMS_RUN_LIMIT (seconds per run, default 150), MMS_SKIP_BUILD=1 (use the existing
+# build-gpu/hexdg).
 set -euo pipefail
 out=${OUT:-.}
 root=$(pwd)
@@ -37,8 +36,7 @@ trap 'rm -rf "$work"' EXIT
 
 levels_for() { # levels_for N eq [levels]
   if [[ -n ${3:-} ]]; then echo "$3"
-  elif [[ $2 == ns && $1 -ge 5 ]]; then echo "0 1"
-  elif [[ $2 == ns && $1 -ge 3 ]] || [[ $1 -ge 5 ]]; then echo "0 1 2"
+  elif [[ $1 -ge 5 ]]; then echo "0 1 2"
   else echo "0 1 2 3"; fi
 }
 # run_one eq form N L: prints "elems dof steps L2 Linf wall" or "FAILED"
@@ -58,7 +56,7 @@ run_one() {
     echo "AdvVel = (/1., 1., 1./)"
     echo "TimeDiscMethod = carpenterrk4-5"
     echo "CFLscale = $cfl"
-    [[ $eq == ns ]] && echo "mu0 = 0.01"
+    [[ $eq == ns ]] && echo "mu0 = ${MMS_MU0:-0.001}"
     echo "tend = $tend"
     echo "Analyze_dt = $tend"
     echo "nWriteData = 1000000"
@@ -86,7 +84,7 @@ printf "%-5s %-6s %2s %5s %8s %9s %7s %12s %12s %6s %7s\n" eq form N level elems
   "L2(rho)" "Linf(rho)" EOC wall | tee -a "$log"
 for N in $n_list; do
   for eq in ${MMS_EQS:-euler ns}; do
-    for form in ${MMS_FORMS:-split weak}; do
+    for form in ${MMS_FORMS:-weak split}; do
       prev=""
       for L in $(levels_for "$N" $eq "${2:-}"); do
         res=$(run_one $eq $form "$N" "$L")
