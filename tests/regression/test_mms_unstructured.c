@@ -3,16 +3,17 @@
  * exact-function BC 2 on every wall), refined uniformly by hexdg (MeshRefine = 0, 1: nested
  * meshes of the same curved domain).
  *
- * What is asserted, and why not N + 1: for N < 2 NGeo the curl-form metrics (degree-N
- * interpolant of X_l grad X_m, which free-stream preservation needs) carry a relative error
- * O(h^N), and on unstructured meshes DG is only guaranteed O(h^(N+1/2)). The GPU series
- * (tools/device_mms_unstructured.sh, docs/mms.md) shows both: at N = 1, 2 the rates stay between
- * N and N + 1/2 on levels 0..3. So on the CPU, where CI allows levels 0 -> 1 at N = 1, 2 only,
- * the EOC of the L2 density error must be at least N - 0.15 (split form PI on Gauss-Lobatto
- * nodes, Euler and Navier-Stokes with mu0 = 0.01; the weak form's viscous time step is twice as
- * small, so it only runs the free-stream check here). Wrong flips,
- * children or boundary data give EOC near 0. The end time, 0.1, is 40% of the time the flow
- * needs to cross the domain; the RK4 error at CFL 0.9 is far below the spatial error there.
+ * Asserted between levels 0 and 1 at N = 1, 2 (the degrees CI can afford on a CPU; the GPU series
+ * tools/device_mms_unstructured.sh runs N = 1..5 on levels 0..3, docs/mms.md): EOC of the L2
+ * density error >= N + 0.7 for the weak form on Gauss nodes (FLEXI's default), Euler and
+ * Navier-Stokes (mu0 = 0.001). N = 1, 2 < 2 NGeo is where the metrics matter: the curl-form
+ * metrics gave 1.47 and 1.94 here, the metrics of mesh/metrics.c give 2.08 and 3.15. The split
+ * form on Gauss-Lobatto nodes converges at N + 1/2 on this mesh (also with straight-sided
+ * elements and exact metrics: the under-integration of collocation), so it must reach N + 0.2.
+ * Wrong flips, children or boundary data give EOC near 0. The end time, 0.1, is 40% of the time
+ * the flow needs to cross the domain. Navier-Stokes runs at CFL 0.5: at 0.9 the time step that
+ * FLEXI's rule gives (the smaller of the convective and the viscous one) is unstable on the finest
+ * levels when the two are close.
  * Free stream on the refined mesh is preserved to round-off (1e-11: the elements are about 0.03
  * across, and the round-off of the operator grows like 1/h). */
 #include <setjmp.h>
@@ -28,20 +29,22 @@ static char mesh_line[1200];
 static const char *const BASE[] = {"ProjectName = mms_unstructured", mesh_line, "Backend = cpu",
                                    "IniExactFunc = 4", "AdvVel = (/1., 1., 1./)", "tend = 0.1",
                                    "Riemann = RoeEntropyFix", "TimeDiscMethod = carpenterrk4-5",
-                                   "CFLscale = 0.9", "nWriteData = 1000000", NULL};
+                                   "nWriteData = 1000000", NULL};
 
 typedef struct {
-  const char *label, *node, *split, *mu0;
+  const char *label, *node, *split, *mu0, *cfl;
+  double margin; /* EOC >= N + margin */
 } Variant;
 
 static double l2_density_error(const Variant *v, int N, int level) {
-  char sN[32], sL[32], sNode[64], sSplit[64], sMu[64];
+  char sN[32], sL[32], sNode[64], sSplit[64], sMu[64], sCfl[64];
   snprintf(sN, sizeof sN, "N = %d", N);
   snprintf(sL, sizeof sL, "MeshRefine = %d", level);
   snprintf(sNode, sizeof sNode, "NodeType = %s", v->node);
   snprintf(sSplit, sizeof sSplit, "SplitDG = %s", v->split ? v->split : "none");
   snprintf(sMu, sizeof sMu, "mu0 = %s", v->mu0);
-  const char *extra[] = {sN, sL, sNode, sSplit, sMu, NULL};
+  snprintf(sCfl, sizeof sCfl, "CFLscale = %s", v->cfl);
+  const char *extra[] = {sN, sL, sNode, sSplit, sMu, sCfl, NULL};
   Simulation *sim = harness_sim(BASE, extra, NULL);
   assert_non_null(sim);
   assert_int_equal(sim->solver->mesh->n_elems, 68 << (3 * level));
@@ -59,19 +62,25 @@ static void convergence(const Variant *v) {
     printf("  %-36s N=%d  68 -> 544 elements  L2(rho): %.4e %.4e  EOC %.2f\n", v->label, N, e0, e1,
            eoc);
     assert_true(e1 < e0);
-    assert_true(eoc >= N - 0.15);
+    assert_true(eoc >= N + v->margin);
   }
+}
+
+static void test_euler_weak(void **state) {
+  (void)state;
+  const Variant v = {"Euler, weak, GAUSS", "GAUSS", NULL, "0.", "0.9", 0.7};
+  convergence(&v);
+}
+
+static void test_navierstokes_weak(void **state) {
+  (void)state;
+  const Variant v = {"Navier-Stokes mu0 0.001, weak, GAUSS", "GAUSS", NULL, "0.001", "0.5", 0.7};
+  convergence(&v);
 }
 
 static void test_euler_split(void **state) {
   (void)state;
-  const Variant v = {"Euler, split PI, GAUSS-LOBATTO", "GAUSS-LOBATTO", "PI", "0."};
-  convergence(&v);
-}
-
-static void test_navierstokes_split(void **state) {
-  (void)state;
-  const Variant v = {"Navier-Stokes mu0 0.01, split PI", "GAUSS-LOBATTO", "PI", "0.01"};
+  const Variant v = {"Euler, split PI, GAUSS-LOBATTO", "GAUSS-LOBATTO", "PI", "0.", "0.9", 0.2};
   convergence(&v);
 }
 
@@ -104,8 +113,9 @@ int main(void) {
   harness_scratch_dir("mms_unstructured");
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_freestream_refined),
+      cmocka_unit_test(test_euler_weak),
+      cmocka_unit_test(test_navierstokes_weak),
       cmocka_unit_test(test_euler_split),
-      cmocka_unit_test(test_navierstokes_split),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
