@@ -60,6 +60,26 @@ static void test_exact_function_boundaries(void **state) {
   run_case(extra_weak, "weak GAUSS, BC type 2 everywhere");
 }
 
+/* N below NGeo and below 2 NGeo (N = 1..3 with NGeo = 4): the exact metrics need their largest
+ * correction there (mesh/metrics.h); weak form, split form, and pure FV subcells (alpha = 1). */
+static void test_low_degrees(void **state) {
+  (void)state;
+  for (int N = 1; N <= 3; N++) {
+    char sN[32], label[80];
+    snprintf(sN, sizeof sN, "N = %d", N);
+    const char *weak[] = {sN, "NodeType = GAUSS", NULL};
+    snprintf(label, sizeof label, "N = %d, weak GAUSS", N);
+    run_case(weak, label);
+    const char *split[] = {sN, "NodeType = GAUSS-LOBATTO", "SplitDG = PI", NULL};
+    snprintf(label, sizeof label, "N = %d, split PI", N);
+    run_case(split, label);
+    const char *fv[] = {sN,  "NodeType = GAUSS-LOBATTO", "SplitDG = PI", "IndicatorType = fixed",
+                        "FV_alpha_fix = 1.", "FV_alpha_max = 1.", NULL};
+    snprintf(label, sizeof label, "N = %d, FV subcells (alpha = 1)", N);
+    run_case(fv, label);
+  }
+}
+
 int main(void) {
   harness_scratch_dir("freestream");
   const struct CMUnitTest tests[] = {
@@ -67,6 +87,7 @@ int main(void) {
       cmocka_unit_test(test_weak_lobatto),
       cmocka_unit_test(test_every_split_flux),
       cmocka_unit_test(test_exact_function_boundaries),
+      cmocka_unit_test(test_low_degrees),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
