@@ -92,9 +92,11 @@ static int line_base(int d, int np, int a, int b) {
 }
 
 /* Contravariant vectors at the subcell interfaces: m_{-1/2} = Ja^d(node 0) and
- * m_{i+1/2} = m_{i-1/2} + w_i sum_l D_il Ja^d_l. With the SBP property this ends at Ja^d(node N)
- * and, with the discrete metric identities of the curl-form metrics, the FV operator keeps a
- * free stream (Hennemann et al. 2021, Sec. 3, the telescoping form of the metric terms). */
+ * m_{i+1/2} = m_{i-1/2} + w_i sum_l D_il Ja^d_l. With the SBP property this ends at Ja^d(node N),
+ * and the inner ones equal -sum_{k<=i} sum_l w_l D_lk Ja^d_l; with the weak discrete metric
+ * identities of the metrics (mesh/metrics.h: the end subcells meet the face normals) the FV
+ * operator keeps a free stream (Hennemann et al. 2021, Sec. 3, the telescoping form of the metric
+ * terms). */
 static void subcell_metrics(const Solver *s, FVBlend *fv) {
   int np = s->np, N = np - 1, n3 = s->n_dof_elem;
   const double *D = s->disc.D, *w = s->disc.w;
