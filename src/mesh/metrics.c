@@ -21,13 +21,13 @@ void geometry_interp_matrix(int NGeo, int nout, const double *xout, double *V) {
 typedef struct {
   const Disc *d;
   int np, ng, nq;
-  double Vs[HX_NPMAX * HX_NPMAX];   /* geometry nodes -> solution nodes (np x ng) */
-  double Vend[2][HX_NPMAX];         /* geometry nodes -> xi = -1 and +1 (1 x ng) */
-  double Vq[HX_NPMAX * HX_NPMAX];   /* geometry nodes -> Gauss points of the exact face flux */
+  double Vs[HX_NPMAX * HX_NPMAX]; /* geometry nodes -> solution nodes (np x ng) */
+  double Vend[2][HX_NPMAX];       /* geometry nodes -> xi = -1 and +1 (1 x ng) */
+  double Vq[HX_NPMAX * HX_NPMAX]; /* geometry nodes -> Gauss points of the exact face flux */
   double wq[HX_NPMAX];
-  double Dg[HX_NPMAX * HX_NPMAX];   /* derivative on the geometry nodes */
-  double S[HX_NPMAX * HX_NPMAX];    /* fast diagonalization of K: S[i*np+k], mode k at node i */
-  double St[HX_NPMAX * HX_NPMAX];   /* S^T */
+  double Dg[HX_NPMAX * HX_NPMAX]; /* derivative on the geometry nodes */
+  double S[HX_NPMAX * HX_NPMAX];  /* fast diagonalization of K: S[i*np+k], mode k at node i */
+  double St[HX_NPMAX * HX_NPMAX]; /* S^T */
   double lam[HX_NPMAX];
   int zero; /* the constant mode (eigenvalue 0) */
 } MetricOps;
@@ -51,7 +51,8 @@ static void fast_diag_init(MetricOps *o) {
   for (int i = 0; i < np; i++)
     for (int j = 0; j < np; j++) {
       double a = 0.0;
-      for (int l = 0; l < np; l++) a += w[l] * D[l * np + i] * D[l * np + j];
+      for (int l = 0; l < np; l++)
+        a += w[l] * D[l * np + i] * D[l * np + j];
       B[i * np + j] = a / sqrt(w[i] * w[j]);
     }
   basis_sym_eigen(np, B, o->lam, U);
@@ -76,7 +77,8 @@ static int metric_ops_init(const Mesh *m, const Disc *d, MetricOps *o) {
   basis_barycentric_weights(m->NGeo, xeq, wb);
   basis_diff_matrix(m->NGeo, xeq, wb, o->Dg);
   geometry_interp_matrix(m->NGeo, o->np, d->x, o->Vs);
-  for (int s = 0; s < 2; s++) basis_lagrange_eval(m->NGeo, xeq, wb, ends[s], o->Vend[s]);
+  for (int s = 0; s < 2; s++)
+    basis_lagrange_eval(m->NGeo, xeq, wb, ends[s], o->Vend[s]);
   HX_CHECK(basis_nodes_weights(o->nq - 1, NODE_GAUSS, xq, o->wq));
   geometry_interp_matrix(m->NGeo, o->nq, xq, o->Vq);
   fast_diag_init(o);
@@ -100,8 +102,10 @@ static void geometry_fields(const Mesh *m, int e, const MetricOps *o, MetricWork
   int ng = o->ng, g3 = ng * ng * ng;
   const double *xg = &m->node_coords[3 * (long)g3 * e];
   for (int a = 0; a < 3; a++) {
-    for (int n = 0; n < g3; n++) w->Xg[a * g3 + n] = xg[3 * n + a];
-    for (int b = 0; b < 3; b++) tensor_deriv_3d(ng, o->Dg, b, &w->Xg[a * g3], &w->dXg[(a * 3 + b) * g3]);
+    for (int n = 0; n < g3; n++)
+      w->Xg[a * g3 + n] = xg[3 * n + a];
+    for (int b = 0; b < 3; b++)
+      tensor_deriv_3d(ng, o->Dg, b, &w->Xg[a * g3], &w->dXg[(a * 3 + b) * g3]);
   }
 }
 
@@ -139,7 +143,8 @@ static void face_data(const MetricOps *o, MetricWork *w, int s) {
     for (int a = 0; a < nq; a++) {
       double v[3];
       contravariant(d9, (long)nq * nq, b * nq + a, dir, v);
-      for (int c = 0; c < 3; c++) flux[c] += sign * o->wq[a] * o->wq[b] * v[c];
+      for (int c = 0; c < 3; c++)
+        flux[c] += sign * o->wq[a] * o->wq[b] * v[c];
     }
   /* nodal values and their quadrature */
   eval_fields(o, w->dXg, 9, dir, plus, 0, d9, n2);
@@ -157,7 +162,8 @@ static void face_data(const MetricOps *o, MetricWork *w, int s) {
     }
   for (int c = 0; c < 3; c++) {
     double shift = (flux[c] - quad[c]) / area;
-    for (int t = 0; t < n2; t++) nJ[c * n2 + t] += shift;
+    for (int t = 0; t < n2; t++)
+      nJ[c * n2 + t] += shift;
   }
 }
 
@@ -179,7 +185,8 @@ static void satisfy_identities(const MetricOps *o, MetricWork *w) {
   const double *wn = d->w, *D = d->D;
   for (int c = 0; c < 3; c++) {
     double *r = w->r;
-    for (int q = 0; q < n3; q++) r[q] = 0.0;
+    for (int q = 0; q < n3; q++)
+      r[q] = 0.0;
     /* b: the face terms */
     for (int s = 0; s < 6; s++) {
       int dir = side_normal_dir(s);
@@ -202,7 +209,8 @@ static void satisfy_identities(const MetricOps *o, MetricWork *w) {
             int idx[3] = {i, j, k}, p = (k * np + j) * np + i, pd = idx[dd];
             int base = p - pd * stride;
             double acc = 0.0;
-            for (int l = 0; l < np; l++) acc += wn[l] * D[l * np + pd] * Jd[base + l * stride];
+            for (int l = 0; l < np; l++)
+              acc += wn[l] * D[l * np + pd] * Jd[base + l * stride];
             double wo = 1.0;
             for (int e = 0; e < 3; e++)
               if (e != dd) wo *= wn[idx[e]];
@@ -224,7 +232,8 @@ static void satisfy_identities(const MetricOps *o, MetricWork *w) {
     for (int dd = 0; dd < 3; dd++) {
       double *Jd = &w->Ja[(dd * 3 + c) * n3];
       tensor_deriv_3d(np, D, dd, r, w->tmp);
-      for (int q = 0; q < n3; q++) Jd[q] += w->tmp[q];
+      for (int q = 0; q < n3; q++)
+        Jd[q] += w->tmp[q];
     }
   }
 }
@@ -237,13 +246,13 @@ static int element_jacobian(const Mesh *m, int e, int n3, const double *dX, cons
   for (int q = 0; q < n3; q++) {
     double J = jacobian_determinant(dX, n3, q);
     if (!(J > 0.0))
-      return !report ? HX_ERR_INPUT
-                     : HX_ERROR(HX_ERR_INPUT,
-                                "mesh %s: element %ld has a non-positive Jacobian J=%g at x=(%g, "
-                                "%g, %g) (inverted or degenerate element; reduce BoxCurving or fix "
-                                "the mesh)",
-                                m->source, m->elem_global_id[e], J, Xs[q], Xs[n3 + q],
-                                Xs[2 * n3 + q]);
+      return !report
+                 ? HX_ERR_INPUT
+                 : HX_ERROR(HX_ERR_INPUT,
+                            "mesh %s: element %ld has a non-positive Jacobian J=%g at x=(%g, "
+                            "%g, %g) (inverted or degenerate element; reduce BoxCurving or fix "
+                            "the mesh)",
+                            m->source, m->elem_global_id[e], J, Xs[q], Xs[n3 + q], Xs[2 * n3 + q]);
     sJ[q] = 1.0 / J;
   }
   return HX_OK;
@@ -278,7 +287,8 @@ static void store_side(const MetricOps *o, const MetricWork *w, int side, int s,
       int t = face_index(np, dir, i, j, k);
       double v[3] = {nJ[t], nJ[n2 + t], nJ[2 * n2 + t]};
       double len = sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]), n[3], t1[3], t2[3];
-      for (int c = 0; c < 3; c++) n[c] = v[c] / len;
+      for (int c = 0; c < 3; c++)
+        n[c] = v[c] / len;
       tangents(n, t1, t2);
       g->face_surf[(long)side * n2 + f] = len;
       for (int c = 0; c < 3; c++) {
@@ -348,9 +358,11 @@ static int element_metrics(const Mesh *m, int e, const MetricOps *o, MetricWork 
     for (long q = 0; q < n3; q++) {
       double v[3];
       contravariant(w->dX, n3, q, dir, v);
-      for (int c = 0; c < 3; c++) w->Ja[(dir * 3 + c) * n3 + q] = v[c];
+      for (int c = 0; c < 3; c++)
+        w->Ja[(dir * 3 + c) * n3 + q] = v[c];
     }
-  for (int s = 0; s < 6; s++) face_data(o, w, s);
+  for (int s = 0; s < 6; s++)
+    face_data(o, w, s);
   satisfy_identities(o, w);
   memcpy(&g->metrics[9 * n3 * e], w->Ja, sizeof(double) * 9 * n3);
   for (int s = 0; s < 6; s++)
