@@ -286,6 +286,64 @@ static void test_vandermonde_inverse(void **state) {
   }
 }
 
+/* Symmetric eigen-decomposition: A U = U diag(lam), U orthonormal, for the 1-D stiffness matrix
+ * D^T W D of every degree (the factor the metric correction diagonalizes; its only zero
+ * eigenvalue belongs to the constants) and for a dense matrix with known eigenvalues. */
+static void test_sym_eigen(void **state) {
+  (void)state;
+  for (int t = 0; t < 2; t++)
+    for (int N = 1; N <= HX_NMAX; N++) {
+      int n = N + 1;
+      double x[NP], w[NP], wb[NP], D[NP * NP], A[NP * NP], A0[NP * NP], U[NP * NP], lam[NP];
+      assert_int_equal(basis_nodes_weights(N, node_types[t], x, w), HX_OK);
+      basis_barycentric_weights(N, x, wb);
+      basis_diff_matrix(N, x, wb, D);
+      double scale = 0.0;
+      for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++) {
+          double a = 0.0;
+          for (int l = 0; l < n; l++) a += w[l] * D[l * n + i] * D[l * n + j];
+          A[i * n + j] = A0[i * n + j] = a;
+          scale = max_d(scale, fabs(a));
+        }
+      basis_sym_eigen(n, A, lam, U);
+      int zeros = 0;
+      for (int k = 0; k < n; k++) {
+        zeros += fabs(lam[k]) < 1e-11 * scale;
+        for (int i = 0; i < n; i++) {
+          double r = -lam[k] * U[i * n + k], o = 0.0;
+          for (int j = 0; j < n; j++) {
+            r += A0[i * n + j] * U[j * n + k];
+            o += U[j * n + i] * U[j * n + k];
+          }
+          assert_true(fabs(r) < 1e-11 * scale);
+          assert_true(fabs(o - (i == k)) < 1e-12);
+        }
+      }
+      assert_int_equal(zeros, 1);
+    }
+  /* Q diag(1..4) Q^T with a Householder Q: eigenvalues 1, 2, 3, 4 */
+  double v[4] = {1.0, -2.0, 0.5, 3.0}, vv = 0.0, A[16], U[16], lam[4];
+  for (int i = 0; i < 4; i++) vv += v[i] * v[i];
+  for (int i = 0; i < 4; i++)
+    for (int j = 0; j < 4; j++) {
+      double a = 0.0;
+      for (int k = 0; k < 4; k++) {
+        double qik = (i == k) - 2.0 * v[i] * v[k] / vv, qjk = (j == k) - 2.0 * v[j] * v[k] / vv;
+        a += qik * (k + 1.0) * qjk;
+      }
+      A[i * 4 + j] = a;
+    }
+  basis_sym_eigen(4, A, lam, U);
+  double sum = 0.0, prod = 1.0;
+  for (int k = 0; k < 4; k++) {
+    sum += lam[k];
+    prod *= lam[k];
+    assert_true(fabs(lam[k] - round(lam[k])) < 1e-13);
+  }
+  assert_true(fabs(sum - 10.0) < 1e-13 && fabs(prod - 24.0) < 1e-12);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_legendre_end_values),
@@ -299,6 +357,7 @@ int main(void) {
       cmocka_unit_test(test_lagrange_identity_and_partition_of_unity),
       cmocka_unit_test(test_equidistant_nodes),
       cmocka_unit_test(test_vandermonde_inverse),
+      cmocka_unit_test(test_sym_eigen),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
