@@ -7,6 +7,7 @@
 
 #include "basis/tensor.h"
 #include "core/error.h"
+#include "mesh/metrics.h"
 #include "parallel/parallel.h"
 
 static const char *const CONS_NAMES[HX_NVAR] = {"Density", "MomentumX", "MomentumY", "MomentumZ",
@@ -26,29 +27,21 @@ int analyze_define_params(Params *p) {
 static void analysis_geometry(const Mesh *m, int e, int na, const double *xa, double *x,
                               double *J) {
   int ng = m->NGeo + 1, n3g = ng * ng * ng, n3 = na * na * na;
-  double *Vg = malloc(sizeof(double) * na * ng), *comp = malloc(sizeof(double) * n3g);
-  double *dX = malloc(sizeof(double) * 9 * n3), *dcomp = malloc(sizeof(double) * n3g);
-  double xeq[HX_NPMAX], wb[HX_NPMAX], Dg[HX_NPMAX * HX_NPMAX];
-  basis_equidistant_nodes(m->NGeo, xeq);
-  basis_barycentric_weights(m->NGeo, xeq, wb);
-  basis_diff_matrix(m->NGeo, xeq, wb, Dg);
-  basis_interp_matrix(m->NGeo, xeq, wb, na - 1, xa, Vg);
-  const double *xg = &m->node_coords[3L * n3g * e];
-  for (int c = 0; c < 3; c++) {
-    for (int n = 0; n < n3g; n++) comp[n] = xg[3 * n + c];
-    tensor_interp_3d(ng, na, Vg, comp, &x[c * n3]);
-    for (int b = 0; b < 3; b++) {
-      tensor_deriv_3d(ng, Dg, b, comp, dcomp);
-      tensor_interp_3d(ng, na, Vg, dcomp, &dX[(c * 3 + b) * n3]);
-    }
-  }
+  double *Vg = malloc(sizeof(double) * na * ng), *Xg = malloc(sizeof(double) * 3 * n3g);
+  double *dX = malloc(sizeof(double) * 9 * n3), *dXg = malloc(sizeof(double) * 9 * n3g);
+  geometry_interp_matrix(m->NGeo, na, xa, Vg);
+  geometry_nodal_fields(m, e, Xg, dXg);
+  for (int c = 0; c < 3; c++)
+    tensor_interp_3d(ng, na, Vg, &Xg[c * n3g], &x[c * n3]);
+  for (int f = 0; f < 9; f++)
+    tensor_interp_3d(ng, na, Vg, &dXg[f * n3g], &dX[f * n3]);
   for (int q = 0; q < n3; q++) {
     J[q] = jacobian_determinant(dX, n3, q);
   }
   free(Vg);
-  free(comp);
+  free(Xg);
   free(dX);
-  free(dcomp);
+  free(dXg);
 }
 
 int analyze_init(const Params *p, const Solver *s, const char *project, Analyze *a) {

@@ -3,49 +3,7 @@
 #include <stdlib.h>
 
 void tensor_interp_3d(int nin, int nout, const double *V, const double *in, double *out) {
-  /* three sweeps, i then j then k, through two scratch buffers of at most max(nin,nout)^3 */
-  int nm = nin > nout ? nin : nout;
-  double *a = malloc(sizeof(double) * nm * nm * nm), *b = malloc(sizeof(double) * nm * nm * nm);
-  for (int k = 0; k < nin; k++)
-    for (int j = 0; j < nin; j++)
-      for (int o = 0; o < nout; o++) {
-        double s = 0.0;
-        for (int i = 0; i < nin; i++) s += V[o * nin + i] * in[(k * nin + j) * nin + i];
-        a[(k * nin + j) * nout + o] = s;
-      }
-  for (int k = 0; k < nin; k++)
-    for (int o = 0; o < nout; o++)
-      for (int i = 0; i < nout; i++) {
-        double s = 0.0;
-        for (int j = 0; j < nin; j++) s += V[o * nin + j] * a[(k * nin + j) * nout + i];
-        b[(k * nout + o) * nout + i] = s;
-      }
-  for (int o = 0; o < nout; o++)
-    for (int j = 0; j < nout; j++)
-      for (int i = 0; i < nout; i++) {
-        double s = 0.0;
-        for (int k = 0; k < nin; k++) s += V[o * nin + k] * b[(k * nout + j) * nout + i];
-        out[(o * nout + j) * nout + i] = s;
-      }
-  free(a);
-  free(b);
-}
-
-void tensor_interp_2d(int nin, int nout, const double *V, const double *in, double *out) {
-  double *a = malloc(sizeof(double) * nin * nout);
-  for (int j = 0; j < nin; j++)
-    for (int o = 0; o < nout; o++) {
-      double s = 0.0;
-      for (int i = 0; i < nin; i++) s += V[o * nin + i] * in[j * nin + i];
-      a[j * nout + o] = s;
-    }
-  for (int o = 0; o < nout; o++)
-    for (int i = 0; i < nout; i++) {
-      double s = 0.0;
-      for (int j = 0; j < nin; j++) s += V[o * nin + j] * a[j * nout + i];
-      out[o * nout + i] = s;
-    }
-  free(a);
+  tensor_apply_3d(nin, V, nout, V, nout, V, nout, in, out);
 }
 
 void tensor_deriv_3d(int n, const double *D, int dir, const double *in, double *out) {
@@ -62,6 +20,7 @@ void tensor_deriv_3d(int n, const double *D, int dir, const double *in, double *
       }
 }
 
+/* three sweeps, i then j then k, through two scratch buffers of at most max(nin,na,nb)^3 */
 void tensor_apply_3d(int nin, const double *Va, int na, const double *Vb, int nb, const double *Vc,
                      int nc, const double *in, double *out) {
   int nm = nin > na ? nin : na;

@@ -4,8 +4,6 @@
 
 /* out (nout^3) = (V x V x V) in (nin^3), V is nout x nin row-major. */
 void tensor_interp_3d(int nin, int nout, const double *V, const double *in, double *out);
-/* out (nout^2) = (V x V) in (nin^2). */
-void tensor_interp_2d(int nin, int nout, const double *V, const double *in, double *out);
 /* out = derivative of in along direction dir (0 i, 1 j, 2 k) with D (n x n, D[a*n+b] = l_b'(x_a)).
  */
 void tensor_deriv_3d(int n, const double *D, int dir, const double *in, double *out);

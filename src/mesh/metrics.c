@@ -25,7 +25,6 @@ typedef struct {
   double Vend[2][HX_NPMAX];       /* geometry nodes -> xi = -1 and +1 (1 x ng) */
   double Vq[HX_NPMAX * HX_NPMAX]; /* geometry nodes -> Gauss points of the exact face flux */
   double wq[HX_NPMAX];
-  double Dg[HX_NPMAX * HX_NPMAX]; /* derivative on the geometry nodes */
   double S[HX_NPMAX * HX_NPMAX];  /* fast diagonalization of K: S[i*np+k], mode k at node i */
   double St[HX_NPMAX * HX_NPMAX]; /* S^T */
   double lam[HX_NPMAX];
@@ -38,7 +37,7 @@ typedef struct {
   double *dX, *Ja;  /* solution nodes: [9][n3] each */
   double *r, *tmp;  /* [n3] */
   double *nJ;       /* [6 faces][3][np^2]: outward J a^dir on the face nodes, tangential order */
-  double *fx;       /* [6 faces][3][np^2]: face node coordinates */
+  double *fx;       /* [3][np^2]: node coordinates of the face being stored */
   double *fq;       /* [9][nq^2]: derivatives on the flux quadrature points of one face */
 } MetricWork;
 
@@ -75,7 +74,6 @@ static int metric_ops_init(const Mesh *m, const Disc *d, MetricOps *o) {
   double xeq[HX_NPMAX], wb[HX_NPMAX], xq[HX_NPMAX], ends[2] = {-1.0, 1.0};
   basis_equidistant_nodes(m->NGeo, xeq);
   basis_barycentric_weights(m->NGeo, xeq, wb);
-  basis_diff_matrix(m->NGeo, xeq, wb, o->Dg);
   geometry_interp_matrix(m->NGeo, o->np, d->x, o->Vs);
   for (int s = 0; s < 2; s++)
     basis_lagrange_eval(m->NGeo, xeq, wb, ends[s], o->Vend[s]);
@@ -97,15 +95,18 @@ static void contravariant(const double *dX, long n, long q, int dir, double out[
 #undef DX
 }
 
-/* Coordinates and their exact derivatives on the geometry nodes of element e. */
-static void geometry_fields(const Mesh *m, int e, const MetricOps *o, MetricWork *w) {
-  int ng = o->ng, g3 = ng * ng * ng;
+void geometry_nodal_fields(const Mesh *m, int e, double *Xg, double *dXg) {
+  int ng = m->NGeo + 1, g3 = ng * ng * ng;
+  double xeq[HX_NPMAX], wb[HX_NPMAX], Dg[HX_NPMAX * HX_NPMAX];
+  basis_equidistant_nodes(m->NGeo, xeq);
+  basis_barycentric_weights(m->NGeo, xeq, wb);
+  basis_diff_matrix(m->NGeo, xeq, wb, Dg);
   const double *xg = &m->node_coords[3 * (long)g3 * e];
   for (int a = 0; a < 3; a++) {
     for (int n = 0; n < g3; n++)
-      w->Xg[a * g3 + n] = xg[3 * n + a];
+      Xg[a * g3 + n] = xg[3 * n + a];
     for (int b = 0; b < 3; b++)
-      tensor_deriv_3d(ng, o->Dg, b, &w->Xg[a * g3], &w->dXg[(a * 3 + b) * g3]);
+      tensor_deriv_3d(ng, Dg, b, &Xg[a * g3], &dXg[(a * 3 + b) * g3]);
   }
 }
 
@@ -129,13 +130,12 @@ static void eval_fields(const MetricOps *o, const double *in, int nf, int face_d
     tensor_apply_3d(o->ng, V[0], n[0], V[1], n[1], V[2], n[2], &in[f * g3], &out[f * out_stride]);
 }
 
-/* Outward J a^dir and coordinates on the nodes of local face s; the face's nodal normals are then
+/* Outward J a^dir on the nodes of local face s; the face's nodal normals are then
  * shifted by one constant vector so that their quadrature (the scheme's face quadrature) gives
  * the exact flux of the face, int n dS, which sums to zero over the closed element surface. */
 static void face_data(const MetricOps *o, MetricWork *w, int s) {
   int np = o->np, n2 = np * np, nq = o->nq, dir = side_normal_dir(s), plus = side_is_plus(s);
-  double sign = plus ? 1.0 : -1.0, *nJ = &w->nJ[s * 3 * n2], *fx = &w->fx[s * 3 * n2];
-  eval_fields(o, w->Xg, 3, dir, plus, 0, fx, n2);
+  double sign = plus ? 1.0 : -1.0, *nJ = &w->nJ[s * 3 * n2];
   double *d9 = w->fq;
   eval_fields(o, w->dXg, 9, dir, plus, 1, d9, (long)nq * nq);
   double flux[3] = {0, 0, 0};
@@ -277,9 +277,10 @@ static void tangents(const double n[3], double t1[3], double t2[3]) {
 }
 
 /* Side data of local face s of the side's master element, in the side's (p,q) order. */
-static void store_side(const MetricOps *o, const MetricWork *w, int side, int s, Geometry *g) {
+static void store_side(const MetricOps *o, MetricWork *w, int side, int s, Geometry *g) {
   int np = o->np, N = np - 1, n2 = np * np, dir = side_normal_dir(s);
-  const double *nJ = &w->nJ[s * 3 * n2], *fx = &w->fx[s * 3 * n2];
+  const double *nJ = &w->nJ[s * 3 * n2], *fx = w->fx;
+  eval_fields(o, w->Xg, 3, dir, side_is_plus(s), 0, w->fx, n2);
   for (int q = 0; q < np; q++)
     for (int p = 0; p < np; p++) {
       int i, j, k, f = q * np + p;
@@ -327,7 +328,7 @@ static void work_alloc(const MetricOps *o, MetricWork *w) {
   w->r = malloc(sizeof(double) * n3);
   w->tmp = malloc(sizeof(double) * n3);
   w->nJ = malloc(sizeof(double) * 18 * n2);
-  w->fx = malloc(sizeof(double) * 18 * n2);
+  w->fx = malloc(sizeof(double) * 3 * n2);
   w->fq = malloc(sizeof(double) * f9);
 }
 
@@ -349,7 +350,7 @@ static int element_metrics(const Mesh *m, int e, const MetricOps *o, MetricWork 
   int np = o->np;
   long n3 = (long)np * np * np;
   double *Xs = &g->elem_x[3 * n3 * e];
-  geometry_fields(m, e, o, w);
+  geometry_nodal_fields(m, e, w->Xg, w->dXg);
   eval_fields(o, w->Xg, 3, -1, 0, 0, Xs, n3);
   eval_fields(o, w->dXg, 9, -1, 0, 0, w->dX, n3);
   int rc = element_jacobian(m, e, (int)n3, w->dX, Xs, &g->sJ[n3 * e], report);

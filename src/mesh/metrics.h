@@ -35,6 +35,10 @@ typedef struct {
 int metrics_compute(const Mesh *m, const Disc *d, Geometry *g);
 void geometry_free(Geometry *g);
 
+/* Coordinates ([3][ng^3]) and their exact derivatives dX_a/dxi_b ([9][ng^3], at [a*3+b]) on the
+ * (NGeo+1)^3 equidistant geometry nodes of element e, ng = NGeo + 1. */
+void geometry_nodal_fields(const Mesh *m, int e, double *Xg, double *dXg);
+
 /* Interpolation matrix (nout x NGeo+1) from the equidistant geometry nodes to points xout. */
 void geometry_interp_matrix(int NGeo, int nout, const double *xout, double *V);
 
