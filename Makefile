@@ -25,6 +25,7 @@ run: build
 	cd out && ../$(BUILD)/hexdg ../$(CASE)
 
 test: build
+	@bash tools/install_oracle.sh
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 
 # Regenerate the parameter reference from the registry

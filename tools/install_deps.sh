@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Install the Debian packages hexdg needs, only those that are missing (needs root or sudo).
 set -euo pipefail
+# libyaml: Cantera YAML mechanisms; python3-venv: the chemistry test oracle (tools/install_oracle.sh)
 # MPI build (default): MPICH, parallel HDF5 against it, METIS; libhdf5-dev stays for HEXDG_MPI=OFF
 pkgs=(build-essential cmake libhdf5-dev libcmocka-dev python3-numpy python3-h5py python3-matplotlib
-      mpich libhdf5-mpich-dev libmetis-dev)
+      mpich libhdf5-mpich-dev libmetis-dev libyaml-dev python3-venv)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -1,0 +1,133 @@
+/* Thermally perfect gas from NASA-7 polynomials: species and mixture properties, T from the
+ * internal energy or the enthalpy. Pointwise, host+device; arrays carry a stride (CHEM_AT).
+ *
+ * NASA-7 (McBride, Gordon & Reno, NASA TM-4513, 1993, eqs. 4.9-4.11), per range:
+ *   cp/R = a0 + a1 T + a2 T^2 + a3 T^3 + a4 T^4
+ *   h/RT = a0 + a1 T/2 + a2 T^2/3 + a3 T^3/4 + a4 T^4/5 + a5/T
+ *   s/R  = a0 ln T + a1 T + a2 T^2/2 + a3 T^3/3 + a4 T^4/4 + a6
+ * The low range serves T < T_mid, the high range T >= T_mid (Cantera's NasaPoly2 convention);
+ * outside [T_min, T_max] the polynomials are extrapolated, as Cantera does. */
+#ifndef HEXDG_CHEM_THERMO_H
+#define HEXDG_CHEM_THERMO_H
+
+#include <math.h>
+
+#include "chem/mech.h"
+
+HD static inline const double *chem_nasa_coeffs(const ChemMech *m, int k, double T) {
+  const double *c = m->nasa + 15 * k;
+  return T < c[0] ? c + 1 : c + 8;
+}
+
+HD static inline double chem_cp_R(const ChemMech *m, int k, double T) {
+  const double *a = chem_nasa_coeffs(m, k, T);
+  return a[0] + T * (a[1] + T * (a[2] + T * (a[3] + T * a[4])));
+}
+
+HD static inline double chem_h_RT(const ChemMech *m, int k, double T) {
+  const double *a = chem_nasa_coeffs(m, k, T);
+  return a[0] + T * (a[1] / 2 + T * (a[2] / 3 + T * (a[3] / 4 + T * a[4] / 5))) + a[5] / T;
+}
+
+HD static inline double chem_s_R(const ChemMech *m, int k, double T) {
+  const double *a = chem_nasa_coeffs(m, k, T);
+  return a[0] * log(T) + T * (a[1] + T * (a[2] / 2 + T * (a[3] / 3 + T * a[4] / 4))) + a[6];
+}
+
+/* Standard-state Gibbs energy at p_atm: g/RT = h/RT - s/R */
+HD static inline double chem_g_RT(const ChemMech *m, int k, double T) {
+  const double *a = chem_nasa_coeffs(m, k, T);
+  double h = a[0] + T * (a[1] / 2 + T * (a[2] / 3 + T * (a[3] / 4 + T * a[4] / 5))) + a[5] / T;
+  double s = a[0] * log(T) + T * (a[1] + T * (a[2] / 2 + T * (a[3] / 3 + T * a[4] / 4))) + a[6];
+  return h - s;
+}
+
+/* Mean molar mass W = 1 / sum(Y_k / W_k), kg/kmol */
+HD static inline double chem_mean_mw(const ChemMech *m, const double *Y, long sy) {
+  double inv = 0;
+  for (int k = 0; k < m->n_species; k++) inv += CHEM_AT(Y, k, sy) / m->mw[k];
+  return 1.0 / inv;
+}
+
+/* Mixture specific heat at constant pressure, J/(kg K) */
+HD static inline double chem_cp_mass(const ChemMech *m, double T, const double *Y, long sy) {
+  double cp = 0;
+  for (int k = 0; k < m->n_species; k++) cp += CHEM_AT(Y, k, sy) * chem_cp_R(m, k, T) / m->mw[k];
+  return cp * CHEM_R;
+}
+
+HD static inline double chem_cv_mass(const ChemMech *m, double T, const double *Y, long sy) {
+  return chem_cp_mass(m, T, Y, sy) - CHEM_R / chem_mean_mw(m, Y, sy);
+}
+
+/* Mixture enthalpy h = sum Y_k h_k / W_k, J/kg */
+HD static inline double chem_h_mass(const ChemMech *m, double T, const double *Y, long sy) {
+  double h = 0;
+  for (int k = 0; k < m->n_species; k++) h += CHEM_AT(Y, k, sy) * chem_h_RT(m, k, T) / m->mw[k];
+  return h * CHEM_R * T;
+}
+
+/* Mixture internal energy u = h - R T / W, J/kg */
+HD static inline double chem_u_mass(const ChemMech *m, double T, const double *Y, long sy) {
+  return chem_h_mass(m, T, Y, sy) - CHEM_R * T / chem_mean_mw(m, Y, sy);
+}
+
+/* Mixture entropy of the ideal-gas mixture at T, p: s = sum Y_k/W_k (s_k - R ln(X_k p / p_atm)),
+ * J/(kg K); species with X_k = 0 contribute nothing. */
+HD static inline double chem_s_mass(const ChemMech *m, double T, double p, const double *Y,
+                                    long sy) {
+  double W = chem_mean_mw(m, Y, sy), s = 0;
+  for (int k = 0; k < m->n_species; k++) {
+    double Yk = CHEM_AT(Y, k, sy);
+    if (Yk <= 0) continue;
+    double X = Yk * W / m->mw[k];
+    s += Yk / m->mw[k] * (chem_s_R(m, k, T) - log(X * p / CHEM_P_ATM));
+  }
+  return s * CHEM_R;
+}
+
+/* Temperature range in which T is sought from an energy; outside it the state is rejected. */
+#define CHEM_T_LOW 50.0
+#define CHEM_T_HIGH 10000.0
+
+/* Solve e(T) = target for T, where e is the mixture internal energy (use_h = 0) or enthalpy
+ * (use_h = 1). Newton from *T (the initial guess), safeguarded by bisection inside a bracket that
+ * always contains the root: e(T) is strictly increasing (cv, cp > 0). Returns 0 and *T on success,
+ * 1 (and *T unchanged) if target lies outside [e(CHEM_T_LOW), e(CHEM_T_HIGH)] or is not finite:
+ * never a NaN. */
+HD static inline int chem_T_from_energy(const ChemMech *m, const double *Y, long sy, double target,
+                                        int use_h, double *T) {
+  double lo = CHEM_T_LOW, hi = CHEM_T_HIGH;
+  double Rw = CHEM_R / chem_mean_mw(m, Y, sy);
+  double e_lo = chem_h_mass(m, lo, Y, sy) - (use_h ? 0 : Rw * lo);
+  double e_hi = chem_h_mass(m, hi, Y, sy) - (use_h ? 0 : Rw * hi);
+  if (!(target >= e_lo && target <= e_hi)) return 1;
+  double x = *T;
+  if (!(x > lo && x < hi)) x = lo + (hi - lo) * (target - e_lo) / (e_hi - e_lo);
+  for (int it = 0; it < 100; it++) {
+    double f = chem_h_mass(m, x, Y, sy) - (use_h ? 0 : Rw * x) - target;
+    if (f > 0) hi = x;
+    else lo = x;
+    double c = chem_cp_mass(m, x, Y, sy) - (use_h ? 0 : Rw);
+    double dx = -f / c;
+    double xn = x + dx;
+    if (!(xn > lo && xn < hi)) xn = 0.5 * (lo + hi); /* Newton left the bracket: bisect */
+    if (fabs(xn - x) <= 1e-13 * x || hi - lo <= 1e-13 * x) {
+      *T = xn;
+      return 0;
+    }
+    x = xn;
+  }
+  *T = x;
+  return 0;
+}
+
+HD static inline int chem_T_from_u(const ChemMech *m, const double *Y, long sy, double u, double *T) {
+  return chem_T_from_energy(m, Y, sy, u, 0, T);
+}
+
+HD static inline int chem_T_from_h(const ChemMech *m, const double *Y, long sy, double h, double *T) {
+  return chem_T_from_energy(m, Y, sy, h, 1, T);
+}
+
+#endif

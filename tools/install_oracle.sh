@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Chemistry test oracle: Cantera (PyPI) in a venv under .oracle/, and the two Cantera mechanisms the
+# chemistry tests read (GRI-Mech 3.0, n-dodecane Reitz) copied to .oracle/mechanisms/. hexdg never
+# uses Cantera at run time; without network this prints a notice and the tests that need it skip.
+set -uo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+dir="$root/.oracle"
+mech="$dir/mechanisms"
+if [ -f "$mech/gri30.yaml" ] && [ -f "$mech/nDodecane_Reitz.yaml" ] && [ -x "$dir/venv/bin/python" ]; then
+  exit 0
+fi
+py=""
+for c in /usr/bin/python3 python3; do
+  if command -v "$c" >/dev/null 2>&1 && "$c" -c "import venv, ensurepip" 2>/dev/null; then py="$c"; break; fi
+done
+if [ -z "$py" ]; then
+  echo "hexdg: no python3 with venv/ensurepip (apt-get install python3-venv): Cantera oracle not installed, its tests skip"
+  exit 0
+fi
+mkdir -p "$mech"
+if [ ! -x "$dir/venv/bin/python" ]; then
+  echo "hexdg: installing the chemistry test oracle (Cantera, PyPI) into .oracle/venv"
+  "$py" -m venv "$dir/venv" || { echo "hexdg: venv failed: Cantera tests skip"; exit 0; }
+fi
+if ! "$dir/venv/bin/python" -c "import cantera" 2>/dev/null; then
+  "$dir/venv/bin/pip" install -q cantera numpy || { echo "hexdg: pip install cantera failed: Cantera tests skip"; exit 0; }
+fi
+data="$("$dir/venv/bin/python" -c "import cantera, os; print(os.path.join(os.path.dirname(cantera.__file__), 'data'))")"
+for f in gri30.yaml nDodecane_Reitz.yaml; do
+  [ -f "$data/$f" ] && cp "$data/$f" "$mech/$f"
+done
+exit 0
