@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "app/chem_cli.h"
 #include "core/error.h"
 #include "core/params.h"
 #include "io/vtu.h"
@@ -25,6 +26,14 @@ static void usage(FILE *f) {
              "              [--mu0 0] [--fv none|hennemann|ALPHA] [--fv-limiter MinMod]\n"
              "                                    PID and bytes/DOF on a periodic box (under\n"
              "                                    mpiexec: each rank its share, one GPU per rank)\n"
+             "  hexdg bench chem MECH.yaml --cells n [--dt 1e-6] [--backend cpu|cuda]\n"
+             "              [--schedule bulk-sparse|single] [--K 16] [--bulk 2] [--threshold 0.5]\n"
+             "                                    batched stiff chemistry: cells per second\n"
+             "  hexdg reactor [case.ini] [MECH.yaml] --T0 K --p0 Pa --X \"H2:2,O2:1,N2:3.76\"\n"
+             "              [--mode cv|cp] [--tend s] [--sweep T1:T2:n] [-o file.csv]\n"
+             "                                    adiabatic homogeneous reactor, ignition delay\n"
+             "  hexdg equilibrate MECH.yaml --T K --p Pa --X ... [--mode hp|uv|tp]\n"
+             "                                    chemical equilibrium (adiabatic flame T)\n"
              "  hexdg --gpu-count                 number of visible CUDA devices\n"
              "  hexdg mesh box [--elems nx,ny,nz] [--lower x,y,z] [--upper x,y,z]\n"
              "                 [--periodic T,T,T] [--NGeo n] [--curving a]\n"
@@ -119,7 +128,12 @@ static int convert_command(int argc, char **argv) {
 static int dispatch(int argc, char **argv) {
   int markdown = 0, help = 0;
   const char *backend = NULL;
+  if (argc > 2 && !strcmp(argv[1], "bench") && !strcmp(argv[2], "chem"))
+    return bench_chem_command(argc - 3, argv + 3) == HX_OK ? 0 : 1;
   if (argc > 1 && !strcmp(argv[1], "bench")) return hexdg_bench(argc - 2, argv + 2) == HX_OK ? 0 : 1;
+  if (argc > 1 && !strcmp(argv[1], "reactor")) return reactor_command(argc - 2, argv + 2) == HX_OK ? 0 : 1;
+  if (argc > 1 && !strcmp(argv[1], "equilibrate"))
+    return equilibrate_command(argc - 2, argv + 2) == HX_OK ? 0 : 1;
   if (argc > 1 && !strcmp(argv[1], "mesh"))
     return hexdg_mesh_command(argc - 2, argv + 2) == HX_OK ? 0 : 1;
   if (argc > 1 && !strcmp(argv[1], "convert")) return convert_command(argc - 2, argv + 2);

@@ -16,6 +16,9 @@ static inline const char *chem_test_mech_path(const char *name, char *buf, size_
   else if (!strcmp(name, "gri30")) snprintf(buf, len, "%s/.oracle/mechanisms/gri30.yaml", src);
   else if (!strcmp(name, "dodecane")) snprintf(buf, len, "%s/.oracle/mechanisms/nDodecane_Reitz.yaml", src);
   else snprintf(buf, len, "%s/tests/data/chem/%s", src, name);
+  /* the GPU machine gets the checkout only: shared mechanisms travel as .oracle/mechanisms/<name>.yaml */
+  if (access(buf, R_OK) != 0 && (!strcmp(name, "h2o2") || !strcmp(name, "burke") || !strcmp(name, "li")))
+    snprintf(buf, len, "%s/.oracle/mechanisms/%s.yaml", src, name);
   return buf;
 }
 

@@ -6,7 +6,9 @@ set -uo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 dir="$root/.oracle"
 mech="$dir/mechanisms"
-if [ -f "$mech/gri30.yaml" ] && [ -f "$mech/nDodecane_Reitz.yaml" ] && [ -x "$dir/venv/bin/python" ]; then
+ref="$dir/ref"
+if [ -f "$mech/gri30.yaml" ] && [ -f "$mech/nDodecane_Reitz.yaml" ] && [ -x "$dir/venv/bin/python" ] &&
+   [ -f "$ref/rates_gri30.csv" ] && [ -f "$ref/rates_dodecane.csv" ]; then
   exit 0
 fi
 py=""
@@ -29,4 +31,10 @@ data="$("$dir/venv/bin/python" -c "import cantera, os; print(os.path.join(os.pat
 for f in gri30.yaml nDodecane_Reitz.yaml; do
   [ -f "$data/$f" ] && cp "$data/$f" "$mech/$f"
 done
+# reference rates at 1000 random states (tools/chem_reference.py): too large to commit
+mkdir -p "$ref"
+[ -f "$ref/rates_gri30.csv" ] || "$dir/venv/bin/python" "$root/tools/chem_reference.py" rates \
+  --mech "$mech/gri30.yaml" --n 1000 --seed 5 -o "$ref/rates_gri30.csv"
+[ -f "$ref/rates_dodecane.csv" ] || "$dir/venv/bin/python" "$root/tools/chem_reference.py" rates \
+  --mech "$mech/nDodecane_Reitz.yaml" --n 1000 --seed 6 -o "$ref/rates_dodecane.csv"
 exit 0

@@ -57,3 +57,33 @@ int gpu_time_steps(GpuSolver *g, int n_steps, double *seconds) {
   (void)g, (void)n_steps, (void)seconds;
   return gpu_select_device(NULL, 0);
 }
+
+/* Batched chemistry (gpu/chem_gpu.h): absent without CUDA */
+#include "gpu/chem_gpu.h"
+
+ChemSchedule chem_schedule_default(void) {
+  ChemSchedule s = {0, 2, 16, 0.5};
+  return s;
+}
+
+int chem_gpu_create(const ChemMech *m, ChemGpu **out) {
+  (void)m;
+  *out = NULL;
+  return gpu_select_device(NULL, 0);
+}
+
+void chem_gpu_destroy(ChemGpu *g) { (void)g; }
+
+int chem_gpu_integrate(ChemGpu *g, int mode, int n_cells, double *d_y, const double *d_par,
+                       double dt, const ChemIntegratorOptions *opt, const ChemSchedule *sch,
+                       int *d_steps, int *d_status, ChemGpuStats *st) {
+  (void)g, (void)mode, (void)n_cells, (void)d_y, (void)d_par, (void)dt, (void)opt, (void)sch;
+  (void)d_steps, (void)d_status, (void)st;
+  return gpu_select_device(NULL, 0);
+}
+
+int chem_gpu_integrate_host(ChemGpu *g, int mode, int n_cells, double *y, const double *par,
+                            double dt, const ChemIntegratorOptions *opt, const ChemSchedule *sch,
+                            int *steps, int *status, ChemGpuStats *st) {
+  return chem_gpu_integrate(g, mode, n_cells, y, par, dt, opt, sch, steps, status, st);
+}
