@@ -5,7 +5,8 @@ points.
 
 usage: plot_ignition.py table.csv [--ref ref.csv[:label]] ... [--data file:label] -o out.png
   table.csv: columns T0, p0, ignition_delay, T_end (header line first; '#' lines are comments)
-  --ref:     another table with T0 and ignition_delay columns (any extra columns ignored)
+  --ref:     another table with T0 and ignition_delay columns (any extra columns ignored);
+             --select 'mode=cv;p_atm=1' keeps the rows whose columns have those values
   --data:    whitespace file "T[K] tau[us]" (e.g. ../shared/data/mechanisms/slack_grillo_1977_idt.data)
 """
 import argparse
@@ -25,7 +26,7 @@ except ImportError:
                                 "(apt-get install python3-matplotlib)")
 
 
-def read_table(path):
+def read_table(path, select=None):
     rows, header = [], None
     with open(path) as f:
         for line in f:
@@ -38,6 +39,9 @@ def read_table(path):
                 continue
             rows.append(parts)
     col = {name: i for i, name in enumerate(header)}
+    for key, value in (select or {}).items():
+        if key in col:
+            rows = [r for r in rows if r[col[key]] == value]
     for need in ("T0", "ignition_delay"):
         if need not in col:
             sys.exit(f"plot_ignition.py: {path} has no column '{need}' (columns: {header})")
@@ -51,6 +55,7 @@ def main():
     ap.add_argument("table")
     ap.add_argument("--ref", action="append", default=[])
     ap.add_argument("--data", action="append", default=[])
+    ap.add_argument("--select", default="", help="rows of the --ref tables, e.g. 'mode=cv;p_atm=1'")
     ap.add_argument("--title", default="")
     ap.add_argument("-o", "--output", required=True)
     a = ap.parse_args()
@@ -59,7 +64,8 @@ def main():
     ax.semilogy([1000 / t for t in T], tau, "o-", label="hexdg")
     for spec in a.ref:
         path, _, label = spec.partition(":")
-        Tr, taur = read_table(path)
+        sel = dict(kv.split("=", 1) for kv in a.select.split(";") if "=" in kv)
+        Tr, taur = read_table(path, sel)
         ax.semilogy([1000 / t for t in Tr], taur, "--", label=label or os.path.basename(path))
     for spec in a.data:
         path, _, label = spec.partition(":")

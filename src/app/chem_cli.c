@@ -14,6 +14,7 @@
 #include "chem/mech.h"
 #include "chem/radau5.h"
 #include "chem/reactor.h"
+#include "chem/rodas.h"
 #include "chem/thermo.h"
 #include "core/error.h"
 #include "core/params.h"
@@ -371,6 +372,11 @@ static int parse_bench_chem(int argc, char **argv, const char **mech, ChemBenchO
     else if (!strcmp(k, "--backend")) b->backend = v;
     else if (!strcmp(k, "--schedule")) b->schedule = v;
     else if (!strcmp(k, "--dump")) b->dump = v;
+    else if (!strcmp(k, "--integrator")) {
+      if (!strcmp(v, "radau5")) b->sch.integrator = CHEM_INTEGRATOR_RADAU5;
+      else if (!strcmp(v, "rodas")) b->sch.integrator = CHEM_INTEGRATOR_RODAS;
+      else return HX_ERROR(HX_ERR_INPUT, "bench chem: --integrator %s: use radau5 or rodas", v);
+    }
     else if (!numeric) return HX_ERROR(HX_ERR_INPUT, "bench chem: %s %s: not a number", k, v);
     else if (!strcmp(k, "--cells")) b->cells = (long)x;
     else if (!strcmp(k, "--dt")) b->dt = x;
@@ -381,10 +387,11 @@ static int parse_bench_chem(int argc, char **argv, const char **mech, ChemBenchO
     else if (!strcmp(k, "--K")) b->sch.bulk_steps = (int)x;
     else if (!strcmp(k, "--bulk")) b->sch.bulk_launches = (int)x;
     else if (!strcmp(k, "--threshold")) b->sch.sparse_threshold = x;
+    else if (!strcmp(k, "--minblocks")) b->sch.min_blocks = (int)x;
     else if (!strcmp(k, "--repeat")) b->repeat = (int)x;
     else
       return HX_ERROR(HX_ERR_INPUT, "bench chem: unknown option %s (options: --cells --dt --backend "
-                                    "--schedule --K --bulk --threshold --T0 --p0 --X --rtol --atol "
+                                    "--schedule --integrator --K --bulk --threshold --minblocks --T0 --p0 --X --rtol --atol "
                                     "--repeat --dump)",
                       k);
   }
@@ -484,7 +491,8 @@ static int bench_chem_once(const ChemMech *m, ChemGpu *g, const ChemBenchOptions
     return HX_OK;
   }
   double t0 = omp_get_wtime();
-  HX_CHECK(chem_batch_integrate(m, CHEM_MODE_CV, n, y, par, b->dt, o, NULL, steps, NULL));
+  HX_CHECK(chem_batch_integrate_with(m, b->sch.integrator, CHEM_MODE_CV, n, y, par, b->dt, o, NULL,
+                                     steps, NULL));
   *sec = omp_get_wtime() - t0;
   *total = 0;
   *max_steps = 0;
@@ -524,13 +532,15 @@ int bench_chem_command(int argc, char **argv) {
   o.max_steps = 1000000;
   if (rc == HX_OK) {
     printf("bench chem: %s (%d species, %d reactions), %ld cells (%s, p0 %g Pa, T0 %g K, spread "
-           "over 2 x tau_ign = %.3e s), dt %g s, rtol %g, atol %g\n",
-           m->path, m->n_species, m->n_reactions, n, b.X, b.p0, b.T0, tau, b.dt, b.rtol, b.atol);
+           "over 2 x tau_ign = %.3e s), dt %g s, %s, rtol %g, atol %g\n",
+           m->path, m->n_species, m->n_reactions, n, b.X, b.p0, b.T0, tau, b.dt,
+           b.sch.integrator == CHEM_INTEGRATOR_RODAS ? "RODAS4" : "Radau IIA 5", b.rtol, b.atol);
     if (use_gpu)
       printf("backend: cuda (%s), schedule %s (K %d, %d bulk launches, sparse below %g), "
              "workspace %zu bytes per cell\n",
              dev, b.schedule, b.sch.bulk_steps, b.sch.bulk_launches, b.sch.sparse_threshold,
-             radau5_ws_doubles(m) * sizeof(double));
+             (b.sch.integrator == CHEM_INTEGRATOR_RODAS ? rodas_ws_doubles(m) : radau5_ws_doubles(m)) *
+                 sizeof(double));
     else printf("backend: cpu, %d OpenMP threads\n", omp_get_max_threads());
   }
   double best = 1e300, sparse_best = 0;

@@ -1,4 +1,5 @@
-/* Host drivers of the Radau5 reactor integrator: OpenMP batches and one reactor with history. */
+/* Host drivers of the reactor integrators (Radau5, RODAS): OpenMP batches and one reactor with
+ * history. */
 #include "chem/batch.h"
 
 #include <math.h>
@@ -8,22 +9,80 @@
 #include "chem/reactor.h"
 #include "core/error.h"
 
+/* ---- the integrator chosen by name (both keep their state in a stride-1 workspace) ---- */
+
+static const char *integrator_name(int integ) {
+  return integ == CHEM_INTEGRATOR_RODAS ? "RODAS" : "Radau5";
+}
+
+static int integrator_check(int integ) {
+  if (integ == CHEM_INTEGRATOR_RADAU5 || integ == CHEM_INTEGRATOR_RODAS) return HX_OK;
+  return HX_ERROR(HX_ERR_INPUT,
+                  "chemistry: unknown integrator %d (CHEM_INTEGRATOR_RADAU5 = 0 or "
+                  "CHEM_INTEGRATOR_RODAS = 1)",
+                  integ);
+}
+
+static size_t integ_ws_doubles(int integ, const ChemMech *m) {
+  return integ == CHEM_INTEGRATOR_RODAS ? rodas_ws_doubles(m) : radau5_ws_doubles(m);
+}
+
+/* initialises and returns the status */
+static int integ_init(int integ, const ChemMech *m, int mode, double par, double tend,
+                      const double *y0, double *ws, const ChemIntegratorOptions *o) {
+  if (integ == CHEM_INTEGRATOR_RODAS) {
+    rodas_init(m, mode, par, 0.0, tend, y0, 1, ws, 1, o);
+    return rodas_status(ws, 1);
+  }
+  radau5_init(m, mode, par, 0.0, tend, y0, 1, ws, 1, o);
+  return radau5_status(ws, 1);
+}
+
+static int integ_advance(int integ, const ChemMech *m, int mode, double par, int max_steps_now,
+                         double *ws, const ChemIntegratorOptions *o) {
+  if (integ == CHEM_INTEGRATOR_RODAS) return rodas_advance(m, mode, par, max_steps_now, ws, 1, o);
+  return radau5_advance(m, mode, par, max_steps_now, ws, 1, o);
+}
+
+static double *integ_y(int integ, const ChemMech *m, double *ws) {
+  return integ == CHEM_INTEGRATOR_RODAS ? rodas_y(m, ws, 1) : radau5_y(m, ws, 1);
+}
+
+static double integ_time(int integ, const double *ws) {
+  return integ == CHEM_INTEGRATOR_RODAS ? rodas_time(ws, 1) : radau5_time(ws, 1);
+}
+
+static long integ_steps(int integ, const double *ws) {
+  return integ == CHEM_INTEGRATOR_RODAS ? rodas_steps(ws, 1) : radau5_steps(ws, 1);
+}
+
+static long integ_accepted(int integ, const double *ws) {
+  return integ == CHEM_INTEGRATOR_RODAS ? rodas_accepted(ws, 1) : radau5_accepted(ws, 1);
+}
+
+static long integ_rejected(int integ, const double *ws) {
+  return integ == CHEM_INTEGRATOR_RODAS ? rodas_rejected(ws, 1) : radau5_rejected(ws, 1);
+}
+
+static long integ_jacobians(int integ, const double *ws) {
+  return integ == CHEM_INTEGRATOR_RODAS ? rodas_jacobians(ws, 1) : radau5_jacobians(ws, 1);
+}
+
 /* One cell: gather its column of the species-major state, integrate, scatter back. */
-static int batch_cell(const ChemMech *m, int mode, long n_cells, long c, double *y, double par,
-                      double dt, const ChemIntegratorOptions *o, double *ws, double *ycell,
-                      int *steps, double *t_reached) {
+static int batch_cell(const ChemMech *m, int integ, int mode, long n_cells, long c, double *y,
+                      double par, double dt, const ChemIntegratorOptions *o, double *ws,
+                      double *ycell, int *steps, double *t_reached) {
   int n = m->n_species + 1;
   for (int i = 0; i < n; i++)
     ycell[i] = y[(size_t)i * n_cells + c];
-  radau5_init(m, mode, par, 0.0, dt, ycell, 1, ws, 1, o);
-  int st = radau5_status(ws, 1);
+  int st = integ_init(integ, m, mode, par, dt, ycell, ws, o);
   while (st == CHEM_ACTIVE)
-    st = radau5_advance(m, mode, par, 1 << 20, ws, 1, o);
-  const double *yw = radau5_y(m, ws, 1);
+    st = integ_advance(integ, m, mode, par, 1 << 20, ws, o);
+  const double *yw = integ_y(integ, m, ws);
   for (int i = 0; i < n; i++)
     y[(size_t)i * n_cells + c] = yw[i];
-  *steps = (int)radau5_steps(ws, 1);
-  *t_reached = radau5_time(ws, 1);
+  *steps = (int)integ_steps(integ, ws);
+  *t_reached = integ_time(integ, ws);
   return st;
 }
 
@@ -44,7 +103,15 @@ static void report_failure(const ChemMech *m, long n_cells, const double *y, lon
 int chem_batch_integrate(const ChemMech *m, int mode, long n_cells, double *y, const double *par,
                          double dt, const ChemIntegratorOptions *o, int *status, int *steps,
                          double *t_reached) {
-  size_t nws = radau5_ws_doubles(m), n = (size_t)m->n_species + 1;
+  return chem_batch_integrate_with(m, CHEM_INTEGRATOR_RADAU5, mode, n_cells, y, par, dt, o, status,
+                                   steps, t_reached);
+}
+
+int chem_batch_integrate_with(const ChemMech *m, int integrator, int mode, long n_cells, double *y,
+                              const double *par, double dt, const ChemIntegratorOptions *o,
+                              int *status, int *steps, double *t_reached) {
+  HX_CHECK(integrator_check(integrator));
+  size_t nws = integ_ws_doubles(integrator, m), n = (size_t)m->n_species + 1;
   long first_fail = -1, n_failed = 0;
   int first_status = CHEM_DONE;
   double first_t = 0;
@@ -60,7 +127,8 @@ int chem_batch_integrate(const ChemMech *m, int mode, long n_cells, double *y, c
       for (long c = 0; c < n_cells; c++) {
         int nst;
         double tr;
-        int st = batch_cell(m, mode, n_cells, c, y, par[c], dt, o, ws, ws + nws, &nst, &tr);
+        int st =
+            batch_cell(m, integrator, mode, n_cells, c, y, par[c], dt, o, ws, ws + nws, &nst, &tr);
         if (status) status[c] = st;
         if (steps) steps[c] = nst;
         if (t_reached) t_reached[c] = tr;
@@ -74,8 +142,8 @@ int chem_batch_integrate(const ChemMech *m, int mode, long n_cells, double *y, c
     free(ws);
   }
   if (alloc_failed)
-    return HX_ERROR(HX_ERR_MEM, "chemistry batch: no memory for the %zu-double Radau5 workspace",
-                    nws + n);
+    return HX_ERROR(HX_ERR_MEM, "chemistry batch: no memory for the %zu-double %s workspace",
+                    nws + n, integrator_name(integrator));
   if (n_failed) {
     report_failure(m, n_cells, y, first_fail, first_status, first_t, dt, n_failed);
     return HX_ERR_NUMERIC;
@@ -129,12 +197,19 @@ static int history_push(const ChemMech *m, int mode, double par, double t, const
 
 int chem_reactor_history(const ChemMech *m, int mode, double T0, double p0, const double *Y0,
                          double tend, const ChemIntegratorOptions *o, ChemHistory *h) {
+  return chem_reactor_history_with(m, CHEM_INTEGRATOR_RADAU5, mode, T0, p0, Y0, tend, o, h);
+}
+
+int chem_reactor_history_with(const ChemMech *m, int integrator, int mode, double T0, double p0,
+                              const double *Y0, double tend, const ChemIntegratorOptions *o,
+                              ChemHistory *h) {
   int ns = m->n_species, n = ns + 1;
   memset(h, 0, sizeof(*h));
   h->ns = ns;
+  HX_CHECK(integrator_check(integrator));
   double *y0 = malloc((size_t)n * sizeof(double)), *f = malloc((size_t)n * sizeof(double));
   double *work = malloc((size_t)chem_reactor_rhs_work(m) * sizeof(double));
-  double *ws = malloc(radau5_ws_doubles(m) * sizeof(double));
+  double *ws = malloc(integ_ws_doubles(integrator, m) * sizeof(double));
   if (!y0 || !f || !work || !ws) {
     free(y0), free(f), free(work), free(ws);
     return HX_ERROR(HX_ERR_MEM, "reactor history: no memory for the workspace");
@@ -143,30 +218,30 @@ int chem_reactor_history(const ChemMech *m, int mode, double T0, double p0, cons
   memcpy(y0 + 1, Y0, ns * sizeof(double));
   double par = mode == CHEM_MODE_CP ? p0 : p0 * chem_mean_mw(m, Y0, 1) / (CHEM_R * T0);
   int rc = history_push(m, mode, par, 0.0, y0, f, work, h);
-  radau5_init(m, mode, par, 0.0, tend, y0, 1, ws, 1, o);
-  int st = radau5_status(ws, 1);
+  int st = integ_init(integrator, m, mode, par, tend, y0, ws, o);
   while (rc == HX_OK && st == CHEM_ACTIVE) {
-    long acc = radau5_accepted(ws, 1);
-    st = radau5_advance(m, mode, par, 1, ws, 1, o);
-    if (radau5_accepted(ws, 1) > acc)
-      rc = history_push(m, mode, par, radau5_time(ws, 1), radau5_y(m, ws, 1), f, work, h);
+    long acc = integ_accepted(integrator, ws);
+    st = integ_advance(integrator, m, mode, par, 1, ws, o);
+    if (integ_accepted(integrator, ws) > acc)
+      rc = history_push(m, mode, par, integ_time(integrator, ws), integ_y(integrator, m, ws), f,
+                        work, h);
   }
   long imax = 0;
   for (long i = 1; i < h->n; i++)
     if (h->dTdt[i] > h->dTdt[imax]) imax = i;
   h->ignition_delay = chem_parabola_peak(h->t, h->dTdt, h->n, imax);
-  h->T_end = radau5_y(m, ws, 1)[0];
+  h->T_end = integ_y(integrator, m, ws)[0];
   h->status = st;
-  h->steps = radau5_steps(ws, 1);
-  h->accepted = radau5_accepted(ws, 1);
-  h->rejected = radau5_rejected(ws, 1);
-  h->jacobians = radau5_jacobians(ws, 1);
+  h->steps = integ_steps(integrator, ws);
+  h->accepted = integ_accepted(integrator, ws);
+  h->rejected = integ_rejected(integrator, ws);
+  h->jacobians = integ_jacobians(integrator, ws);
   if (rc == HX_OK && st != CHEM_DONE)
     rc = HX_ERROR(HX_ERR_NUMERIC,
-                  "reactor (%s, T0 = %g K, p0 = %g Pa, mechanism %s) stopped at t = %.6e of %.6e "
-                  "s: %s (T = %.6g K, %ld steps). Loosen rtol/atol or raise the step cap",
-                  mode == CHEM_MODE_CP ? "cp" : "cv", T0, p0, m->path, radau5_time(ws, 1), tend,
-                  chem_status_name(st), h->T_end, h->steps);
+                  "reactor (%s, T0 = %g K, p0 = %g Pa, mechanism %s, %s) stopped at t = %.6e of "
+                  "%.6e s: %s (T = %.6g K, %ld steps). Loosen rtol/atol or raise the step cap",
+                  mode == CHEM_MODE_CP ? "cp" : "cv", T0, p0, m->path, integrator_name(integrator),
+                  integ_time(integrator, ws), tend, chem_status_name(st), h->T_end, h->steps);
   free(y0), free(f), free(work), free(ws);
   return rc;
 }

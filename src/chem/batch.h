@@ -1,15 +1,19 @@
-/* Host drivers of the Radau5 reactor integrator (chem/radau5.h): many independent cells over one
- * flow step (OpenMP over cells), and one homogeneous reactor with its time history and ignition
- * delay (the `hexdg reactor` command). */
+/* Host drivers of the reactor integrators (chem/radau5.h, chem/rodas.h): many independent cells
+ * over one flow step (OpenMP over cells), and one homogeneous reactor with its time history and
+ * ignition delay (the `hexdg reactor` command). */
 #ifndef HEXDG_CHEM_BATCH_H
 #define HEXDG_CHEM_BATCH_H
 
 #include "chem/mech.h"
 #include "chem/radau5.h"
+#include "chem/rodas.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/* the stiff integrators: Radau IIA order 5 (chem/radau5.h), Rosenbrock RODAS (chem/rodas.h) */
+enum { CHEM_INTEGRATOR_RADAU5 = 0, CHEM_INTEGRATOR_RODAS = 1 };
 
 /* Integrates n_cells independent reactors from t = 0 to dt. y: species-major state,
  * y[i*n_cells + c] with i over the n = ns + 1 unknowns (T, Y_0..Y_{ns-1}); overwritten with the
@@ -21,6 +25,11 @@ extern "C" {
 int chem_batch_integrate(const ChemMech *m, int mode, long n_cells, double *y, const double *par,
                          double dt, const ChemIntegratorOptions *o, int *status, int *steps,
                          double *t_reached);
+/* The same with the integrator chosen (CHEM_INTEGRATOR_*; chem_batch_integrate uses Radau5).
+ * An unknown integrator: HX_ERR_INPUT. */
+int chem_batch_integrate_with(const ChemMech *m, int integrator, int mode, long n_cells, double *y,
+                              const double *par, double dt, const ChemIntegratorOptions *o,
+                              int *status, int *steps, double *t_reached);
 
 /* Time history of one adiabatic homogeneous reactor: a row per accepted step (row 0 = t0). */
 typedef struct ChemHistory {
@@ -42,6 +51,10 @@ typedef struct ChemHistory {
  * the history up to the failure is kept). Free with chem_history_free. */
 int chem_reactor_history(const ChemMech *m, int mode, double T0, double p0, const double *Y0,
                          double tend, const ChemIntegratorOptions *o, ChemHistory *h);
+/* The same with the integrator chosen (CHEM_INTEGRATOR_*; chem_reactor_history uses Radau5). */
+int chem_reactor_history_with(const ChemMech *m, int integrator, int mode, double T0, double p0,
+                              const double *Y0, double tend, const ChemIntegratorOptions *o,
+                              ChemHistory *h);
 void chem_history_free(ChemHistory *h);
 
 /* Time of the maximum of the parabola through (t[i-1..i+1], d[i-1..i+1]); t[i] at an end. */

@@ -24,6 +24,7 @@
 #include <math.h>
 
 #include "chem/mech.h"
+#include "chem/thermo.h"
 
 #define CHEM_LN10 2.302585092994045684
 #define CHEM_RKC_MAX 1e300      /* cap of 1/K_c, as Cantera's BigNumber */
@@ -60,14 +61,10 @@ HD static inline ChemKinState chem_kin_state(const ChemMech *m, double T, const 
  * with ln T computed once per state rather than per species. */
 HD static inline void chem_kin_species_thermo(const ChemMech *m, int k, const ChemKinState *s,
                                               double *h_RT, double *g_RT) {
-  const double *c = m->nasa + 15 * k;
-  const double *a = s->T < c[0] ? c + 1 : c + 8;
-  const double T = s->T;
-  double h =
-      a[0] + T * (a[1] / 2 + T * (a[2] / 3 + T * (a[3] / 4 + T * a[4] / 5))) + a[5] * s->inv_T;
-  double sR = a[0] * s->ln_T + T * (a[1] + T * (a[2] / 2 + T * (a[3] / 3 + T * a[4] / 4))) + a[6];
+  const double *a = chem_nasa_coeffs(m, k, s->T);
+  double h = chem_nasa_h_RT(a, s->T, s->inv_T);
   *h_RT = h;
-  *g_RT = h - sR;
+  *g_RT = h - chem_nasa_s_R(a, s->T, s->ln_T);
 }
 
 /* k = A T^b exp(-Ea/RT) with one exp (abe = A, b, Ea/R) */

@@ -20,12 +20,6 @@
 
 enum { CHEM_MODE_CV = 0, CHEM_MODE_CP = 1 };
 
-/* d(cp_k/R)/dT of the NASA-7 fit (McBride et al. 1993, eq. 4.9 differentiated) */
-HD static inline double chem_dcpR_dT(const ChemMech *m, int k, double T) {
-  const double *a = chem_nasa_coeffs(m, k, T);
-  return a[1] + T * (2 * a[2] + T * (3 * a[3] + T * 4 * a[4]));
-}
-
 /* Scratch doubles (stride sk) of chem_reactor_rhs: C[ns] and the kinetics scratch. */
 HD static inline int chem_reactor_rhs_work(const ChemMech *m) {
   return m->n_species + chem_kinetics_work(m);

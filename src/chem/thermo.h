@@ -19,27 +19,41 @@ HD static inline const double *chem_nasa_coeffs(const ChemMech *m, int k, double
   return T < c[0] ? c + 1 : c + 8;
 }
 
-HD static inline double chem_cp_R(const ChemMech *m, int k, double T) {
-  const double *a = chem_nasa_coeffs(m, k, T);
+/* The polynomials of one range a[0..6] (the one home of eqs. 4.9-4.11) */
+HD static inline double chem_nasa_cp_R(const double *a, double T) {
   return a[0] + T * (a[1] + T * (a[2] + T * (a[3] + T * a[4])));
+}
+HD static inline double chem_nasa_h_RT(const double *a, double T, double inv_T) {
+  return a[0] + T * (a[1] / 2 + T * (a[2] / 3 + T * (a[3] / 4 + T * a[4] / 5))) + a[5] * inv_T;
+}
+HD static inline double chem_nasa_s_R(const double *a, double T, double ln_T) {
+  return a[0] * ln_T + T * (a[1] + T * (a[2] / 2 + T * (a[3] / 3 + T * a[4] / 4))) + a[6];
+}
+/* d(cp/R)/dT (eq. 4.9 differentiated) */
+HD static inline double chem_nasa_dcpR_dT(const double *a, double T) {
+  return a[1] + T * (2 * a[2] + T * (3 * a[3] + T * 4 * a[4]));
+}
+
+HD static inline double chem_cp_R(const ChemMech *m, int k, double T) {
+  return chem_nasa_cp_R(chem_nasa_coeffs(m, k, T), T);
 }
 
 HD static inline double chem_h_RT(const ChemMech *m, int k, double T) {
-  const double *a = chem_nasa_coeffs(m, k, T);
-  return a[0] + T * (a[1] / 2 + T * (a[2] / 3 + T * (a[3] / 4 + T * a[4] / 5))) + a[5] / T;
+  return chem_nasa_h_RT(chem_nasa_coeffs(m, k, T), T, 1.0 / T);
 }
 
 HD static inline double chem_s_R(const ChemMech *m, int k, double T) {
-  const double *a = chem_nasa_coeffs(m, k, T);
-  return a[0] * log(T) + T * (a[1] + T * (a[2] / 2 + T * (a[3] / 3 + T * a[4] / 4))) + a[6];
+  return chem_nasa_s_R(chem_nasa_coeffs(m, k, T), T, log(T));
 }
 
 /* Standard-state Gibbs energy at p_atm: g/RT = h/RT - s/R */
 HD static inline double chem_g_RT(const ChemMech *m, int k, double T) {
   const double *a = chem_nasa_coeffs(m, k, T);
-  double h = a[0] + T * (a[1] / 2 + T * (a[2] / 3 + T * (a[3] / 4 + T * a[4] / 5))) + a[5] / T;
-  double s = a[0] * log(T) + T * (a[1] + T * (a[2] / 2 + T * (a[3] / 3 + T * a[4] / 4))) + a[6];
-  return h - s;
+  return chem_nasa_h_RT(a, T, 1.0 / T) - chem_nasa_s_R(a, T, log(T));
+}
+
+HD static inline double chem_dcpR_dT(const ChemMech *m, int k, double T) {
+  return chem_nasa_dcpR_dT(chem_nasa_coeffs(m, k, T), T);
 }
 
 /* Mean molar mass W = 1 / sum(Y_k / W_k), kg/kmol */

@@ -13,7 +13,9 @@
 #include <stddef.h>
 
 #include "chem/mech.h"
+#include "chem/batch.h"
 #include "chem/radau5.h"
+#include "chem/rodas.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -26,6 +28,9 @@ typedef struct {
   int bulk_launches;       /* at most this many bulk launches over all cells */
   int bulk_steps;          /* K: integrator steps per cell in one bulk or sparse launch */
   double sparse_threshold; /* go sparse as soon as the active fraction drops below this */
+  int min_blocks;          /* 1, 2 or 4 blocks of 128 threads per SM: the integrator kernel's
+                              register budget (occupancy against spills) */
+  int integrator;          /* CHEM_INTEGRATOR_RADAU5 | CHEM_INTEGRATOR_RODAS (chem/batch.h) */
 } ChemSchedule;
 
 typedef struct {
@@ -39,7 +44,7 @@ typedef struct {
   int chunk_cells;       /* cells per chunk */
 } ChemGpuStats;
 
-/* The default schedule: 2 bulk launches of K = 16 steps, sparse below 50 % active */
+/* The default schedule (chem_kernels.cu; measured in docs/performance.md) */
 ChemSchedule chem_schedule_default(void);
 
 int chem_gpu_create(const ChemMech *m, ChemGpu **out);

@@ -47,7 +47,7 @@ static void make_cells(const ChemMech *m, const char *X, double T0, double p0, l
   free(Y0);
 }
 
-static void agree(const char *name, const char *X, int single) {
+static void agree_with(const char *name, const char *X, int single, int integrator) {
   char path[4096];
   chem_test_mech_path(name, path, sizeof path);
   if (!chem_test_have(path)) skip();
@@ -65,12 +65,14 @@ static void agree(const char *name, const char *X, int single) {
   o.rtol = 1e-8;
   o.atol = 1e-12;
   const double dt = 1e-5;
-  assert_int_equal(chem_batch_integrate(m, CHEM_MODE_CV, n, y_cpu, rho, dt, &o, st_cpu, sp_cpu, NULL),
+  assert_int_equal(chem_batch_integrate_with(m, integrator, CHEM_MODE_CV, n, y_cpu, rho, dt, &o,
+                                             st_cpu, sp_cpu, NULL),
                    HX_OK);
   ChemGpu *g = NULL;
   assert_int_equal(chem_gpu_create(m, &g), HX_OK);
   ChemSchedule sch = chem_schedule_default();
   sch.single_launch = single;
+  sch.integrator = integrator;
   ChemGpuStats st;
   assert_int_equal(
       chem_gpu_integrate_host(g, CHEM_MODE_CV, (int)n, y_gpu, rho, dt, &o, &sch, sp_gpu, st_gpu, &st),
@@ -83,9 +85,10 @@ static void agree(const char *name, const char *X, int single) {
     for (int k = 1; k < nu; k++) dY = fmax(dY, fabs(y_gpu[k * n + c] - y_cpu[k * n + c]));
     dsteps += labs((long)sp_gpu[c] - sp_cpu[c]);
   }
-  printf("  %s %s: %ld cells, max |dT|/T %.2e, max |dY| %.2e, steps differ by %ld in total, "
+  printf("  %s %s %s: %ld cells, max |dT|/T %.2e, max |dY| %.2e, steps differ by %ld in total, "
          "GPU %.3f ms (%d launches, sparse %.3f ms)\n",
-         name, single ? "single launch" : "bulk-sparse", n, dT, dY, dsteps, 1e3 * st.seconds,
+         name, integrator == CHEM_INTEGRATOR_RODAS ? "RODAS4" : "Radau5",
+         single ? "single launch" : "bulk-sparse", n, dT, dY, dsteps, 1e3 * st.seconds,
          st.launches, 1e3 * st.sparse_seconds);
   /* inside the tolerance: rtol on T, rtol * max Y + atol on the mass fractions */
   assert_true(dT <= o.rtol);
@@ -95,6 +98,14 @@ static void agree(const char *name, const char *X, int single) {
   free(y_cpu), free(y_gpu), free(rho), free(st_cpu), free(st_gpu), free(sp_cpu), free(sp_gpu);
 }
 
+static void agree(const char *name, const char *X, int single) {
+  agree_with(name, X, single, CHEM_INTEGRATOR_RADAU5);
+}
+
+static void burke_rodas(void **state) {
+  (void)state;
+  agree_with("burke", "H2:2,O2:1,N2:3.76", 0, CHEM_INTEGRATOR_RODAS);
+}
 static void burke_bulk_sparse(void **state) {
   (void)state;
   agree("burke", "H2:2,O2:1,N2:3.76", 0);
@@ -149,6 +160,7 @@ int main(void) {
       cmocka_unit_test(burke_bulk_sparse),
       cmocka_unit_test(burke_single),
       cmocka_unit_test(gri30_bulk_sparse),
+      cmocka_unit_test(burke_rodas),
       cmocka_unit_test(failing_cells),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# The chemistry commands end to end: `hexdg reactor` reproduces Cantera's ignition delay (1 %) and
+# prints its last line in the documented form, a sweep writes its table, `hexdg equilibrate` gives
+# Cantera's adiabatic flame temperature (1 K), `hexdg bench chem` runs on the CPU, and bad input
+# (unknown species in --X, a Chemkin file, a missing mechanism, an unsupported reaction type) fails
+# with a message naming the culprit. Skipped (77) without ../shared/data's Burke mechanism.
+# usage: run_chem_cli.sh path/to/hexdg repo_root
+set -u
+hexdg=$1
+root=$2
+source "$(dirname "$0")/script_lib.sh"
+mech="$root/../shared/data/mechanisms/burke2012/mechanism.yaml"
+[ -f "$mech" ] || { echo "$mech not found: skipped"; exit 77; }
+enter_scratch
+
+expect_fail() { # description, pattern, command...
+  local what=$1 pattern=$2
+  shift 2
+  "$@" >out.txt 2>err.txt
+  local rc=$?
+  if [ $rc -ne 0 ] && grep -q -- "$pattern" err.txt; then echo "ok   - $what: $(grep -m1 error err.txt)"
+  else echo "FAIL - $what (exit $rc): $(cat err.txt)"; fails=$((fails + 1)); fi
+}
+
+# ignition delay, CV, 1 atm, 1000 K against tests/data/chem/ignition_burke.csv (Cantera 3.2)
+ref=$(awk -F, '$1=="cv" && $2=="1" && $3=="1000" {print $4}' "$root/tests/data/chem/ignition_burke.csv")
+"$hexdg" reactor "$mech" --T0 1000 --p0 101325 --X "H2:2,O2:1,N2:3.76" --mode cv --tend 0.5 \
+  --rtol 1e-8 --atol 1e-15 -o hist.csv >reactor.txt 2>&1
+last=$(tail -1 reactor.txt)
+echo "reactor: $last (Cantera: $ref)"
+check "last line: ignition_delay <s> T_end <K>" bash -c "echo '$last' | grep -Eq '^ignition_delay [0-9.e+-]+ T_end [0-9.]+$'"
+tau=$(echo "$last" | awk '{print $2}')
+check "ignition delay within 1 % of Cantera" awk -v a="$tau" -v b="$ref" 'BEGIN{exit !(a > 0 && (a-b)/b < 0.01 && (b-a)/b < 0.01)}'
+check "history has a row per step and every species" bash -c "[ \$(head -1 hist.csv | tr ',' '\n' | wc -l) -eq 16 ] && [ \$(wc -l <hist.csv) -gt 100 ]"
+
+"$hexdg" reactor "$mech" --sweep 1000:1400:3 --X "H2:2,O2:1,N2:3.76" -o sweep.csv >sweep.txt 2>&1
+check "sweep table: 3 temperatures" bash -c "[ \$(grep -vc '^#' sweep.csv) -eq 4 ]"
+
+# adiabatic flame temperature (HP, 300 K, 1 atm, phi = 1) against equil_burke.csv
+Tref=$(awk -F, '$1=="HP" && $2+0==300 && $3+0==101325 && $4=="H2:2.0;O2:1;N2:3.76" {print $5}' "$root/tests/data/chem/equil_burke.csv" | head -1)
+Teq=$("$hexdg" equilibrate "$mech" --T 300 --p 101325 --X "H2:2,O2:1,N2:3.76" --mode hp | tail -1 | awk '{print $2}')
+echo "equilibrate: T_eq $Teq K (Cantera: $Tref K)"
+check "adiabatic flame temperature within 1 K of Cantera" awk -v a="$Teq" -v b="$Tref" 'BEGIN{exit !(b > 0 && a-b < 1 && b-a < 1)}'
+
+check "bench chem on the CPU" bash -c "'$hexdg' bench chem '$mech' --cells 200 --backend cpu | tail -1 | grep -q '^cells_per_second'"
+
+expect_fail "unknown species in --X" "XE2" "$hexdg" reactor "$mech" --T0 1000 --X "H2:2,O2:1,XE2:1"
+expect_fail "Chemkin file" "ck2yaml" "$hexdg" reactor "$root/tests/data/chem/bad_chemkin.inp" --T0 1000 --X "H2:1"
+expect_fail "missing mechanism" "nonexistent.yaml" "$hexdg" equilibrate nonexistent.yaml --T 300 --p 1e5 --X "H2:1"
+expect_fail "unsupported reaction type" "Chebyshev" "$hexdg" reactor "$root/tests/data/chem/bad_chebyshev.yaml" --T0 1000 --X "H2:1"
+expect_fail "no temperature" "--T0" "$hexdg" reactor "$mech" --X "H2:1"
+echo "$fails failed"
+[ "$fails" -eq 0 ]
