@@ -12,6 +12,20 @@ import time
 import cantera as ct
 
 
+def first_ideal_gas_phase(path):
+    """The phase hexdg reads: the first with thermo: ideal-gas (n-dodecane's file lists a
+    Redlich-Kwong phase first)."""
+    name = None
+    with open(path) as f:
+        for line in f:
+            s = line.strip()
+            if s.startswith("- name:"):
+                name = s.split(":", 1)[1].strip()
+            elif s.startswith("thermo:") and name and s.split(":", 1)[1].strip() == "ideal-gas":
+                return name
+    return ""
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("cells")
@@ -24,7 +38,7 @@ def main():
         rows = [list(map(float, line.split(","))) for line in f if line.strip()]
     if a.max_cells:
         rows = rows[: a.max_cells]
-    gas = ct.Solution(mech)
+    gas = ct.Solution(mech, first_ideal_gas_phase(mech))
     order = [gas.species_index(n) for n in names]
     steps = 0
     t0 = time.perf_counter()
@@ -33,7 +47,7 @@ def main():
         for i, k in enumerate(order):
             Y[k] = r[2 + i]
         gas.TDY = r[0], r[1], Y
-        reactor = ct.IdealGasReactor(gas)
+        reactor = ct.IdealGasReactor(gas, clone=False)
         net = ct.ReactorNet([reactor])
         net.rtol, net.atol = rtol, atol
         net.advance(dt)

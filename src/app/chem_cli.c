@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "chem/batch.h"
@@ -346,12 +347,29 @@ typedef struct {
   int repeat;
 } ChemBenchOptions;
 
-/* The fuel-air mixture the mechanism can burn: CH4 (GRI-Mech), n-dodecane, else hydrogen */
-static const char *default_mixture(const ChemMech *m) {
-  if (chem_species_index(m, "NC12H26") >= 0) return "NC12H26:1,O2:18.5,N2:69.56";
-  if (chem_species_index(m, "CH4") >= 0) return "CH4:1,O2:2,N2:7.52";
-  if (chem_species_index(m, "N2") >= 0) return "H2:2,O2:1,N2:3.76";
-  return "H2:2,O2:1,AR:3.76";
+/* Species name as the mechanism spells it (GRI-Mech: CH4, n-dodecane Reitz: c12h26), or NULL */
+static const char *species_named(const ChemMech *m, const char *name) {
+  for (int k = 0; k < m->n_species; k++)
+    if (!strcasecmp(m->species_names[k], name)) return m->species_names[k];
+  return NULL;
+}
+
+/* The fuel-air mixture the mechanism can burn: n-dodecane, CH4 (GRI-Mech), else hydrogen; air is
+ * O2 + 3.76 N2 (or AR when the mechanism has no N2). */
+static int default_mixture(const ChemMech *m, char *buf, size_t len) {
+  const char *o2 = species_named(m, "O2"), *n2 = species_named(m, "N2");
+  const char *inert = n2 ? n2 : species_named(m, "AR");
+  const char *fuel = NULL;
+  double nu_o2 = 0;
+  if ((fuel = species_named(m, "NC12H26")) || (fuel = species_named(m, "C12H26"))) nu_o2 = 18.5;
+  else if ((fuel = species_named(m, "CH4"))) nu_o2 = 2;
+  else if ((fuel = species_named(m, "H2"))) nu_o2 = 0.5;
+  if (!fuel || !o2 || !inert)
+    return HX_ERROR(HX_ERR_INPUT, "bench chem: %s has no fuel (n-dodecane, CH4, H2), O2 and N2/AR "
+                                  "that the default mixture needs: give --X",
+                    m->path);
+  snprintf(buf, len, "%s:1,%s:%g,%s:%g", fuel, o2, nu_o2, inert, 3.76 * nu_o2);
+  return HX_OK;
 }
 
 static int parse_bench_chem(int argc, char **argv, const char **mech, ChemBenchOptions *b) {
@@ -512,7 +530,15 @@ int bench_chem_command(int argc, char **argv) {
     return HX_ERROR(HX_ERR_INPUT, "bench chem: --backend %s: use cpu, cuda or auto", b.backend);
   ChemMech *m = NULL;
   HX_CHECK(chem_mech_load(mech, NULL, &m));
-  if (!b.X) b.X = default_mixture(m);
+  char mixture[256];
+  if (!b.X) {
+    int rc_mix = default_mixture(m, mixture, sizeof mixture);
+    if (rc_mix != HX_OK) {
+      chem_mech_free(m);
+      return rc_mix;
+    }
+    b.X = mixture;
+  }
   const int nu = m->n_species + 1;
   long n = b.cells;
   double *y0 = malloc(sizeof(double) * nu * n), *y = malloc(sizeof(double) * nu * n);
