@@ -206,6 +206,47 @@ HD static inline const char *chem_status_name(int status) {
 
 /* ---- dense LU with partial pivoting, a[(i*n + j)*s] ---- */
 
+/* dst[j] -= l * src[j] for j in [j0, n): four loads of each row before the four stores, so that
+ * a GPU thread (whose rows lie in global memory, stride s) has eight loads in flight instead of
+ * two (the compiler cannot reorder across the stores: both rows are in one array) */
+HD static inline void radau5_row_update(int j0, int n, double l, const double *src, double *dst,
+                                        long s) {
+  int j = j0;
+  for (; j + 4 <= n; j += 4) {
+    double s0 = CHEM_AT(src, j, s), s1 = CHEM_AT(src, j + 1, s), s2 = CHEM_AT(src, j + 2, s),
+           s3 = CHEM_AT(src, j + 3, s);
+    double d0 = CHEM_AT(dst, j, s), d1 = CHEM_AT(dst, j + 1, s), d2 = CHEM_AT(dst, j + 2, s),
+           d3 = CHEM_AT(dst, j + 3, s);
+    CHEM_AT(dst, j, s) = d0 - l * s0;
+    CHEM_AT(dst, j + 1, s) = d1 - l * s1;
+    CHEM_AT(dst, j + 2, s) = d2 - l * s2;
+    CHEM_AT(dst, j + 3, s) = d3 - l * s3;
+  }
+  for (; j < n; j++) CHEM_AT(dst, j, s) -= l * CHEM_AT(src, j, s);
+}
+
+/* the complex twin: (dr + i di)[j] -= (lr + i li) (sr + i si)[j] */
+HD static inline void radau5_row_update_complex(int j0, int n, double lr, double li,
+                                                const double *sr, const double *si, double *dr,
+                                                double *di, long s) {
+  int j = j0;
+  for (; j + 2 <= n; j += 2) {
+    double ur0 = CHEM_AT(sr, j, s), ui0 = CHEM_AT(si, j, s), ur1 = CHEM_AT(sr, j + 1, s),
+           ui1 = CHEM_AT(si, j + 1, s);
+    double r0 = CHEM_AT(dr, j, s), i0 = CHEM_AT(di, j, s), r1 = CHEM_AT(dr, j + 1, s),
+           i1 = CHEM_AT(di, j + 1, s);
+    CHEM_AT(dr, j, s) = r0 - (lr * ur0 - li * ui0);
+    CHEM_AT(di, j, s) = i0 - (lr * ui0 + li * ur0);
+    CHEM_AT(dr, j + 1, s) = r1 - (lr * ur1 - li * ui1);
+    CHEM_AT(di, j + 1, s) = i1 - (lr * ui1 + li * ur1);
+  }
+  for (; j < n; j++) {
+    double ur = CHEM_AT(sr, j, s), ui = CHEM_AT(si, j, s);
+    CHEM_AT(dr, j, s) -= lr * ur - li * ui;
+    CHEM_AT(di, j, s) -= lr * ui + li * ur;
+  }
+}
+
 /* real: a = P L U in place; returns 1 on a zero (or non-finite) pivot */
 HD static inline int radau5_lu_real(int n, double *a, long s, double *piv) {
 #define A_(i, j) CHEM_AT(a, (size_t)(i)*n + (j), s)
@@ -226,8 +267,7 @@ HD static inline int radau5_lu_real(int n, double *a, long s, double *piv) {
       double l = A_(i, k) * inv;
       A_(i, k) = l;
       if (l != 0)
-        for (int j = k + 1; j < n; j++)
-          A_(i, j) -= l * A_(k, j);
+        radau5_row_update(k + 1, n, l, a + (size_t)k * n * s, a + (size_t)i * n * s, s);
     }
   }
   return 0;
@@ -286,11 +326,8 @@ HD static inline int radau5_lu_complex(int n, double *ar, double *ai, long s, do
       double lr = xr * ir - xi * ii, li = xr * ii + xi * ir;
       R_(i, k) = lr, I_(i, k) = li;
       if (lr != 0 || li != 0)
-        for (int j = k + 1; j < n; j++) {
-          double ur = R_(k, j), ui = I_(k, j);
-          R_(i, j) -= lr * ur - li * ui;
-          I_(i, j) -= lr * ui + li * ur;
-        }
+        radau5_row_update_complex(k + 1, n, lr, li, ar + (size_t)k * n * s, ai + (size_t)k * n * s,
+                                  ar + (size_t)i * n * s, ai + (size_t)i * n * s, s);
     }
   }
   return 0;
