@@ -29,7 +29,8 @@ typedef struct {
   int bulk_steps;          /* K: integrator steps per cell in one bulk or sparse launch */
   double sparse_threshold; /* go sparse as soon as the active fraction drops below this */
   int min_blocks;          /* 1, 2 or 4 blocks of 128 threads per SM: the integrator kernel's
-                              register budget (occupancy against spills) */
+                              register budget (occupancy against spills); 0: 4 for mechanisms of
+                              30 species or more, else 1 (measured, docs/performance.md) */
   int integrator;          /* CHEM_INTEGRATOR_RADAU5 | CHEM_INTEGRATOR_RODAS (chem/batch.h) */
 } ChemSchedule;
 

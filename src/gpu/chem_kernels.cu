@@ -40,7 +40,7 @@ extern "C" ChemSchedule chem_schedule_default(void) {
   s.bulk_launches = 64; /* K = 4, threshold 0.5: the fastest on the H100 (docs/performance.md) */
   s.bulk_steps = 4;
   s.sparse_threshold = 0.5;
-  s.min_blocks = 1;
+  s.min_blocks = 0;
   s.integrator = CHEM_INTEGRATOR_RADAU5;
   return s;
 }
@@ -338,7 +338,10 @@ extern "C" int chem_gpu_integrate(ChemGpu *g, int mode, int n_cells, double *d_y
   int radau = sch->integrator == CHEM_INTEGRATOR_RADAU5;
   if (!radau && sch->integrator != CHEM_INTEGRATOR_RODAS)
     return HX_ERROR(HX_ERR_INPUT, "chemistry: unknown integrator %d", sch->integrator);
-  switch (sch->min_blocks) {
+  /* auto: large mechanisms gain from more warps per SM (their kernels are latency-bound on the
+   * LU), small ones lose to spills (docs/performance.md) */
+  int min_blocks = sch->min_blocks > 0 ? sch->min_blocks : (g->host->n_species >= 30 ? 4 : 1);
+  switch (min_blocks) {
   case 1:
     return radau ? CHEM_RUN(Radau5, 1) : CHEM_RUN(Rodas4, 1);
   case 2:
@@ -346,7 +349,7 @@ extern "C" int chem_gpu_integrate(ChemGpu *g, int mode, int n_cells, double *d_y
   case 4:
     return radau ? CHEM_RUN(Radau5, 4) : CHEM_RUN(Rodas4, 4);
   default:
-    return HX_ERROR(HX_ERR_INPUT, "chemistry: min_blocks %d: use 1, 2 or 4", sch->min_blocks);
+    return HX_ERROR(HX_ERR_INPUT, "chemistry: min_blocks %d: use 0 (auto), 1, 2 or 4", min_blocks);
   }
 #undef CHEM_RUN
 }

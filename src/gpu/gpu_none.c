@@ -62,7 +62,7 @@ int gpu_time_steps(GpuSolver *g, int n_steps, double *seconds) {
 #include "gpu/chem_gpu.h"
 
 ChemSchedule chem_schedule_default(void) {
-  ChemSchedule s = {0, 64, 4, 0.5, 1, CHEM_INTEGRATOR_RADAU5};
+  ChemSchedule s = {0, 64, 4, 0.5, 0, CHEM_INTEGRATOR_RADAU5};
   return s;
 }
 
