@@ -10,14 +10,22 @@
 /* short names: h2o2, burke, li, gri30, dodecane; anything else: tests/data/chem/<name> */
 static inline const char *chem_test_mech_path(const char *name, char *buf, size_t len) {
   const char *src = HEXDG_SOURCE_DIR;
-  if (!strcmp(name, "h2o2")) snprintf(buf, len, "%s/../shared/data/mechanisms/h2o2_cantera/h2o2.yaml", src);
-  else if (!strcmp(name, "burke")) snprintf(buf, len, "%s/../shared/data/mechanisms/burke2012/mechanism.yaml", src);
-  else if (!strcmp(name, "li")) snprintf(buf, len, "%s/../shared/data/mechanisms/li2004/mechanism.yaml", src);
-  else if (!strcmp(name, "gri30")) snprintf(buf, len, "%s/.oracle/mechanisms/gri30.yaml", src);
-  else if (!strcmp(name, "dodecane")) snprintf(buf, len, "%s/.oracle/mechanisms/nDodecane_Reitz.yaml", src);
-  else snprintf(buf, len, "%s/tests/data/chem/%s", src, name);
-  /* the GPU machine gets the checkout only: shared mechanisms travel as .oracle/mechanisms/<name>.yaml */
-  if (access(buf, R_OK) != 0 && (!strcmp(name, "h2o2") || !strcmp(name, "burke") || !strcmp(name, "li")))
+  if (!strcmp(name, "h2o2"))
+    snprintf(buf, len, "%s/../shared/data/mechanisms/h2o2_cantera/h2o2.yaml", src);
+  else if (!strcmp(name, "burke"))
+    snprintf(buf, len, "%s/../shared/data/mechanisms/burke2012/mechanism.yaml", src);
+  else if (!strcmp(name, "li"))
+    snprintf(buf, len, "%s/../shared/data/mechanisms/li2004/mechanism.yaml", src);
+  else if (!strcmp(name, "gri30"))
+    snprintf(buf, len, "%s/.oracle/mechanisms/gri30.yaml", src);
+  else if (!strcmp(name, "dodecane"))
+    snprintf(buf, len, "%s/.oracle/mechanisms/nDodecane_Reitz.yaml", src);
+  else
+    snprintf(buf, len, "%s/tests/data/chem/%s", src, name);
+  /* the GPU machine gets the checkout only: shared mechanisms travel as
+   * .oracle/mechanisms/<name>.yaml */
+  if (access(buf, R_OK) != 0 &&
+      (!strcmp(name, "h2o2") || !strcmp(name, "burke") || !strcmp(name, "li")))
     snprintf(buf, len, "%s/.oracle/mechanisms/%s.yaml", src, name);
   return buf;
 }
@@ -26,7 +34,8 @@ static inline const char *chem_test_mech_path(const char *name, char *buf, size_
 static inline int chem_test_have(const char *path) {
   if (access(path, R_OK) == 0) return 1;
   printf("  %s not found: skipped (../shared/data absent, or no Cantera oracle: "
-         "bash tools/install_oracle.sh)\n", path);
+         "bash tools/install_oracle.sh)\n",
+         path);
   return 0;
 }
 #endif

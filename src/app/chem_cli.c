@@ -68,16 +68,21 @@ static int read_options(Params *p, int argc, char **argv, const FlagKey *flags, 
     const char *arg = argv[a];
     if (arg[0] != '-') {
       size_t l = strlen(arg);
-      if (l > 4 && !strcmp(arg + l - 4, ".ini")) ini = arg;
-      else if (!mech) mech = arg;
-      else return HX_ERROR(HX_ERR_INPUT, "%s: unexpected argument '%s'", cmd, arg);
+      if (l > 4 && !strcmp(arg + l - 4, ".ini"))
+        ini = arg;
+      else if (!mech)
+        mech = arg;
+      else
+        return HX_ERROR(HX_ERR_INPUT, "%s: unexpected argument '%s'", cmd, arg);
       continue;
     }
     int f = 0;
-    while (f < n_flags && strcmp(flags[f].flag, arg)) f++;
+    while (f < n_flags && strcmp(flags[f].flag, arg))
+      f++;
     if (f == n_flags) {
       fprintf(stderr, "%s: options:", cmd);
-      for (int i = 0; i < n_flags; i++) fprintf(stderr, " %s", flags[i].flag);
+      for (int i = 0; i < n_flags; i++)
+        fprintf(stderr, " %s", flags[i].flag);
       fprintf(stderr, "\n");
       return HX_ERROR(HX_ERR_INPUT, "%s: unknown option '%s'", cmd, arg);
     }
@@ -106,8 +111,9 @@ static int integrator_options(const Params *p, ChemIntegratorOptions *o) {
   HX_CHECK(params_get_real(p, "ChemAtol", &o->atol));
   HX_CHECK(params_get_int(p, "ChemMaxSteps", &o->max_steps));
   if (!(o->rtol > 0 && o->rtol < 1) || !(o->atol > 0) || o->max_steps < 1)
-    return HX_ERROR(HX_ERR_INPUT, "ChemRtol must be in (0,1), ChemAtol > 0, ChemMaxSteps >= 1 "
-                                  "(given %g, %g, %d)",
+    return HX_ERROR(HX_ERR_INPUT,
+                    "ChemRtol must be in (0,1), ChemAtol > 0, ChemMaxSteps >= 1 "
+                    "(given %g, %g, %d)",
                     o->rtol, o->atol, o->max_steps);
   return HX_OK;
 }
@@ -116,8 +122,10 @@ static int integrator_options(const Params *p, ChemIntegratorOptions *o) {
 static int composition_Y(const ChemMech *m, const char *spec, const char *what, double *Y) {
   HX_CHECK(chem_parse_composition(m, spec, what, Y));
   double W = 0;
-  for (int k = 0; k < m->n_species; k++) W += Y[k] * m->mw[k];
-  for (int k = 0; k < m->n_species; k++) Y[k] *= m->mw[k] / W;
+  for (int k = 0; k < m->n_species; k++)
+    W += Y[k] * m->mw[k];
+  for (int k = 0; k < m->n_species; k++)
+    Y[k] *= m->mw[k] / W;
   return HX_OK;
 }
 
@@ -146,20 +154,27 @@ int equilibrate_command(int argc, char **argv) {
     }
     if (a + 1 >= argc) return HX_ERROR(HX_ERR_INPUT, "equilibrate: %s needs a value", argv[a]);
     const char *key = argv[a], *val = argv[++a];
-    if (!strcmp(key, "--T")) HX_CHECK(params_eval_real(val, &T));
-    else if (!strcmp(key, "--p")) HX_CHECK(params_eval_real(val, &p));
-    else if (!strcmp(key, "--X")) X = val;
-    else if (!strcmp(key, "--mode")) mode = val;
+    if (!strcmp(key, "--T"))
+      HX_CHECK(params_eval_real(val, &T));
+    else if (!strcmp(key, "--p"))
+      HX_CHECK(params_eval_real(val, &p));
+    else if (!strcmp(key, "--X"))
+      X = val;
+    else if (!strcmp(key, "--mode"))
+      mode = val;
     else
-      return HX_ERROR(HX_ERR_INPUT, "equilibrate: unknown option '%s' (options: --T --p --X "
-                                    "--mode hp|uv|tp)",
+      return HX_ERROR(HX_ERR_INPUT,
+                      "equilibrate: unknown option '%s' (options: --T --p --X "
+                      "--mode hp|uv|tp)",
                       key);
   }
   if (!mech || !X)
     return HX_ERROR(HX_ERR_INPUT, "usage: hexdg equilibrate MECH.yaml --T K --p Pa --X "
                                   "\"H2:2,O2:1,N2:3.76\" [--mode hp|uv|tp]");
-  int eq = !strcmp(mode, "hp") ? CHEM_EQ_HP : !strcmp(mode, "uv") ? CHEM_EQ_UV
-                                            : !strcmp(mode, "tp") ? CHEM_EQ_TP : -1;
+  int eq = !strcmp(mode, "hp")   ? CHEM_EQ_HP
+           : !strcmp(mode, "uv") ? CHEM_EQ_UV
+           : !strcmp(mode, "tp") ? CHEM_EQ_TP
+                                 : -1;
   if (eq < 0) return HX_ERROR(HX_ERR_INPUT, "equilibrate: --mode %s: use hp, uv or tp", mode);
   if (!(T > 0) || !(p > 0))
     return HX_ERROR(HX_ERR_INPUT, "equilibrate: --T and --p must be positive (%g K, %g Pa)", T, p);
@@ -181,9 +196,9 @@ int equilibrate_command(int argc, char **argv) {
  * hexdg reactor */
 
 static const FlagKey REACTOR_FLAGS[] = {
-    {"--mech", "Mechanism"},     {"--T0", "ReactorT0"},     {"--p0", "ReactorP0"},
-    {"--X", "ReactorX"},         {"--mode", "ReactorMode"}, {"--tend", "ReactorTend"},
-    {"--sweep", "ReactorSweep"}, {"-o", "ReactorOutput"},   {"--rtol", "ChemRtol"},
+    {"--mech", "Mechanism"},     {"--T0", "ReactorT0"},          {"--p0", "ReactorP0"},
+    {"--X", "ReactorX"},         {"--mode", "ReactorMode"},      {"--tend", "ReactorTend"},
+    {"--sweep", "ReactorSweep"}, {"-o", "ReactorOutput"},        {"--rtol", "ChemRtol"},
     {"--atol", "ChemAtol"},      {"--max-steps", "ChemMaxSteps"}};
 
 static int write_history(const ChemMech *m, const ChemHistory *h, const char *path) {
@@ -192,11 +207,13 @@ static int write_history(const ChemMech *m, const ChemHistory *h, const char *pa
   FILE *f = fopen(tmp, "w");
   if (!f) return HX_ERROR(HX_ERR_IO, "reactor: cannot write %s", tmp);
   fprintf(f, "t,T,p");
-  for (int k = 0; k < m->n_species; k++) fprintf(f, ",Y_%s", m->species_names[k]);
+  for (int k = 0; k < m->n_species; k++)
+    fprintf(f, ",Y_%s", m->species_names[k]);
   fprintf(f, "\n");
   for (long r = 0; r < h->n; r++) {
     fprintf(f, "%.17g,%.17g,%.17g", h->t[r], h->T[r], h->p[r]);
-    for (int k = 0; k < m->n_species; k++) fprintf(f, ",%.17g", h->Y[r * h->ns + k]);
+    for (int k = 0; k < m->n_species; k++)
+      fprintf(f, ",%.17g", h->Y[r * h->ns + k]);
     fprintf(f, "\n");
   }
   if (fclose(f) != 0 || rename(tmp, path) != 0)
@@ -205,12 +222,13 @@ static int write_history(const ChemMech *m, const ChemHistory *h, const char *pa
 }
 
 /* Run one reactor; on a failed integration say where it stopped. */
-static int run_one(const ChemMech *m, int mode, double T0, double p0, const double *Y0,
-                   double tend, const ChemIntegratorOptions *o, ChemHistory *h) {
+static int run_one(const ChemMech *m, int mode, double T0, double p0, const double *Y0, double tend,
+                   const ChemIntegratorOptions *o, ChemHistory *h) {
   int rc = chem_reactor_history(m, mode, T0, p0, Y0, tend, o, h);
   if (rc == HX_ERR_NUMERIC)
-    return HX_ERROR(rc, "reactor (%s, T0 = %g K, p0 = %g Pa): integration failed (%s) at t = %g s, "
-                        "T = %g K after %ld steps; loosen ChemRtol/ChemAtol or raise ChemMaxSteps",
+    return HX_ERROR(rc,
+                    "reactor (%s, T0 = %g K, p0 = %g Pa): integration failed (%s) at t = %g s, "
+                    "T = %g K after %ld steps; loosen ChemRtol/ChemAtol or raise ChemMaxSteps",
                     m->path, T0, p0, chem_status_name(h->status), h->n ? h->t[h->n - 1] : 0.0,
                     h->n ? h->T[h->n - 1] : T0, h->steps);
   return rc;
@@ -268,8 +286,10 @@ static int reactor_sweep(const ChemMech *m, int mode, const char *sweep, double 
   if (rc != HX_OK) return rc;
   if (rename(tmp, out) != 0) return HX_ERROR(HX_ERR_IO, "reactor: cannot rename %s", tmp);
   char png[4200];
-  snprintf(png, sizeof png, "%.*s.png", (int)(strlen(out) > 4 && !strcmp(out + strlen(out) - 4, ".csv")
-                                                  ? strlen(out) - 4 : strlen(out)), out);
+  snprintf(png, sizeof png, "%.*s.png",
+           (int)(strlen(out) > 4 && !strcmp(out + strlen(out) - 4, ".csv") ? strlen(out) - 4
+                                                                           : strlen(out)),
+           out);
   char title[512];
   snprintf(title, sizeof title, "%s %s, p0 = %.4g atm", mode == CHEM_MODE_CV ? "CV" : "CP", X,
            p0 / CHEM_P_ATM);
@@ -303,7 +323,8 @@ int reactor_command(int argc, char **argv) {
     if (!params_is_set(p, "ReactorT0"))
       rc = HX_ERROR(HX_ERR_INPUT, "reactor: give the initial temperature (--T0 K or ReactorT0) or "
                                   "a sweep (--sweep T1:T2:n)");
-    else rc = params_get_real(p, "ReactorT0", &T0);
+    else
+      rc = params_get_real(p, "ReactorT0", &T0);
   }
   if (rc == HX_OK && (!(p0 > 0) || !(tend > 0) || (!sweep[0] && !(T0 > 0))))
     rc = HX_ERROR(HX_ERR_INPUT, "reactor: T0 (%g K), p0 (%g Pa) and tend (%g s) must be positive",
@@ -361,20 +382,34 @@ static int default_mixture(const ChemMech *m, char *buf, size_t len) {
   const char *inert = n2 ? n2 : species_named(m, "AR");
   const char *fuel = NULL;
   double nu_o2 = 0;
-  if ((fuel = species_named(m, "NC12H26")) || (fuel = species_named(m, "C12H26"))) nu_o2 = 18.5;
-  else if ((fuel = species_named(m, "CH4"))) nu_o2 = 2;
-  else if ((fuel = species_named(m, "H2"))) nu_o2 = 0.5;
+  if ((fuel = species_named(m, "NC12H26")) || (fuel = species_named(m, "C12H26")))
+    nu_o2 = 18.5;
+  else if ((fuel = species_named(m, "CH4")))
+    nu_o2 = 2;
+  else if ((fuel = species_named(m, "H2")))
+    nu_o2 = 0.5;
   if (!fuel || !o2 || !inert)
-    return HX_ERROR(HX_ERR_INPUT, "bench chem: %s has no fuel (n-dodecane, CH4, H2), O2 and N2/AR "
-                                  "that the default mixture needs: give --X",
+    return HX_ERROR(HX_ERR_INPUT,
+                    "bench chem: %s has no fuel (n-dodecane, CH4, H2), O2 and N2/AR "
+                    "that the default mixture needs: give --X",
                     m->path);
   snprintf(buf, len, "%s:1,%s:%g,%s:%g", fuel, o2, nu_o2, inert, 3.76 * nu_o2);
   return HX_OK;
 }
 
 static int parse_bench_chem(int argc, char **argv, const char **mech, ChemBenchOptions *b) {
-  *b = (ChemBenchOptions){1000, 1e-6, 1200, CHEM_P_ATM, 1e-8, 1e-12, NULL, "auto", "bulk-sparse",
-                          NULL, chem_schedule_default(), 1};
+  *b = (ChemBenchOptions){1000,
+                          1e-6,
+                          1200,
+                          CHEM_P_ATM,
+                          1e-8,
+                          1e-12,
+                          NULL,
+                          "auto",
+                          "bulk-sparse",
+                          NULL,
+                          chem_schedule_default(),
+                          1};
   *mech = NULL;
   for (int a = 0; a < argc; a++) {
     if (argv[a][0] != '-') {
@@ -386,32 +421,52 @@ static int parse_bench_chem(int argc, char **argv, const char **mech, ChemBenchO
     const char *k = argv[a], *v = argv[++a];
     double x = 0;
     int numeric = params_eval_real_quiet(v, &x, NULL);
-    if (!strcmp(k, "--X")) b->X = v;
-    else if (!strcmp(k, "--backend")) b->backend = v;
-    else if (!strcmp(k, "--schedule")) b->schedule = v;
-    else if (!strcmp(k, "--dump")) b->dump = v;
+    if (!strcmp(k, "--X"))
+      b->X = v;
+    else if (!strcmp(k, "--backend"))
+      b->backend = v;
+    else if (!strcmp(k, "--schedule"))
+      b->schedule = v;
+    else if (!strcmp(k, "--dump"))
+      b->dump = v;
     else if (!strcmp(k, "--integrator")) {
-      if (!strcmp(v, "radau5")) b->sch.integrator = CHEM_INTEGRATOR_RADAU5;
-      else if (!strcmp(v, "rodas")) b->sch.integrator = CHEM_INTEGRATOR_RODAS;
-      else return HX_ERROR(HX_ERR_INPUT, "bench chem: --integrator %s: use radau5 or rodas", v);
-    }
-    else if (!numeric) return HX_ERROR(HX_ERR_INPUT, "bench chem: %s %s: not a number", k, v);
-    else if (!strcmp(k, "--cells")) b->cells = (long)x;
-    else if (!strcmp(k, "--dt")) b->dt = x;
-    else if (!strcmp(k, "--T0")) b->T0 = x;
-    else if (!strcmp(k, "--p0")) b->p0 = x;
-    else if (!strcmp(k, "--rtol")) b->rtol = x;
-    else if (!strcmp(k, "--atol")) b->atol = x;
-    else if (!strcmp(k, "--K")) b->sch.bulk_steps = (int)x;
-    else if (!strcmp(k, "--bulk")) b->sch.bulk_launches = (int)x;
-    else if (!strcmp(k, "--threshold")) b->sch.sparse_threshold = x;
-    else if (!strcmp(k, "--minblocks")) b->sch.min_blocks = (int)x;
-    else if (!strcmp(k, "--repeat")) b->repeat = (int)x;
+      if (!strcmp(v, "radau5"))
+        b->sch.integrator = CHEM_INTEGRATOR_RADAU5;
+      else if (!strcmp(v, "rodas"))
+        b->sch.integrator = CHEM_INTEGRATOR_RODAS;
+      else
+        return HX_ERROR(HX_ERR_INPUT, "bench chem: --integrator %s: use radau5 or rodas", v);
+    } else if (!numeric)
+      return HX_ERROR(HX_ERR_INPUT, "bench chem: %s %s: not a number", k, v);
+    else if (!strcmp(k, "--cells"))
+      b->cells = (long)x;
+    else if (!strcmp(k, "--dt"))
+      b->dt = x;
+    else if (!strcmp(k, "--T0"))
+      b->T0 = x;
+    else if (!strcmp(k, "--p0"))
+      b->p0 = x;
+    else if (!strcmp(k, "--rtol"))
+      b->rtol = x;
+    else if (!strcmp(k, "--atol"))
+      b->atol = x;
+    else if (!strcmp(k, "--K"))
+      b->sch.bulk_steps = (int)x;
+    else if (!strcmp(k, "--bulk"))
+      b->sch.bulk_launches = (int)x;
+    else if (!strcmp(k, "--threshold"))
+      b->sch.sparse_threshold = x;
+    else if (!strcmp(k, "--minblocks"))
+      b->sch.min_blocks = (int)x;
+    else if (!strcmp(k, "--repeat"))
+      b->repeat = (int)x;
     else
-      return HX_ERROR(HX_ERR_INPUT, "bench chem: unknown option %s (options: --cells --dt --backend "
-                                    "--schedule --integrator --K --bulk --threshold --minblocks --T0 --p0 --X --rtol --atol "
-                                    "--repeat --dump)",
-                      k);
+      return HX_ERROR(
+          HX_ERR_INPUT,
+          "bench chem: unknown option %s (options: --cells --dt --backend "
+          "--schedule --integrator --K --bulk --threshold --minblocks --T0 --p0 --X --rtol --atol "
+          "--repeat --dump)",
+          k);
   }
   if (!*mech)
     return HX_ERROR(HX_ERR_INPUT, "usage: hexdg bench chem MECH.yaml --cells n [--dt 1e-6] "
@@ -445,8 +500,9 @@ static int bench_cells(const ChemMech *m, const ChemBenchOptions *b, double *y, 
   o.max_steps = 1000000;
   if (rc == HX_OK) rc = chem_reactor_history(m, CHEM_MODE_CP, b->T0, b->p0, Y0, 1.0, &o, &h);
   if (rc == HX_OK && !(h.ignition_delay > 0 && h.T_end > b->T0 + 100))
-    rc = HX_ERROR(HX_ERR_INPUT, "bench chem: %s at T0 = %g K, p0 = %g Pa, X = %s does not ignite "
-                                "within 1 s: raise --T0",
+    rc = HX_ERROR(HX_ERR_INPUT,
+                  "bench chem: %s at T0 = %g K, p0 = %g Pa, X = %s does not ignite "
+                  "within 1 s: raise --T0",
                   m->path, b->T0, b->p0, b->X);
   for (long c = 0; c < n && rc == HX_OK; c++) {
     /* scrambled order: a multiplicative hash permutes 0..n-1 when n is not a multiple of the
@@ -454,7 +510,8 @@ static int bench_cells(const ChemMech *m, const ChemBenchOptions *b, double *y, 
     double u = (double)(((unsigned long long)c * 2654435761ULL) % (unsigned long long)n) / n;
     double t = 2.0 * h.ignition_delay * (u + 0.5 / n);
     long r = 0;
-    while (r + 1 < h.n && h.t[r + 1] <= t) r++;
+    while (r + 1 < h.n && h.t[r + 1] <= t)
+      r++;
     long r1 = r + 1 < h.n ? r + 1 : r;
     double w = r1 > r ? (t - h.t[r]) / (h.t[r1] - h.t[r]) : 0;
     double T = (1 - w) * h.T[r] + w * h.T[r1], Wmix = 0;
@@ -477,11 +534,13 @@ static int dump_cells(const ChemMech *m, const ChemBenchOptions *b, const double
   FILE *f = fopen(b->dump, "w");
   if (!f) return HX_ERROR(HX_ERR_IO, "bench chem: cannot write %s", b->dump);
   fprintf(f, "# %s dt %.17g rtol %.17g atol %.17g\nT,rho", m->path, b->dt, b->rtol, b->atol);
-  for (int k = 0; k < m->n_species; k++) fprintf(f, ",%s", m->species_names[k]);
+  for (int k = 0; k < m->n_species; k++)
+    fprintf(f, ",%s", m->species_names[k]);
   fprintf(f, "\n");
   for (long c = 0; c < b->cells; c++) {
     fprintf(f, "%.17g,%.17g", y[c], par[c]);
-    for (int k = 0; k < m->n_species; k++) fprintf(f, ",%.17g", y[(size_t)(k + 1) * b->cells + c]);
+    for (int k = 0; k < m->n_species; k++)
+      fprintf(f, ",%.17g", y[(size_t)(k + 1) * b->cells + c]);
     fprintf(f, "\n");
   }
   fclose(f);
@@ -491,8 +550,8 @@ static int dump_cells(const ChemMech *m, const ChemBenchOptions *b, const double
 
 /* One timed integration of all cells; seconds, steps, sparse seconds */
 static int bench_chem_once(const ChemMech *m, ChemGpu *g, const ChemBenchOptions *b,
-                           const ChemIntegratorOptions *o, double *y, const double *par,
-                           int *steps, double *sec, long *total, int *max_steps, double *sparse) {
+                           const ChemIntegratorOptions *o, double *y, const double *par, int *steps,
+                           double *sec, long *total, int *max_steps, double *sparse) {
   long n = b->cells;
   *sparse = 0;
   if (g) {
@@ -525,7 +584,8 @@ int bench_chem_command(int argc, char **argv) {
   const char *mech;
   ChemBenchOptions b;
   HX_CHECK(parse_bench_chem(argc, argv, &mech, &b));
-  int use_gpu = !strcmp(b.backend, "cuda") || (!strcmp(b.backend, "auto") && gpu_device_count() > 0);
+  int use_gpu =
+      !strcmp(b.backend, "cuda") || (!strcmp(b.backend, "auto") && gpu_device_count() > 0);
   if (strcmp(b.backend, "cuda") && strcmp(b.backend, "cpu") && strcmp(b.backend, "auto"))
     return HX_ERROR(HX_ERR_INPUT, "bench chem: --backend %s: use cpu, cuda or auto", b.backend);
   ChemMech *m = NULL;
@@ -562,12 +622,14 @@ int bench_chem_command(int argc, char **argv) {
            m->path, m->n_species, m->n_reactions, n, b.X, b.p0, b.T0, tau, b.dt,
            b.sch.integrator == CHEM_INTEGRATOR_RODAS ? "RODAS4" : "Radau IIA 5", b.rtol, b.atol);
     if (use_gpu)
-      printf("backend: cuda (%s), schedule %s (K %d, %d bulk launches, sparse below %g), "
-             "workspace %zu bytes per cell\n",
-             dev, b.schedule, b.sch.bulk_steps, b.sch.bulk_launches, b.sch.sparse_threshold,
-             (b.sch.integrator == CHEM_INTEGRATOR_RODAS ? rodas_ws_doubles(m) : radau5_ws_doubles(m)) *
-                 sizeof(double));
-    else printf("backend: cpu, %d OpenMP threads\n", omp_get_max_threads());
+      printf(
+          "backend: cuda (%s), schedule %s (K %d, %d bulk launches, sparse below %g), "
+          "workspace %zu bytes per cell\n",
+          dev, b.schedule, b.sch.bulk_steps, b.sch.bulk_launches, b.sch.sparse_threshold,
+          (b.sch.integrator == CHEM_INTEGRATOR_RODAS ? rodas_ws_doubles(m) : radau5_ws_doubles(m)) *
+              sizeof(double));
+    else
+      printf("backend: cpu, %d OpenMP threads\n", omp_get_max_threads());
   }
   double best = 1e300, sparse_best = 0;
   long total = 0;

@@ -20,11 +20,11 @@ extern "C" {
 #endif
 
 /* CODATA 2018 exact values, as Cantera uses them (ct::GasConstant, ct::OneAtm) */
-#define CHEM_AVOGADRO 6.02214076e26                          /* 1/kmol */
-#define CHEM_BOLTZMANN 1.380649e-23                          /* J/K */
-#define CHEM_R (CHEM_AVOGADRO * CHEM_BOLTZMANN)              /* 8314.46261815324 J/(kmol K) */
-#define CHEM_P_ATM 101325.0                                  /* Pa: standard pressure of Kc */
-#define CHEM_CAL 4.184                                       /* J per thermochemical calorie */
+#define CHEM_AVOGADRO 6.02214076e26             /* 1/kmol */
+#define CHEM_BOLTZMANN 1.380649e-23             /* J/K */
+#define CHEM_R (CHEM_AVOGADRO * CHEM_BOLTZMANN) /* 8314.46261815324 J/(kmol K) */
+#define CHEM_P_ATM 101325.0                     /* Pa: standard pressure of Kc */
+#define CHEM_CAL 4.184                          /* J per thermochemical calorie */
 
 /* Strided arrays: chemistry functions take every array with a stride so that one code serves a
  * contiguous host array (stride 1), a species-major batch (stride = number of cells: consecutive
@@ -66,9 +66,9 @@ typedef struct ChemMech {
   int *tb_ptr, *tb_sp; /* third-body efficiencies that differ from the default (three-body and
                           falloff reactions); [M] = default * C_total + sum (eff - default) C_k */
   double *tb_eff;
-  double *tb_default;  /* [nr] default efficiency (1; 0 for an explicit collision partner) */
-  int *plog_ptr;       /* [nr+1] PLOG rates (empty for other types) */
-  double *plog;        /* [n_plog*4]: ln(p / Pa), A, b, Ea/R, sorted by pressure */
+  double *tb_default; /* [nr] default efficiency (1; 0 for an explicit collision partner) */
+  int *plog_ptr;      /* [nr+1] PLOG rates (empty for other types) */
+  double *plog;       /* [n_plog*4]: ln(p / Pa), A, b, Ea/R, sorted by pressure */
 
   /* the one block holding every array above */
   void *block;
@@ -77,10 +77,10 @@ typedef struct ChemMech {
   /* host only */
   char (*species_names)[CHEM_NAME_LEN];
   char (*element_names)[CHEM_NAME_LEN];
-  char **equations;     /* [nr] the reaction equation as written in the file */
-  int *equation_line;   /* [nr] 1-based line in the file */
-  char path[4096];      /* the file it was read from */
-  char hash[17];        /* FNV-1a 64 of the file's bytes, hex */
+  char **equations;   /* [nr] the reaction equation as written in the file */
+  int *equation_line; /* [nr] 1-based line in the file */
+  char path[4096];    /* the file it was read from */
+  char hash[17];      /* FNV-1a 64 of the file's bytes, hex */
 } ChemMech;
 
 /* Read a Cantera YAML mechanism (the first ideal-gas phase, or `phase_name` when not NULL).

@@ -222,7 +222,8 @@ HD static inline void radau5_row_update(int j0, int n, double l, const double *s
     CHEM_AT(dst, j + 2, s) = d2 - l * s2;
     CHEM_AT(dst, j + 3, s) = d3 - l * s3;
   }
-  for (; j < n; j++) CHEM_AT(dst, j, s) -= l * CHEM_AT(src, j, s);
+  for (; j < n; j++)
+    CHEM_AT(dst, j, s) -= l * CHEM_AT(src, j, s);
 }
 
 /* the complex twin: (dr + i di)[j] -= (lr + i li) (sr + i si)[j] */
@@ -266,8 +267,7 @@ HD static inline int radau5_lu_real(int n, double *a, long s, double *piv) {
     for (int i = k + 1; i < n; i++) {
       double l = A_(i, k) * inv;
       A_(i, k) = l;
-      if (l != 0)
-        radau5_row_update(k + 1, n, l, a + (size_t)k * n * s, a + (size_t)i * n * s, s);
+      if (l != 0) radau5_row_update(k + 1, n, l, a + (size_t)k * n * s, a + (size_t)i * n * s, s);
     }
   }
   return 0;

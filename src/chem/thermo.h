@@ -59,14 +59,16 @@ HD static inline double chem_dcpR_dT(const ChemMech *m, int k, double T) {
 /* Mean molar mass W = 1 / sum(Y_k / W_k), kg/kmol */
 HD static inline double chem_mean_mw(const ChemMech *m, const double *Y, long sy) {
   double inv = 0;
-  for (int k = 0; k < m->n_species; k++) inv += CHEM_AT(Y, k, sy) / m->mw[k];
+  for (int k = 0; k < m->n_species; k++)
+    inv += CHEM_AT(Y, k, sy) / m->mw[k];
   return 1.0 / inv;
 }
 
 /* Mixture specific heat at constant pressure, J/(kg K) */
 HD static inline double chem_cp_mass(const ChemMech *m, double T, const double *Y, long sy) {
   double cp = 0;
-  for (int k = 0; k < m->n_species; k++) cp += CHEM_AT(Y, k, sy) * chem_cp_R(m, k, T) / m->mw[k];
+  for (int k = 0; k < m->n_species; k++)
+    cp += CHEM_AT(Y, k, sy) * chem_cp_R(m, k, T) / m->mw[k];
   return cp * CHEM_R;
 }
 
@@ -77,7 +79,8 @@ HD static inline double chem_cv_mass(const ChemMech *m, double T, const double *
 /* Mixture enthalpy h = sum Y_k h_k / W_k, J/kg */
 HD static inline double chem_h_mass(const ChemMech *m, double T, const double *Y, long sy) {
   double h = 0;
-  for (int k = 0; k < m->n_species; k++) h += CHEM_AT(Y, k, sy) * chem_h_RT(m, k, T) / m->mw[k];
+  for (int k = 0; k < m->n_species; k++)
+    h += CHEM_AT(Y, k, sy) * chem_h_RT(m, k, T) / m->mw[k];
   return h * CHEM_R * T;
 }
 
@@ -120,8 +123,10 @@ HD static inline int chem_T_from_energy(const ChemMech *m, const double *Y, long
   if (!(x > lo && x < hi)) x = lo + (hi - lo) * (target - e_lo) / (e_hi - e_lo);
   for (int it = 0; it < 100; it++) {
     double f = chem_h_mass(m, x, Y, sy) - (use_h ? 0 : Rw * x) - target;
-    if (f > 0) hi = x;
-    else lo = x;
+    if (f > 0)
+      hi = x;
+    else
+      lo = x;
     double c = chem_cp_mass(m, x, Y, sy) - (use_h ? 0 : Rw);
     double dx = -f / c;
     double xn = x + dx;
@@ -136,11 +141,13 @@ HD static inline int chem_T_from_energy(const ChemMech *m, const double *Y, long
   return 0;
 }
 
-HD static inline int chem_T_from_u(const ChemMech *m, const double *Y, long sy, double u, double *T) {
+HD static inline int chem_T_from_u(const ChemMech *m, const double *Y, long sy, double u,
+                                   double *T) {
   return chem_T_from_energy(m, Y, sy, u, 0, T);
 }
 
-HD static inline int chem_T_from_h(const ChemMech *m, const double *Y, long sy, double h, double *T) {
+HD static inline int chem_T_from_h(const ChemMech *m, const double *Y, long sy, double h,
+                                   double *T) {
   return chem_T_from_energy(m, Y, sy, h, 1, T);
 }
 

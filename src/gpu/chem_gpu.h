@@ -12,8 +12,8 @@
 
 #include <stddef.h>
 
-#include "chem/mech.h"
 #include "chem/batch.h"
+#include "chem/mech.h"
 #include "chem/radau5.h"
 #include "chem/rodas.h"
 
@@ -35,14 +35,14 @@ typedef struct {
 } ChemSchedule;
 
 typedef struct {
-  double seconds;        /* device time of the whole integration (events) */
-  double sparse_seconds; /* of which in the sparse (compacted) phase */
-  long total_steps;      /* integrator steps over all cells */
-  int max_steps;         /* of the most expensive cell */
-  int launches;          /* kernel launches of the integrator */
+  double seconds;                           /* device time of the whole integration (events) */
+  double sparse_seconds;                    /* of which in the sparse (compacted) phase */
+  long total_steps;                         /* integrator steps over all cells */
+  int max_steps;                            /* of the most expensive cell */
+  int launches;                             /* kernel launches of the integrator */
   int n_failed, first_failed, first_status; /* failures: count, first cell, its status */
-  size_t ws_bytes;       /* device workspace bytes per cell */
-  int chunk_cells;       /* cells per chunk */
+  size_t ws_bytes;                          /* device workspace bytes per cell */
+  int chunk_cells;                          /* cells per chunk */
 } ChemGpuStats;
 
 /* The default schedule (chem_kernels.cu; measured in docs/performance.md) */

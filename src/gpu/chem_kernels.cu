@@ -1,7 +1,7 @@
 /* Batched Radau IIA chemistry on the GPU with the bulk-sparse schedule (chem_gpu.h). */
 #include <cuda_runtime.h>
-#include <stdio.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,7 +14,7 @@ extern "C" {
   do {                                                                                             \
     cudaError_t cu_err_ = (call);                                                                  \
     if (cu_err_ != cudaSuccess)                                                                    \
-      return hx_error_at(__FILE__, __LINE__, HX_ERR_DEVICE, "CUDA error in %s: %s", #call,        \
+      return hx_error_at(__FILE__, __LINE__, HX_ERR_DEVICE, "CUDA error in %s: %s", #call,         \
                          cudaGetErrorString(cu_err_));                                             \
   } while (0)
 
@@ -29,8 +29,8 @@ struct ChemGpu {
   double *d_ws2, *d_par2; /* compact workspace and parameters of the sparse phase */
   size_t ws2_cells;
   long ws_doubles, ws_head;
-  int *d_list, *d_count;  /* compacted active cells and their number */
-  int *h_count;           /* pinned */
+  int *d_list, *d_count; /* compacted active cells and their number */
+  int *h_count;          /* pinned */
   cudaEvent_t ev[4];
 };
 
@@ -55,7 +55,8 @@ extern "C" int chem_gpu_create(const ChemMech *m, ChemGpu **out) {
   chem_mech_rebase(m, g->d_block, &g->dev);
   CU_CHECK(cudaMalloc(&g->d_count, sizeof(int)));
   CU_CHECK(cudaMallocHost(&g->h_count, sizeof(int)));
-  for (int i = 0; i < 4; i++) CU_CHECK(cudaEventCreate(&g->ev[i]));
+  for (int i = 0; i < 4; i++)
+    CU_CHECK(cudaEventCreate(&g->ev[i]));
   return HX_OK;
 }
 
@@ -120,8 +121,8 @@ __global__ void chem_init_kernel(ChemMech m, int mode, int n, const double *y, c
  * MINB: blocks per SM the register budget must allow (occupancy against spills, measured). */
 template <class I, int MINB>
 __global__ void __launch_bounds__(CHEM_BLOCK, MINB)
-    chem_bulk_kernel(ChemMech m, int mode, int n, const double *par, int k,
-                     ChemIntegratorOptions o, double *ws, int *n_active) {
+    chem_bulk_kernel(ChemMech m, int mode, int n, const double *par, int k, ChemIntegratorOptions o,
+                     double *ws, int *n_active) {
   int c = blockIdx.x * blockDim.x + threadIdx.x;
   if (c >= n) return;
   double *w = ws + c;
@@ -145,7 +146,8 @@ __global__ void chem_gather_kernel(const double *ws, const double *par, int n, c
   if (j >= n_list) return;
   int c = list[j];
   if (blockIdx.y == 0) par2[j] = par[c];
-  for (long i = blockIdx.y; i < n_ws; i += gridDim.y) ws2[i * n_list + j] = ws[i * n + c];
+  for (long i = blockIdx.y; i < n_ws; i += gridDim.y)
+    ws2[i * n_list + j] = ws[i * n + c];
 }
 
 __global__ void chem_scatter_kernel(const double *ws2, int n_list, const int *list, int n,
@@ -153,7 +155,8 @@ __global__ void chem_scatter_kernel(const double *ws2, int n_list, const int *li
   int j = blockIdx.x * blockDim.x + threadIdx.x;
   if (j >= n_list) return;
   int c = list[j];
-  for (long i = blockIdx.y; i < n_back; i += gridDim.y) ws[i * n + c] = ws2[i * n_list + j];
+  for (long i = blockIdx.y; i < n_back; i += gridDim.y)
+    ws[i * n + c] = ws2[i * n_list + j];
 }
 
 /* Results back into the species-major state; failed cells keep their last accepted state. */
@@ -165,12 +168,15 @@ __global__ void chem_finish_kernel(ChemMech m, int n, double *ws, double *y, lon
   double *w = ws + c;
   const double *yw = I::y(&m, w, n);
   const int n_unknowns = m.n_species + 1;
-  for (int i = 0; i < n_unknowns; i++) y[(size_t)i * n_all + c] = yw[(size_t)i * n];
+  for (int i = 0; i < n_unknowns; i++)
+    y[(size_t)i * n_all + c] = yw[(size_t)i * n];
   if (steps) steps[c] = (int)I::steps(w, n);
   if (status) status[c] = I::status(w, n);
 }
 
-static int blocks(int n) { return (n + CHEM_BLOCK - 1) / CHEM_BLOCK; }
+static int blocks(int n) {
+  return (n + CHEM_BLOCK - 1) / CHEM_BLOCK;
+}
 
 static int read_count(ChemGpu *g, int *value) {
   CU_CHECK(cudaMemcpy(g->h_count, g->d_count, sizeof(int), cudaMemcpyDeviceToHost));
@@ -216,8 +222,8 @@ static int integrate_chunk(ChemGpu *g, int mode, int n, const double *d_par,
                            ChemGpuStats *st) {
   const int to_end = o->max_steps + 1;
   if (sch->single_launch) {
-    chem_bulk_kernel<I, MINB><<<blocks(n), CHEM_BLOCK>>>(g->dev, mode, n, d_par, to_end, *o,
-                                                         g->d_ws, g->d_count);
+    chem_bulk_kernel<I, MINB>
+        <<<blocks(n), CHEM_BLOCK>>>(g->dev, mode, n, d_par, to_end, *o, g->d_ws, g->d_count);
     st->launches++;
     return HX_OK;
   }
@@ -231,8 +237,8 @@ static int integrate_chunk(ChemGpu *g, int mode, int n, const double *d_par,
   }
   if (active == 0) return HX_OK;
   if (active >= sch->sparse_threshold * n || active > (int)g->ws2_cells) {
-    chem_bulk_kernel<I, MINB><<<blocks(n), CHEM_BLOCK>>>(g->dev, mode, n, d_par, to_end, *o,
-                                                         g->d_ws, g->d_count);
+    chem_bulk_kernel<I, MINB>
+        <<<blocks(n), CHEM_BLOCK>>>(g->dev, mode, n, d_par, to_end, *o, g->d_ws, g->d_count);
     st->launches++;
     return HX_OK;
   }
@@ -244,8 +250,8 @@ static int integrate_chunk(ChemGpu *g, int mode, int n, const double *d_par,
   dim3 grid(blocks(active), 64);
   chem_gather_kernel<<<grid, CHEM_BLOCK>>>(g->d_ws, d_par, n, g->d_list, active, g->ws_doubles,
                                            g->d_ws2, g->d_par2);
-  chem_bulk_kernel<I, MINB><<<blocks(active), CHEM_BLOCK>>>(g->dev, mode, active, g->d_par2,
-                                                            to_end, *o, g->d_ws2, g->d_count);
+  chem_bulk_kernel<I, MINB><<<blocks(active), CHEM_BLOCK>>>(g->dev, mode, active, g->d_par2, to_end,
+                                                            *o, g->d_ws2, g->d_count);
   chem_scatter_kernel<<<grid, CHEM_BLOCK>>>(g->d_ws2, active, g->d_list, n, g->ws_head, g->d_ws);
   st->launches++;
   CU_CHECK(cudaEventRecord(g->ev[3]));
@@ -298,11 +304,11 @@ static int integrate_all(ChemGpu *g, int mode, int n_cells, double *d_y, const d
   CU_CHECK(cudaEventRecord(g->ev[0]));
   for (int c0 = 0; c0 < n_cells && rc == HX_OK; c0 += chunk) {
     int n = n_cells - c0 < chunk ? n_cells - c0 : chunk;
-    chem_init_kernel<I><<<blocks(n), CHEM_BLOCK>>>(g->dev, mode, n, d_y + c0, d_par + c0,
-                                                   n_cells, dt, *opt, g->d_ws);
+    chem_init_kernel<I><<<blocks(n), CHEM_BLOCK>>>(g->dev, mode, n, d_y + c0, d_par + c0, n_cells,
+                                                   dt, *opt, g->d_ws);
     rc = integrate_chunk<I, MINB>(g, mode, n, d_par + c0, opt, sch, st);
-    chem_finish_kernel<I><<<blocks(n), CHEM_BLOCK>>>(g->dev, n, g->d_ws, d_y + c0, n_cells,
-                                                     steps + c0, status + c0);
+    chem_finish_kernel<I>
+        <<<blocks(n), CHEM_BLOCK>>>(g->dev, n, g->d_ws, d_y + c0, n_cells, steps + c0, status + c0);
     chem_reduce_kernel<<<blocks(n), CHEM_BLOCK>>>(n, steps + c0, status + c0, c0, &d_red->sum,
                                                   &d_red->max_steps, &d_red->n_failed,
                                                   &d_red->first_failed);

@@ -1,8 +1,9 @@
 /* Batched chemistry on the GPU against the CPU: the same cells (states spread over an ignition
- * history), the same tolerances, both schedules. The GPU runs the same Radau IIA code with a strided
- * workspace, so the results must agree inside the integrator tolerance (in practice to round-off:
- * the arithmetic is the same, only FMA contraction differs). A cell given too few steps must fail
- * with a status, keep finite numbers, and not disturb the other cells. Skipped (77) without a GPU. */
+ * history), the same tolerances, both schedules. The GPU runs the same Radau IIA code with a
+ * strided workspace, so the results must agree inside the integrator tolerance (in practice to
+ * round-off: the arithmetic is the same, only FMA contraction differs). A cell given too few steps
+ * must fail with a status, keep finite numbers, and not disturb the other cells. Skipped (77)
+ * without a GPU. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -14,10 +15,10 @@
 #include <cmocka.h>
 
 #include "chem/batch.h"
-#include "core/error.h"
 #include "chem/mech.h"
 #include "chem/thermo.h"
 #include "chem_paths.h"
+#include "core/error.h"
 #include "gpu/chem_gpu.h"
 #include "gpu/gpu.h"
 
@@ -28,8 +29,10 @@ static void make_cells(const ChemMech *m, const char *X, double T0, double p0, l
   double *Y0 = malloc(sizeof(double) * ns);
   assert_int_equal(chem_parse_composition(m, X, "X", Y0), HX_OK);
   double W = 0;
-  for (int k = 0; k < ns; k++) W += Y0[k] * m->mw[k];
-  for (int k = 0; k < ns; k++) Y0[k] *= m->mw[k] / W;
+  for (int k = 0; k < ns; k++)
+    W += Y0[k] * m->mw[k];
+  for (int k = 0; k < ns; k++)
+    Y0[k] *= m->mw[k] / W;
   ChemIntegratorOptions o = chem_integrator_options_default();
   o.rtol = 1e-9;
   o.atol = 1e-14;
@@ -38,9 +41,11 @@ static void make_cells(const ChemMech *m, const char *X, double T0, double p0, l
   for (long c = 0; c < n; c++) {
     double t = 2 * h.ignition_delay * (double)((c * 7919) % n) / n;
     long r = 0;
-    while (r + 1 < h.n && h.t[r + 1] <= t) r++;
+    while (r + 1 < h.n && h.t[r + 1] <= t)
+      r++;
     y[c] = h.T[r];
-    for (int k = 0; k < ns; k++) y[(size_t)(k + 1) * n + c] = h.Y[r * ns + k];
+    for (int k = 0; k < ns; k++)
+      y[(size_t)(k + 1) * n + c] = h.Y[r * ns + k];
     rho[c] = h.p[r] / (CHEM_R * h.T[r]) * chem_mean_mw(m, y + n + c, n);
   }
   chem_history_free(&h);
@@ -74,22 +79,23 @@ static void agree_with(const char *name, const char *X, int single, int integrat
   sch.single_launch = single;
   sch.integrator = integrator;
   ChemGpuStats st;
-  assert_int_equal(
-      chem_gpu_integrate_host(g, CHEM_MODE_CV, (int)n, y_gpu, rho, dt, &o, &sch, sp_gpu, st_gpu, &st),
-      HX_OK);
+  assert_int_equal(chem_gpu_integrate_host(g, CHEM_MODE_CV, (int)n, y_gpu, rho, dt, &o, &sch,
+                                           sp_gpu, st_gpu, &st),
+                   HX_OK);
   double dT = 0, dY = 0;
   long dsteps = 0;
   for (long c = 0; c < n; c++) {
     assert_int_equal(st_gpu[c], CHEM_DONE);
     dT = fmax(dT, fabs(y_gpu[c] - y_cpu[c]) / y_cpu[c]);
-    for (int k = 1; k < nu; k++) dY = fmax(dY, fabs(y_gpu[k * n + c] - y_cpu[k * n + c]));
+    for (int k = 1; k < nu; k++)
+      dY = fmax(dY, fabs(y_gpu[k * n + c] - y_cpu[k * n + c]));
     dsteps += labs((long)sp_gpu[c] - sp_cpu[c]);
   }
   printf("  %s %s %s: %ld cells, max |dT|/T %.2e, max |dY| %.2e, steps differ by %ld in total, "
          "GPU %.3f ms (%d launches, sparse %.3f ms)\n",
          name, integrator == CHEM_INTEGRATOR_RODAS ? "RODAS4" : "Radau5",
-         single ? "single launch" : "bulk-sparse", n, dT, dY, dsteps, 1e3 * st.seconds,
-         st.launches, 1e3 * st.sparse_seconds);
+         single ? "single launch" : "bulk-sparse", n, dT, dY, dsteps, 1e3 * st.seconds, st.launches,
+         1e3 * st.sparse_seconds);
   /* inside the tolerance: rtol on T, rtol * max Y + atol on the mass fractions */
   assert_true(dT <= o.rtol);
   assert_true(dY <= o.rtol + o.atol);
@@ -138,12 +144,13 @@ static void failing_cells(void **state) {
   assert_int_equal(chem_gpu_create(m, &g), HX_OK);
   ChemSchedule sch = chem_schedule_default();
   ChemGpuStats st;
-  assert_int_equal(chem_gpu_integrate_host(g, CHEM_MODE_CV, (int)n, y, rho, 1e-3, &o, &sch, NULL,
-                                           status, &st),
-                   HX_OK);
+  assert_int_equal(
+      chem_gpu_integrate_host(g, CHEM_MODE_CV, (int)n, y, rho, 1e-3, &o, &sch, NULL, status, &st),
+      HX_OK);
   assert_true(st.n_failed > 0);
   assert_int_equal(status[st.first_failed], CHEM_FAIL_STEPS);
-  for (long i = 0; i < nu * n; i++) assert_true(isfinite(y[i]));
+  for (long i = 0; i < nu * n; i++)
+    assert_true(isfinite(y[i]));
   printf("  %d of %ld cells failed as asked (first: cell %d, %s)\n", st.n_failed, n,
          st.first_failed, chem_status_name(st.first_status));
   chem_gpu_destroy(g);
@@ -157,10 +164,8 @@ int main(void) {
     return 77;
   }
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(burke_bulk_sparse),
-      cmocka_unit_test(burke_single),
-      cmocka_unit_test(gri30_bulk_sparse),
-      cmocka_unit_test(burke_rodas),
+      cmocka_unit_test(burke_bulk_sparse), cmocka_unit_test(burke_single),
+      cmocka_unit_test(gri30_bulk_sparse), cmocka_unit_test(burke_rodas),
       cmocka_unit_test(failing_cells),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -34,6 +34,8 @@ check "ignition delay within 1 % of Cantera" awk -v a="$tau" -v b="$ref" 'BEGIN{
 check "history has a row per step and every species" bash -c "[ \$(head -1 hist.csv | tr ',' '\n' | wc -l) -eq 16 ] && [ \$(wc -l <hist.csv) -gt 100 ]"
 
 "$hexdg" reactor "$mech" --sweep 1000:1400:3 --X "H2:2,O2:1,N2:3.76" -o sweep.csv >sweep.txt 2>&1
+"$hexdg" reactor "$root/parameter_files/ignition_h2air.ini" --sweep 1000:1200:2 -o case.csv >case.txt 2>&1
+check "parameter_files/ignition_h2air.ini runs (mechanism relative to the file)" bash -c "[ \$(grep -vc '^#' case.csv) -eq 3 ]"
 check "sweep table: 3 temperatures" bash -c "[ \$(grep -vc '^#' sweep.csv) -eq 4 ]"
 
 # adiabatic flame temperature (HP, 300 K, 1 atm, phi = 1) against equil_burke.csv
