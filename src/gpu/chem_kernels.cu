@@ -5,18 +5,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gpu/gpu_internal.cuh" /* CU_CHECK */
+
 extern "C" {
-#include "core/error.h"
 #include "gpu/chem_gpu.h"
 }
-
-#define CU_CHECK(call)                                                                             \
-  do {                                                                                             \
-    cudaError_t cu_err_ = (call);                                                                  \
-    if (cu_err_ != cudaSuccess)                                                                    \
-      return hx_error_at(__FILE__, __LINE__, HX_ERR_DEVICE, "CUDA error in %s: %s", #call,         \
-                         cudaGetErrorString(cu_err_));                                             \
-  } while (0)
 
 #define CHEM_BLOCK 128
 

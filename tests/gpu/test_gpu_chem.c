@@ -17,54 +17,21 @@
 #include "chem/batch.h"
 #include "chem/mech.h"
 #include "chem/thermo.h"
-#include "chem_paths.h"
+#include "chem_test_util.h"
 #include "core/error.h"
 #include "gpu/chem_gpu.h"
 #include "gpu/gpu.h"
 
-/* n cells from a constant-pressure ignition of X at T0, times evenly over [0, 2 tau] */
-static void make_cells(const ChemMech *m, const char *X, double T0, double p0, long n, double *y,
-                       double *rho) {
-  const int ns = m->n_species;
-  double *Y0 = malloc(sizeof(double) * ns);
-  assert_int_equal(chem_parse_composition(m, X, "X", Y0), HX_OK);
-  double W = 0;
-  for (int k = 0; k < ns; k++)
-    W += Y0[k] * m->mw[k];
-  for (int k = 0; k < ns; k++)
-    Y0[k] *= m->mw[k] / W;
-  ChemIntegratorOptions o = chem_integrator_options_default();
-  o.rtol = 1e-9;
-  o.atol = 1e-14;
-  ChemHistory h;
-  assert_int_equal(chem_reactor_history(m, CHEM_MODE_CP, T0, p0, Y0, 0.1, &o, &h), HX_OK);
-  for (long c = 0; c < n; c++) {
-    double t = 2 * h.ignition_delay * (double)((c * 7919) % n) / n;
-    long r = 0;
-    while (r + 1 < h.n && h.t[r + 1] <= t)
-      r++;
-    y[c] = h.T[r];
-    for (int k = 0; k < ns; k++)
-      y[(size_t)(k + 1) * n + c] = h.Y[r * ns + k];
-    rho[c] = h.p[r] / (CHEM_R * h.T[r]) * chem_mean_mw(m, y + n + c, n);
-  }
-  chem_history_free(&h);
-  free(Y0);
-}
-
 static void agree_with(const char *name, const char *X, int single, int integrator) {
-  char path[4096];
-  chem_test_mech_path(name, path, sizeof path);
-  if (!chem_test_have(path)) skip();
-  ChemMech *m = NULL;
-  assert_int_equal(chem_mech_load(path, NULL, &m), HX_OK);
+  ChemMech *m = chem_test_load(name);
+  if (!m) skip();
   const long n = 3000;
   const int nu = m->n_species + 1;
   double *y_cpu = malloc(sizeof(double) * nu * n), *y_gpu = malloc(sizeof(double) * nu * n);
   double *rho = malloc(sizeof(double) * n);
   int *st_cpu = malloc(sizeof(int) * n), *st_gpu = malloc(sizeof(int) * n);
   int *sp_cpu = malloc(sizeof(int) * n), *sp_gpu = malloc(sizeof(int) * n);
-  make_cells(m, X, 1200, CHEM_P_ATM, n, y_cpu, rho);
+  chem_test_make_cells(m, X, 1200, CHEM_P_ATM, n, y_cpu, rho);
   memcpy(y_gpu, y_cpu, sizeof(double) * nu * n);
   ChemIntegratorOptions o = chem_integrator_options_default();
   o.rtol = 1e-8;
@@ -110,15 +77,15 @@ static void agree(const char *name, const char *X, int single) {
 
 static void burke_rodas(void **state) {
   (void)state;
-  agree_with("burke", "H2:2,O2:1,N2:3.76", 0, CHEM_INTEGRATOR_RODAS);
+  agree_with("burke", CHEM_TEST_X_H2_AIR, 0, CHEM_INTEGRATOR_RODAS);
 }
 static void burke_bulk_sparse(void **state) {
   (void)state;
-  agree("burke", "H2:2,O2:1,N2:3.76", 0);
+  agree("burke", CHEM_TEST_X_H2_AIR, 0);
 }
 static void burke_single(void **state) {
   (void)state;
-  agree("burke", "H2:2,O2:1,N2:3.76", 1);
+  agree("burke", CHEM_TEST_X_H2_AIR, 1);
 }
 static void gri30_bulk_sparse(void **state) {
   (void)state;
@@ -128,16 +95,13 @@ static void gri30_bulk_sparse(void **state) {
 /* too few steps: cells fail with a status and finite numbers, the GPU reports the first one */
 static void failing_cells(void **state) {
   (void)state;
-  char path[4096];
-  chem_test_mech_path("burke", path, sizeof path);
-  if (!chem_test_have(path)) skip();
-  ChemMech *m = NULL;
-  assert_int_equal(chem_mech_load(path, NULL, &m), HX_OK);
+  ChemMech *m = chem_test_load("burke");
+  if (!m) skip();
   const long n = 500;
   const int nu = m->n_species + 1;
   double *y = malloc(sizeof(double) * nu * n), *rho = malloc(sizeof(double) * n);
   int *status = malloc(sizeof(int) * n);
-  make_cells(m, "H2:2,O2:1,N2:3.76", 1200, CHEM_P_ATM, n, y, rho);
+  chem_test_make_cells(m, CHEM_TEST_X_H2_AIR, 1200, CHEM_P_ATM, n, y, rho);
   ChemIntegratorOptions o = chem_integrator_options_default();
   o.max_steps = 3;
   ChemGpu *g = NULL;

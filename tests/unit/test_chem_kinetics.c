@@ -44,8 +44,8 @@ static const Case cases[] = {
     {"burke", "tests/data/chem/rates_burke.csv", 1000},
     {"li", "tests/data/chem/rates_li.csv", 1000},
     {"allrates.yaml", "tests/data/chem/rates_allrates.csv", 1000},
-    {"gri30", ".oracle/ref/rates_gri30.csv", 300},
-    {"dodecane", ".oracle/ref/rates_dodecane.csv", 200},
+    {"gri30", ".oracle/ref/rates_gri30.csv", 1000},
+    {"dodecane", ".oracle/ref/rates_dodecane.csv", 1000},
 };
 
 /* A reference table in the mechanism's species order: C[s*ns + k], w[s*ns + k] */
@@ -377,7 +377,7 @@ static void test_jacobian_vs_fd(void **state) {
       "dwdT %.2e (reaction %d); whole = sum of reactions to %.1e, its wdot = chem_wdot to %.1e\n",
       c->name, n, worst_C, worst_r, m->equations[worst_r], m->species_names[worst_j], worst_T,
       worst_rT, worst_sum, worst_w);
-  assert_true(n >= 200);
+  assert_true(n >= 1000);
   assert_true(worst_C <= JAC_TOL);
   assert_true(worst_T <= JAC_TOL);
   assert_true(worst_sum <= 1e-12);

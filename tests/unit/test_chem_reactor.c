@@ -16,50 +16,8 @@
 #include "chem/batch.h"
 #include "chem/radau5.h"
 #include "chem/reactor.h"
-#include "chem_paths.h"
+#include "chem_test_util.h"
 #include "core/error.h"
-
-static const char *X_H2_AIR = "H2:2,O2:1,N2:3.76";
-
-static ChemMech *load(const char *name) {
-  char path[4096];
-  chem_test_mech_path(name, path, sizeof path);
-  if (!chem_test_have(path)) return NULL;
-  ChemMech *m = NULL;
-  assert_int_equal(chem_mech_load(path, NULL, &m), HX_OK);
-  return m;
-}
-
-/* mass fractions from a mole-fraction string */
-static void mass_fractions(const ChemMech *m, const char *X, double *Y) {
-  int ns = m->n_species;
-  assert_int_equal(chem_parse_composition(m, X, "X", Y), HX_OK);
-  double sum = 0;
-  for (int k = 0; k < ns; k++)
-    sum += (Y[k] *= m->mw[k]);
-  for (int k = 0; k < ns; k++)
-    Y[k] /= sum;
-}
-
-/* element totals sum_k a_ke Y_k / W_k (kmol of atoms per kg) */
-static void element_totals(const ChemMech *m, const double *Y, double *b) {
-  for (int e = 0; e < m->n_elements; e++) {
-    b[e] = 0;
-    for (int k = 0; k < m->n_species; k++)
-      b[e] += m->elem_comp[k * m->n_elements + e] * Y[k] / m->mw[k];
-  }
-}
-
-/* max over elements of |b - b0| / max(b0): 0 up to rounding if the integration conserves */
-static double element_drift(const ChemMech *m, const double *b0, const double *Y) {
-  double b[CHEM_MAX_ELEMENTS], scale = 0, d = 0;
-  element_totals(m, Y, b);
-  for (int e = 0; e < m->n_elements; e++)
-    scale = fmax(scale, fabs(b0[e]));
-  for (int e = 0; e < m->n_elements; e++)
-    d = fmax(d, fabs(b[e] - b0[e]) / scale);
-  return d;
-}
 
 static double urand(unsigned *s) {
   *s = *s * 1664525u + 1013904223u;
@@ -97,7 +55,7 @@ static double jacobian_error(const ChemMech *m, int mode, double par, const doub
 }
 
 static void check_jacobian(const char *name) {
-  ChemMech *m = load(name);
+  ChemMech *m = chem_test_load(name);
   if (!m) return;
   int ns = m->n_species, n = ns + 1;
   double *y = malloc(sizeof(double) * n);
@@ -133,68 +91,23 @@ static void test_jacobian_gri30(void **state) {
   (void)state, check_jacobian("gri30");
 }
 
-/* Ignition delays of every row of tests/data/chem/ignition_<name>.csv within 1 %. */
-static void check_ignition(const char *name) {
-  ChemMech *m = load(name);
-  if (!m) return;
-  char path[4096];
-  snprintf(path, sizeof path, "%s/tests/data/chem/ignition_%s.csv", HEXDG_SOURCE_DIR, name);
-  FILE *fp = fopen(path, "r");
-  assert_non_null(fp);
-  int ns = m->n_species, cases = 0;
-  double *Y0 = malloc(sizeof(double) * ns), b0[CHEM_MAX_ELEMENTS];
-  mass_fractions(m, X_H2_AIR, Y0);
-  element_totals(m, Y0, b0);
-  ChemIntegratorOptions o = {1e-8, 1e-15, 200000, 0.0};
-  double worst = 0, worst_drift = 0;
-  char line[512], mode_s[8];
-  printf("  %s: mode p/atm T0/K tau_cantera/s tau_hexdg/s rel.err T_end err/K steps\n", name);
-  while (fgets(line, sizeof line, fp)) {
-    double p_atm, T0, tau_ref, Tend_ref, tend;
-    if (line[0] == '#' || sscanf(line, "%7[^,],%lf,%lf,%lf,%lf,%lf", mode_s, &p_atm, &T0, &tau_ref,
-                                 &Tend_ref, &tend) != 6)
-      continue;
-    int mode = !strcmp(mode_s, "cp") ? CHEM_MODE_CP : CHEM_MODE_CV;
-    ChemHistory h;
-    assert_int_equal(chem_reactor_history(m, mode, T0, p_atm * CHEM_P_ATM, Y0, tend, &o, &h),
-                     HX_OK);
-    double rel = fabs(h.ignition_delay / tau_ref - 1), drift = 0;
-    for (long r = 0; r < h.n; r++)
-      drift = fmax(drift, element_drift(m, b0, h.Y + r * ns));
-    printf("  %s %s %4g %6g %.6e %.6e %.1e %.1e %ld\n", name, mode_s, p_atm, T0, tau_ref,
-           h.ignition_delay, rel, h.T_end - Tend_ref, h.steps);
-    worst = fmax(worst, rel), worst_drift = fmax(worst_drift, drift);
-    assert_true(rel <= 0.01);
-    assert_true(fabs(h.T_end - Tend_ref) <= 1e-3 * Tend_ref);
-    assert_true(drift <= 1e-12);
-    chem_history_free(&h);
-    cases++;
-  }
-  fclose(fp);
-  printf("  %s: %d cases, max ignition-delay error %.2e, max element drift %.1e\n", name, cases,
-         worst, worst_drift);
-  assert_true(cases >= 24);
-  free(Y0);
-  chem_mech_free(m);
-}
-
 static void test_ignition_h2o2(void **state) {
-  (void)state, check_ignition("h2o2");
+  (void)state, chem_test_check_ignition("h2o2", CHEM_INTEGRATOR_RADAU5);
 }
 static void test_ignition_burke(void **state) {
-  (void)state, check_ignition("burke");
+  (void)state, chem_test_check_ignition("burke", CHEM_INTEGRATOR_RADAU5);
 }
 
 /* A batch over states spread along an ignition history: every cell done, elements conserved. */
 static void test_batch(void **state) {
   (void)state;
-  ChemMech *m = load("burke");
+  ChemMech *m = chem_test_load("burke");
   if (!m) return;
   int ns = m->n_species, n = ns + 1;
   const long nc = 16;
   double *Y0 = malloc(sizeof(double) * ns), b0[CHEM_MAX_ELEMENTS];
-  mass_fractions(m, X_H2_AIR, Y0);
-  element_totals(m, Y0, b0);
+  chem_test_mass_fractions(m, CHEM_TEST_X_H2_AIR, Y0);
+  chem_test_element_totals(m, Y0, b0);
   double *y = malloc(sizeof(double) * n * nc), *par = malloc(sizeof(double) * nc);
   double *Yc = malloc(sizeof(double) * ns);
   int status[16], steps[16];
@@ -211,7 +124,7 @@ static void test_batch(void **state) {
     assert_int_equal(status[c], CHEM_DONE);
     for (int k = 0; k < ns; k++)
       Yc[k] = y[(k + 1) * nc + c];
-    assert_true(element_drift(m, b0, Yc) <= 1e-12);
+    assert_true(chem_test_element_drift(m, b0, Yc) <= 1e-12);
     assert_true(y[c] > 2000); /* every cell ignites within 1e-4 s (tau <= 2e-5 s) */
   }
   free(Y0), free(y), free(par), free(Yc);
@@ -222,12 +135,12 @@ static void test_batch(void **state) {
  * and an error return; a non-finite cell is refused with CHEM_FAIL_STATE. */
 static void test_failing_cell(void **state) {
   (void)state;
-  ChemMech *m = load("h2o2");
+  ChemMech *m = chem_test_load("h2o2");
   if (!m) return;
   int ns = m->n_species, n = ns + 1;
   const long nc = 3;
   double *Y0 = malloc(sizeof(double) * ns);
-  mass_fractions(m, X_H2_AIR, Y0);
+  chem_test_mass_fractions(m, CHEM_TEST_X_H2_AIR, Y0);
   double *y = malloc(sizeof(double) * n * nc), par[3] = {CHEM_P_ATM, CHEM_P_ATM, CHEM_P_ATM};
   int status[3], steps[3];
   double tr[3];

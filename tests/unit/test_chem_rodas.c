@@ -16,129 +16,14 @@
 #include "chem/batch.h"
 #include "chem/reactor.h"
 #include "chem/rodas.h"
-#include "chem_paths.h"
+#include "chem_test_util.h"
 #include "core/error.h"
 
-static const char *X_H2_AIR = "H2:2,O2:1,N2:3.76";
-
-static ChemMech *load(const char *name) {
-  char path[4096];
-  chem_test_mech_path(name, path, sizeof path);
-  if (!chem_test_have(path)) return NULL;
-  ChemMech *m = NULL;
-  assert_int_equal(chem_mech_load(path, NULL, &m), HX_OK);
-  return m;
-}
-
-/* mass fractions from a mole-fraction string */
-static void mass_fractions(const ChemMech *m, const char *X, double *Y) {
-  int ns = m->n_species;
-  assert_int_equal(chem_parse_composition(m, X, "X", Y), HX_OK);
-  double sum = 0;
-  for (int k = 0; k < ns; k++)
-    sum += (Y[k] *= m->mw[k]);
-  for (int k = 0; k < ns; k++)
-    Y[k] /= sum;
-}
-
-/* element totals sum_k a_ke Y_k / W_k (kmol of atoms per kg) */
-static void element_totals(const ChemMech *m, const double *Y, double *b) {
-  for (int e = 0; e < m->n_elements; e++) {
-    b[e] = 0;
-    for (int k = 0; k < m->n_species; k++)
-      b[e] += m->elem_comp[k * m->n_elements + e] * Y[k] / m->mw[k];
-  }
-}
-
-/* max over elements of |b - b0| / max(b0): 0 up to rounding if the integration conserves */
-static double element_drift(const ChemMech *m, const double *b0, const double *Y) {
-  double b[CHEM_MAX_ELEMENTS], scale = 0, d = 0;
-  element_totals(m, Y, b);
-  for (int e = 0; e < m->n_elements; e++)
-    scale = fmax(scale, fabs(b0[e]));
-  for (int e = 0; e < m->n_elements; e++)
-    d = fmax(d, fabs(b[e] - b0[e]) / scale);
-  return d;
-}
-
-/* Ignition delays of every row of tests/data/chem/ignition_<name>.csv within 1 %. */
-static void check_ignition(const char *name) {
-  ChemMech *m = load(name);
-  if (!m) return;
-  char path[4096];
-  snprintf(path, sizeof path, "%s/tests/data/chem/ignition_%s.csv", HEXDG_SOURCE_DIR, name);
-  FILE *fp = fopen(path, "r");
-  assert_non_null(fp);
-  int ns = m->n_species, cases = 0;
-  double *Y0 = malloc(sizeof(double) * ns), b0[CHEM_MAX_ELEMENTS];
-  mass_fractions(m, X_H2_AIR, Y0);
-  element_totals(m, Y0, b0);
-  ChemIntegratorOptions o = {1e-8, 1e-15, 200000, 0.0}; /* as the CSV's Cantera runs */
-  double worst = 0, worst_drift = 0;
-  long steps = 0;
-  char line[512], mode_s[8];
-  printf("  %s: mode p/atm T0/K tau_cantera/s tau_rodas/s rel.err T_end err/K steps\n", name);
-  while (fgets(line, sizeof line, fp)) {
-    double p_atm, T0, tau_ref, Tend_ref, tend;
-    if (line[0] == '#' || sscanf(line, "%7[^,],%lf,%lf,%lf,%lf,%lf", mode_s, &p_atm, &T0, &tau_ref,
-                                 &Tend_ref, &tend) != 6)
-      continue;
-    int mode = !strcmp(mode_s, "cp") ? CHEM_MODE_CP : CHEM_MODE_CV;
-    ChemHistory h;
-    assert_int_equal(chem_reactor_history_with(m, CHEM_INTEGRATOR_RODAS, mode, T0,
-                                               p_atm * CHEM_P_ATM, Y0, tend, &o, &h),
-                     HX_OK);
-    double rel = fabs(h.ignition_delay / tau_ref - 1), drift = 0;
-    for (long r = 0; r < h.n; r++)
-      drift = fmax(drift, element_drift(m, b0, h.Y + r * ns));
-    printf("  %s %s %4g %6g %.6e %.6e %.1e %.1e %ld\n", name, mode_s, p_atm, T0, tau_ref,
-           h.ignition_delay, rel, h.T_end - Tend_ref, h.steps);
-    worst = fmax(worst, rel), worst_drift = fmax(worst_drift, drift);
-    steps += h.steps;
-    assert_true(rel <= 0.01);
-    assert_true(fabs(h.T_end - Tend_ref) <= 1e-3 * Tend_ref);
-    assert_true(drift <= 1e-12);
-    chem_history_free(&h);
-    cases++;
-  }
-  fclose(fp);
-  printf("  %s RODAS: %d cases, max ignition-delay error %.2e, max element drift %.1e, "
-         "%.0f steps per case\n",
-         name, cases, worst, worst_drift, (double)steps / cases);
-  assert_true(cases >= 24);
-  free(Y0);
-  chem_mech_free(m);
-}
-
 static void test_ignition_h2o2(void **state) {
-  (void)state, check_ignition("h2o2");
+  (void)state, chem_test_check_ignition("h2o2", CHEM_INTEGRATOR_RODAS);
 }
 static void test_ignition_burke(void **state) {
-  (void)state, check_ignition("burke");
-}
-
-/* n cells from a constant-pressure ignition of X at T0, p0: states at times spread evenly over
- * [0, 2 tau] (a Radau5 history at tight tolerances), species-major y, densities rho */
-static void make_cells(const ChemMech *m, const char *X, double T0, double p0, long n, double *y,
-                       double *rho) {
-  int ns = m->n_species;
-  double *Y0 = malloc(sizeof(double) * ns);
-  mass_fractions(m, X, Y0);
-  ChemIntegratorOptions o = {1e-9, 1e-14, 100000, 0.0};
-  ChemHistory h;
-  assert_int_equal(chem_reactor_history(m, CHEM_MODE_CP, T0, p0, Y0, 0.1, &o, &h), HX_OK);
-  for (long c = 0; c < n; c++) {
-    double t = 2 * h.ignition_delay * (double)((c * 7919) % n) / n;
-    long r = 0;
-    while (r + 1 < h.n && h.t[r + 1] <= t)
-      r++;
-    y[c] = h.T[r];
-    for (int k = 0; k < ns; k++)
-      y[(size_t)(k + 1) * n + c] = h.Y[r * ns + k];
-    rho[c] = h.p[r] / (CHEM_R * h.T[r]) * chem_mean_mw(m, y + n + c, n);
-  }
-  chem_history_free(&h);
-  free(Y0);
+  (void)state, chem_test_check_ignition("burke", CHEM_INTEGRATOR_RODAS);
 }
 
 /* RODAS and Radau5 on the same cells over one flow step: both done, elements conserved, T and
@@ -146,7 +31,7 @@ static void make_cells(const ChemMech *m, const char *X, double T0, double p0, l
  * units. */
 static double compare_radau5(const char *name, const char *X, double T0, double dt, double rtol,
                              double atol) {
-  ChemMech *m = load(name);
+  ChemMech *m = chem_test_load(name);
   if (!m) return 0;
   const long nc = 64;
   int ns = m->n_species, n = ns + 1;
@@ -155,13 +40,13 @@ static double compare_radau5(const char *name, const char *X, double T0, double 
   double *rho = malloc(sizeof(double) * nc), *Yc = malloc(sizeof(double) * ns);
   int *st5 = malloc(sizeof(int) * nc), *str = malloc(sizeof(int) * nc);
   int *sp5 = malloc(sizeof(int) * nc), *spr = malloc(sizeof(int) * nc);
-  make_cells(m, X, T0, CHEM_P_ATM, nc, y5, rho);
+  chem_test_make_cells(m, X, T0, CHEM_P_ATM, nc, y5, rho);
   memcpy(yr, y5, sizeof(double) * n * nc);
   memcpy(yref, y5, sizeof(double) * n * nc);
   double b0[CHEM_MAX_ELEMENTS];
   for (int k = 0; k < ns; k++)
     Yc[k] = y5[(size_t)(k + 1) * nc];
-  element_totals(m, Yc, b0);
+  chem_test_element_totals(m, Yc, b0);
   ChemIntegratorOptions o = {rtol, atol, 100000, 0.0};
   assert_int_equal(chem_batch_integrate(m, CHEM_MODE_CV, nc, y5, rho, dt, &o, st5, sp5, NULL),
                    HX_OK);
@@ -184,7 +69,7 @@ static double compare_radau5(const char *name, const char *X, double T0, double 
     dT = fmax(dT, fabs(y5[c] - yr[c]));
     for (int k = 0; k < ns; k++)
       Yc[k] = yr[(size_t)(k + 1) * nc + c];
-    drift = fmax(drift, element_drift(m, b0, Yc));
+    drift = fmax(drift, chem_test_element_drift(m, b0, Yc));
     s5 += sp5[c], sr += spr[c];
   }
   printf("  %s dt %.0e rtol %.0e atol %.0e: RODAS vs Radau5 max |dy|/(atol + rtol|y|) %.2f "
@@ -202,11 +87,11 @@ static double compare_radau5(const char *name, const char *X, double T0, double 
  * rtol 1e-8 (burke, h2o2), below 1.3 elsewhere. */
 static void test_agrees_with_radau5(void **state) {
   (void)state;
-  assert_true(compare_radau5("burke", X_H2_AIR, 1200, 1e-5, 1e-8, 1e-12) <= 20);
-  assert_true(compare_radau5("burke", X_H2_AIR, 1200, 1e-6, 1e-8, 1e-12) <= 5);
-  assert_true(compare_radau5("burke", X_H2_AIR, 1200, 1e-5, 1e-6, 1e-10) <= 20);
-  assert_true(compare_radau5("burke", X_H2_AIR, 1200, 1e-6, 1e-6, 1e-10) <= 5);
-  assert_true(compare_radau5("h2o2", X_H2_AIR, 1200, 1e-5, 1e-8, 1e-12) <= 20);
+  assert_true(compare_radau5("burke", CHEM_TEST_X_H2_AIR, 1200, 1e-5, 1e-8, 1e-12) <= 20);
+  assert_true(compare_radau5("burke", CHEM_TEST_X_H2_AIR, 1200, 1e-6, 1e-8, 1e-12) <= 5);
+  assert_true(compare_radau5("burke", CHEM_TEST_X_H2_AIR, 1200, 1e-5, 1e-6, 1e-10) <= 20);
+  assert_true(compare_radau5("burke", CHEM_TEST_X_H2_AIR, 1200, 1e-6, 1e-6, 1e-10) <= 5);
+  assert_true(compare_radau5("h2o2", CHEM_TEST_X_H2_AIR, 1200, 1e-5, 1e-8, 1e-12) <= 20);
   assert_true(compare_radau5("gri30", "CH4:1,O2:2,N2:7.52", 1600, 1e-5, 1e-8, 1e-12) <= 5);
   assert_true(compare_radau5("gri30", "CH4:1,O2:2,N2:7.52", 1600, 1e-5, 1e-6, 1e-10) <= 5);
 }
@@ -215,12 +100,12 @@ static void test_agrees_with_radau5(void **state) {
  * and an error return; a non-finite cell is refused with CHEM_FAIL_STATE. */
 static void test_failing_cell(void **state) {
   (void)state;
-  ChemMech *m = load("h2o2");
+  ChemMech *m = chem_test_load("h2o2");
   if (!m) return;
   int ns = m->n_species, n = ns + 1;
   const long nc = 3;
   double *Y0 = malloc(sizeof(double) * ns);
-  mass_fractions(m, X_H2_AIR, Y0);
+  chem_test_mass_fractions(m, CHEM_TEST_X_H2_AIR, Y0);
   double *y = malloc(sizeof(double) * n * nc), par[3] = {CHEM_P_ATM, CHEM_P_ATM, CHEM_P_ATM};
   int status[3], steps[3];
   double tr[3];
