@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "chem/batch.h"
+#include "chem/cj.h"
 #include "chem/equil.h"
 #include "chem/mech.h"
 #include "chem/radau5.h"
@@ -170,12 +171,14 @@ int equilibrate_command(int argc, char **argv) {
   }
   if (!mech || !X)
     return HX_ERROR(HX_ERR_INPUT, "usage: hexdg equilibrate MECH.yaml --T K --p Pa --X "
-                                  "\"H2:2,O2:1,N2:3.76\" [--mode hp|uv|tp]");
+                                  "\"H2:2,O2:1,N2:3.76\" [--mode hp|uv|tp|cj]");
   int eq = !strcmp(mode, "hp")   ? CHEM_EQ_HP
            : !strcmp(mode, "uv") ? CHEM_EQ_UV
            : !strcmp(mode, "tp") ? CHEM_EQ_TP
                                  : -1;
-  if (eq < 0) return HX_ERROR(HX_ERR_INPUT, "equilibrate: --mode %s: use hp, uv or tp", mode);
+  int cj = !strcmp(mode, "cj");
+  if (eq < 0 && !cj)
+    return HX_ERROR(HX_ERR_INPUT, "equilibrate: --mode %s: use hp, uv, tp or cj", mode);
   if (!(T > 0) || !(p > 0))
     return HX_ERROR(HX_ERR_INPUT, "equilibrate: --T and --p must be positive (%g K, %g Pa)", T, p);
   ChemMech *m = NULL;
@@ -183,8 +186,19 @@ int equilibrate_command(int argc, char **argv) {
   double *Y = malloc(sizeof(double) * m->n_species);
   int rc = Y ? composition_Y(m, X, "--X", Y) : HX_ERR_MEM;
   if (rc == HX_OK) {
-    printf("equilibrium (%s) of %s at T0 = %g K, p0 = %g Pa, X = %s\n", mode, m->path, T, p, X);
-    rc = chem_equilibrate(m, eq, &T, &p, Y);
+    printf("%s of %s at T0 = %g K, p0 = %g Pa, X = %s\n",
+           cj ? "Chapman-Jouguet detonation" : "equilibrium", m->path, T, p, X);
+    if (cj) {
+      double D = 0, T1 = T, p1 = p, *Y2 = malloc(sizeof(double) * m->n_species);
+      rc = Y2 ? chem_cj_detonation(m, T1, p1, Y, &D, &T, &p, Y2) : HX_ERR_MEM;
+      if (rc == HX_OK) {
+        memcpy(Y, Y2, sizeof(double) * m->n_species);
+        printf("D_cj %.6f m/s\n", D);
+      }
+      free(Y2);
+    } else {
+      rc = chem_equilibrate(m, eq, &T, &p, Y);
+    }
   }
   if (rc == HX_OK) rc = print_equilibrium(m, T, p, Y);
   free(Y);

@@ -44,6 +44,10 @@ Teq=$("$hexdg" equilibrate "$mech" --T 300 --p 101325 --X "H2:2,O2:1,N2:3.76" --
 echo "equilibrate: T_eq $Teq K (Cantera: $Tref K)"
 check "adiabatic flame temperature within 1 K of Cantera" awk -v a="$Teq" -v b="$Tref" 'BEGIN{exit !(b > 0 && a-b < 1 && b-a < 1)}'
 
+Dref=$(awk -F, '$1=="burke" && $2=="H2:2;O2:1;N2:3.76" {print $5}' "$root/tests/data/chem/cj_reference.csv" | head -1)
+D=$("$hexdg" equilibrate "$mech" --T 300 --p 101325 --X "H2:2,O2:1,N2:3.76" --mode cj | grep '^D_cj' | awk '{print $2}')
+echo "equilibrate --mode cj: D_cj $D m/s (Cantera: $Dref m/s)"
+check "CJ detonation speed within 0.1 % of Cantera" awk -v a="$D" -v b="$Dref" 'BEGIN{exit !(b > 0 && (a-b)/b < 1e-3 && (b-a)/b < 1e-3)}'
 check "bench chem on the CPU" bash -c "'$hexdg' bench chem '$mech' --cells 200 --backend cpu | tail -1 | grep -q '^cells_per_second'"
 
 expect_fail "unknown species in --X" "XE2" "$hexdg" reactor "$mech" --T0 1000 --X "H2:2,O2:1,XE2:1"
