@@ -32,10 +32,10 @@ static int integ_init(int integ, const ChemMech *m, int mode, double par, double
                       const double *y0, double *ws, const ChemIntegratorOptions *o) {
   if (integ == CHEM_INTEGRATOR_RODAS) {
     rodas_init(m, mode, par, 0.0, tend, y0, 1, ws, 1, o);
-    return rodas_status(ws, 1);
+    return chem_ws_status(ws, 1);
   }
   radau5_init(m, mode, par, 0.0, tend, y0, 1, ws, 1, o);
-  return radau5_status(ws, 1);
+  return chem_ws_status(ws, 1);
 }
 
 static int integ_advance(int integ, const ChemMech *m, int mode, double par, int max_steps_now,
@@ -46,26 +46,6 @@ static int integ_advance(int integ, const ChemMech *m, int mode, double par, int
 
 static double *integ_y(int integ, const ChemMech *m, double *ws) {
   return integ == CHEM_INTEGRATOR_RODAS ? rodas_y(m, ws, 1) : radau5_y(m, ws, 1);
-}
-
-static double integ_time(int integ, const double *ws) {
-  return integ == CHEM_INTEGRATOR_RODAS ? rodas_time(ws, 1) : radau5_time(ws, 1);
-}
-
-static long integ_steps(int integ, const double *ws) {
-  return integ == CHEM_INTEGRATOR_RODAS ? rodas_steps(ws, 1) : radau5_steps(ws, 1);
-}
-
-static long integ_accepted(int integ, const double *ws) {
-  return integ == CHEM_INTEGRATOR_RODAS ? rodas_accepted(ws, 1) : radau5_accepted(ws, 1);
-}
-
-static long integ_rejected(int integ, const double *ws) {
-  return integ == CHEM_INTEGRATOR_RODAS ? rodas_rejected(ws, 1) : radau5_rejected(ws, 1);
-}
-
-static long integ_jacobians(int integ, const double *ws) {
-  return integ == CHEM_INTEGRATOR_RODAS ? rodas_jacobians(ws, 1) : radau5_jacobians(ws, 1);
 }
 
 /* One cell: gather its column of the species-major state, integrate, scatter back. */
@@ -81,8 +61,8 @@ static int batch_cell(const ChemMech *m, int integ, int mode, long n_cells, long
   const double *yw = integ_y(integ, m, ws);
   for (int i = 0; i < n; i++)
     y[(size_t)i * n_cells + c] = yw[i];
-  *steps = (int)integ_steps(integ, ws);
-  *t_reached = integ_time(integ, ws);
+  *steps = (int)chem_ws_steps(ws, 1);
+  *t_reached = chem_ws_time(ws, 1);
   return st;
 }
 
@@ -220,11 +200,10 @@ int chem_reactor_history_with(const ChemMech *m, int integrator, int mode, doubl
   int rc = history_push(m, mode, par, 0.0, y0, f, work, h);
   int st = integ_init(integrator, m, mode, par, tend, y0, ws, o);
   while (rc == HX_OK && st == CHEM_ACTIVE) {
-    long acc = integ_accepted(integrator, ws);
+    long acc = chem_ws_count(ws, 1, CHEM_WS_N_ACCEPT);
     st = integ_advance(integrator, m, mode, par, 1, ws, o);
-    if (integ_accepted(integrator, ws) > acc)
-      rc = history_push(m, mode, par, integ_time(integrator, ws), integ_y(integrator, m, ws), f,
-                        work, h);
+    if (chem_ws_count(ws, 1, CHEM_WS_N_ACCEPT) > acc)
+      rc = history_push(m, mode, par, chem_ws_time(ws, 1), integ_y(integrator, m, ws), f, work, h);
   }
   long imax = 0;
   for (long i = 1; i < h->n; i++)
@@ -232,16 +211,16 @@ int chem_reactor_history_with(const ChemMech *m, int integrator, int mode, doubl
   h->ignition_delay = chem_parabola_peak(h->t, h->dTdt, h->n, imax);
   h->T_end = integ_y(integrator, m, ws)[0];
   h->status = st;
-  h->steps = integ_steps(integrator, ws);
-  h->accepted = integ_accepted(integrator, ws);
-  h->rejected = integ_rejected(integrator, ws);
-  h->jacobians = integ_jacobians(integrator, ws);
+  h->steps = chem_ws_steps(ws, 1);
+  h->accepted = chem_ws_count(ws, 1, CHEM_WS_N_ACCEPT);
+  h->rejected = chem_ws_count(ws, 1, CHEM_WS_N_REJECT);
+  h->jacobians = chem_ws_count(ws, 1, CHEM_WS_N_JAC);
   if (rc == HX_OK && st != CHEM_DONE)
     rc = HX_ERROR(HX_ERR_NUMERIC,
                   "reactor (%s, T0 = %g K, p0 = %g Pa, mechanism %s, %s) stopped at t = %.6e of "
                   "%.6e s: %s (T = %.6g K, %ld steps). Loosen rtol/atol or raise the step cap",
                   mode == CHEM_MODE_CP ? "cp" : "cv", T0, p0, m->path, integrator_name(integrator),
-                  integ_time(integrator, ws), tend, chem_status_name(st), h->T_end, h->steps);
+                  chem_ws_time(ws, 1), tend, chem_status_name(st), h->T_end, h->steps);
   free(y0), free(f), free(work), free(ws);
   return rc;
 }

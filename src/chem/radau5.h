@@ -50,23 +50,39 @@ HD static inline ChemIntegratorOptions chem_integrator_options_default(void) {
   return o;
 }
 
-/* scalar slots at the head of the workspace */
+/* scalar slots that every integrator (radau5.h, rodas.h) keeps at the head of its workspace, so
+ * that one set of accessors (chem_ws_*) serves both */
 enum {
-  R5_T,
-  R5_TEND,
-  R5_H,
-  R5_H_ACC,
+  CHEM_WS_T,
+  CHEM_WS_TEND,
+  CHEM_WS_H,
+  CHEM_WS_STATUS,
+  CHEM_WS_N_STEPS, /* step attempts */
+  CHEM_WS_N_ACCEPT,
+  CHEM_WS_N_REJECT,
+  CHEM_WS_N_JAC,
+  CHEM_WS_N_LU,
+  CHEM_WS_N_RHS,
+  CHEM_WS_N_COMMON
+};
+
+/* Radau5's scalar slots: the common ones, then its own */
+enum {
+  R5_T = CHEM_WS_T,
+  R5_TEND = CHEM_WS_TEND,
+  R5_H = CHEM_WS_H,
+  R5_STATUS = CHEM_WS_STATUS,
+  R5_N_STEPS = CHEM_WS_N_STEPS,
+  R5_N_ACCEPT = CHEM_WS_N_ACCEPT,
+  R5_N_REJECT = CHEM_WS_N_REJECT,
+  R5_N_JAC = CHEM_WS_N_JAC,
+  R5_N_LU = CHEM_WS_N_LU,
+  R5_N_RHS = CHEM_WS_N_RHS,
+  R5_H_ACC = CHEM_WS_N_COMMON,
   R5_ERR_ACC,
   R5_H_CONT,
   R5_THETA,
   R5_ETA,
-  R5_STATUS,
-  R5_N_STEPS,
-  R5_N_ACCEPT,
-  R5_N_REJECT,
-  R5_N_JAC,
-  R5_N_LU,
-  R5_N_RHS,
   R5_FIRST,
   R5_REJECTED,
   R5_JAC_FRESH,
@@ -157,32 +173,22 @@ HD static inline size_t radau5_ws_doubles(const ChemMech *m) {
 HD static inline double *radau5_y(const ChemMech *m, double *ws, long s) {
   return ws + (size_t)radau5_layout(m).y * s;
 }
-HD static inline double radau5_time(const double *ws, long s) {
-  return R5_AT(ws, R5_T, s);
+/* the common slots of any integrator's workspace */
+HD static inline double chem_ws_time(const double *ws, long s) {
+  return CHEM_AT(ws, CHEM_WS_T, s);
 }
-HD static inline double radau5_step_size(const double *ws, long s) {
-  return R5_AT(ws, R5_H, s);
+HD static inline double chem_ws_step_size(const double *ws, long s) {
+  return CHEM_AT(ws, CHEM_WS_H, s);
 }
-HD static inline int radau5_status(const double *ws, long s) {
-  return (int)R5_AT(ws, R5_STATUS, s);
+HD static inline int chem_ws_status(const double *ws, long s) {
+  return (int)CHEM_AT(ws, CHEM_WS_STATUS, s);
 }
-HD static inline long radau5_steps(const double *ws, long s) {
-  return (long)R5_AT(ws, R5_N_STEPS, s);
+HD static inline long chem_ws_count(const double *ws, long s, int slot) {
+  return (long)CHEM_AT(ws, slot, s);
 }
-HD static inline long radau5_accepted(const double *ws, long s) {
-  return (long)R5_AT(ws, R5_N_ACCEPT, s);
-}
-HD static inline long radau5_rejected(const double *ws, long s) {
-  return (long)R5_AT(ws, R5_N_REJECT, s);
-}
-HD static inline long radau5_jacobians(const double *ws, long s) {
-  return (long)R5_AT(ws, R5_N_JAC, s);
-}
-HD static inline long radau5_lu_count(const double *ws, long s) {
-  return (long)R5_AT(ws, R5_N_LU, s);
-}
-HD static inline long radau5_rhs_count(const double *ws, long s) {
-  return (long)R5_AT(ws, R5_N_RHS, s);
+/* step attempts */
+HD static inline long chem_ws_steps(const double *ws, long s) {
+  return chem_ws_count(ws, s, CHEM_WS_N_STEPS);
 }
 
 HD static inline const char *chem_status_name(int status) {
@@ -528,29 +534,38 @@ HD static inline double radau5_error(const ChemMech *m, int mode, double par, co
 
 /* ---- the driver ---- */
 
+/* The start every integrator shares: n_scalars slots zeroed, y (n values at offset y_at) from
+ * y0, the common slots (t0, tend, the first step, the status: a non-finite y0 fails at once). */
+HD static inline void chem_ws_start(int n_scalars, long y_at, int n, double t0, double tend,
+                                    const double *y0, long sy, double *ws, long s,
+                                    const ChemIntegratorOptions *o) {
+  for (int i = 0; i < n_scalars; i++)
+    CHEM_AT(ws, i, s) = 0;
+  int finite = 1;
+  for (int j = 0; j < n; j++) {
+    double v = CHEM_AT(y0, j, sy);
+    CHEM_AT(ws, y_at + j, s) = v;
+    if (!isfinite(v)) finite = 0;
+  }
+  double h = o->h_init > 0 ? o->h_init : 1e-6;
+  if (h > tend - t0) h = tend - t0;
+  CHEM_AT(ws, CHEM_WS_T, s) = t0;
+  CHEM_AT(ws, CHEM_WS_TEND, s) = tend;
+  CHEM_AT(ws, CHEM_WS_H, s) = h;
+  CHEM_AT(ws, CHEM_WS_STATUS, s) =
+      !finite ? CHEM_FAIL_STATE : (tend > t0 ? CHEM_ACTIVE : CHEM_DONE);
+}
+
 HD static inline void radau5_init(const ChemMech *m, int mode, double par, double t0, double tend,
                                   const double *y0, long sy, double *ws, long s,
                                   const ChemIntegratorOptions *o) {
   (void)mode, (void)par;
   Radau5Layout L = radau5_layout(m);
-  for (int i = 0; i < R5_N_SCALARS; i++)
-    R5_AT(ws, i, s) = 0;
-  int finite = 1;
-  for (int j = 0; j < L.n; j++) {
-    double v = CHEM_AT(y0, j, sy);
-    R5_AT(ws, L.y + j, s) = v;
-    if (!isfinite(v)) finite = 0;
-  }
-  double h = o->h_init > 0 ? o->h_init : 1e-6;
-  if (h > tend - t0) h = tend - t0;
-  R5_AT(ws, R5_T, s) = t0;
-  R5_AT(ws, R5_TEND, s) = tend;
-  R5_AT(ws, R5_H, s) = h;
+  chem_ws_start(R5_N_SCALARS, L.y, L.n, t0, tend, y0, sy, ws, s, o);
   R5_AT(ws, R5_THETA, s) = 1.0; /* forces the first Jacobian */
   R5_AT(ws, R5_ETA, s) = 1.0;
   R5_AT(ws, R5_FIRST, s) = 1;
   R5_AT(ws, R5_NEED_JAC, s) = 1;
-  R5_AT(ws, R5_STATUS, s) = !finite ? CHEM_FAIL_STATE : (tend > t0 ? CHEM_ACTIVE : CHEM_DONE);
 }
 
 /* Accept the step: y += z3, t += h, keep Z for the starting values, choose the next h with the

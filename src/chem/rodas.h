@@ -38,19 +38,20 @@
 
 /* scalar slots at the head of the workspace */
 enum {
-  RODAS_T,
-  RODAS_TEND,
-  RODAS_H,
-  RODAS_STATUS,
-  RODAS_N_STEPS,
-  RODAS_N_ACCEPT,
-  RODAS_N_REJECT,
-  RODAS_N_JAC,
-  RODAS_N_LU,
-  RODAS_N_RHS,
-  RODAS_REJECTED,   /* the last attempt was rejected: no growth on the next accepted step */
-  RODAS_N_SINGULAR, /* successive singular matrices */
-  RODAS_HAVE_JAC,   /* f(y0) and J(y0) are those of the current y0 */
+  RODAS_T = CHEM_WS_T, /* the common slots (radau5.h), then its own */
+  RODAS_TEND = CHEM_WS_TEND,
+  RODAS_H = CHEM_WS_H,
+  RODAS_STATUS = CHEM_WS_STATUS,
+  RODAS_N_STEPS = CHEM_WS_N_STEPS,
+  RODAS_N_ACCEPT = CHEM_WS_N_ACCEPT,
+  RODAS_N_REJECT = CHEM_WS_N_REJECT,
+  RODAS_N_JAC = CHEM_WS_N_JAC,
+  RODAS_N_LU = CHEM_WS_N_LU,
+  RODAS_N_RHS = CHEM_WS_N_RHS,
+  RODAS_REJECTED =
+      CHEM_WS_N_COMMON, /* the last attempt was rejected: no growth on the next accepted step */
+  RODAS_N_SINGULAR,     /* successive singular matrices */
+  RODAS_HAVE_JAC,       /* f(y0) and J(y0) are those of the current y0 */
   RODAS_N_SCALARS
 };
 
@@ -120,33 +121,6 @@ HD static inline size_t rodas_ws_doubles(const ChemMech *m) {
 /* accessors */
 HD static inline double *rodas_y(const ChemMech *m, double *ws, long s) {
   return ws + (size_t)rodas_layout(m).y * s;
-}
-HD static inline double rodas_time(const double *ws, long s) {
-  return RODAS_AT(ws, RODAS_T, s);
-}
-HD static inline double rodas_step_size(const double *ws, long s) {
-  return RODAS_AT(ws, RODAS_H, s);
-}
-HD static inline int rodas_status(const double *ws, long s) {
-  return (int)RODAS_AT(ws, RODAS_STATUS, s);
-}
-HD static inline long rodas_steps(const double *ws, long s) {
-  return (long)RODAS_AT(ws, RODAS_N_STEPS, s);
-}
-HD static inline long rodas_accepted(const double *ws, long s) {
-  return (long)RODAS_AT(ws, RODAS_N_ACCEPT, s);
-}
-HD static inline long rodas_rejected(const double *ws, long s) {
-  return (long)RODAS_AT(ws, RODAS_N_REJECT, s);
-}
-HD static inline long rodas_jacobians(const double *ws, long s) {
-  return (long)RODAS_AT(ws, RODAS_N_JAC, s);
-}
-HD static inline long rodas_lu_count(const double *ws, long s) {
-  return (long)RODAS_AT(ws, RODAS_N_LU, s);
-}
-HD static inline long rodas_rhs_count(const double *ws, long s) {
-  return (long)RODAS_AT(ws, RODAS_N_RHS, s);
 }
 
 /* ---- pieces of a step ---- */
@@ -300,20 +274,7 @@ HD static inline void rodas_init(const ChemMech *m, int mode, double par, double
                                  const ChemIntegratorOptions *o) {
   (void)mode, (void)par;
   RodasLayout L = rodas_layout(m);
-  for (int i = 0; i < RODAS_N_SCALARS; i++)
-    RODAS_AT(ws, i, s) = 0;
-  int finite = 1;
-  for (int j = 0; j < L.n; j++) {
-    double v = CHEM_AT(y0, j, sy);
-    RODAS_AT(ws, L.y + j, s) = v;
-    if (!isfinite(v)) finite = 0;
-  }
-  double h = o->h_init > 0 ? o->h_init : 1e-6;
-  if (h > tend - t0) h = tend - t0;
-  RODAS_AT(ws, RODAS_T, s) = t0;
-  RODAS_AT(ws, RODAS_TEND, s) = tend;
-  RODAS_AT(ws, RODAS_H, s) = h;
-  RODAS_AT(ws, RODAS_STATUS, s) = !finite ? CHEM_FAIL_STATE : (tend > t0 ? CHEM_ACTIVE : CHEM_DONE);
+  chem_ws_start(RODAS_N_SCALARS, L.y, L.n, t0, tend, y0, sy, ws, s, o);
 }
 
 /* f(y0) and J(y0) at a new accepted state; 1 if f(y0) is not finite */

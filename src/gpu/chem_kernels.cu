@@ -77,8 +77,8 @@ struct Radau5 {
                                 const ChemIntegratorOptions *o) {
     return radau5_advance(m, mode, par, k, ws, s, o);
   }
-  static __device__ int status(const double *ws, long s) { return radau5_status(ws, s); }
-  static __device__ long steps(const double *ws, long s) { return radau5_steps(ws, s); }
+  static __device__ int status(const double *ws, long s) { return chem_ws_status(ws, s); }
+  static __device__ long steps(const double *ws, long s) { return chem_ws_steps(ws, s); }
   static __device__ double *y(const ChemMech *m, double *ws, long s) { return radau5_y(m, ws, s); }
   static size_t ws_doubles(const ChemMech *m) { return radau5_ws_doubles(m); }
   /* the leading doubles a finished cell needs: the scalars and y */
@@ -94,8 +94,8 @@ struct Rodas4 {
                                 const ChemIntegratorOptions *o) {
     return rodas_advance(m, mode, par, k, ws, s, o);
   }
-  static __device__ int status(const double *ws, long s) { return rodas_status(ws, s); }
-  static __device__ long steps(const double *ws, long s) { return rodas_steps(ws, s); }
+  static __device__ int status(const double *ws, long s) { return chem_ws_status(ws, s); }
+  static __device__ long steps(const double *ws, long s) { return chem_ws_steps(ws, s); }
   static __device__ double *y(const ChemMech *m, double *ws, long s) { return rodas_y(m, ws, s); }
   static size_t ws_doubles(const ChemMech *m) { return rodas_ws_doubles(m); }
   static long head(const ChemMech *m) { return rodas_layout(m).y + m->n_species + 1; }
