@@ -556,6 +556,21 @@ HD static inline void chem_ws_start(int n_scalars, long y_at, int n, double t0, 
       !finite ? CHEM_FAIL_STATE : (tend > t0 ? CHEM_ACTIVE : CHEM_DONE);
 }
 
+/* The checks every integrator makes before a step attempt: tend reached (CHEM_DONE), the step
+ * cap, step-size underflow; else the attempt is counted, *last says whether it lands on tend (h
+ * then shortened to tend - t: no sliver step) and CHEM_ACTIVE is returned. */
+HD static inline int chem_ws_begin_step(double *ws, long s, const ChemIntegratorOptions *o,
+                                        double *h, int *last) {
+  double t = CHEM_AT(ws, CHEM_WS_T, s), tend = CHEM_AT(ws, CHEM_WS_TEND, s);
+  if (t >= tend) return CHEM_DONE;
+  if (CHEM_AT(ws, CHEM_WS_N_STEPS, s) >= o->max_steps) return CHEM_FAIL_STEPS;
+  if (!(*h >= 1e-20 && *h >= 10 * DBL_EPSILON * fabs(t))) return CHEM_FAIL_STEP_SIZE;
+  *last = t + 1.01 * *h >= tend;
+  if (*last) *h = tend - t;
+  CHEM_AT(ws, CHEM_WS_N_STEPS, s) += 1;
+  return CHEM_ACTIVE;
+}
+
 HD static inline void radau5_init(const ChemMech *m, int mode, double par, double t0, double tend,
                                   const double *y0, long sy, double *ws, long s,
                                   const ChemIntegratorOptions *o) {
@@ -615,22 +630,9 @@ HD static inline int radau5_advance(const ChemMech *m, int mode, double par, int
   double *rw = ws + (size_t)L.rw * s;
   double h = R5_AT(ws, R5_H, s), tend = R5_AT(ws, R5_TEND, s);
   for (int attempt = 0; attempt < max_steps_now; attempt++) {
-    double t = R5_AT(ws, R5_T, s);
-    if (t >= tend) {
-      status = CHEM_DONE;
-      break;
-    }
-    if (R5_AT(ws, R5_N_STEPS, s) >= o->max_steps) {
-      status = CHEM_FAIL_STEPS;
-      break;
-    }
-    if (!(h >= 1e-20 && h >= 10 * DBL_EPSILON * fabs(t))) {
-      status = CHEM_FAIL_STEP_SIZE;
-      break;
-    }
-    int last = t + 1.01 * h >= tend;
-    if (last) h = tend - t; /* land on tend, no sliver step */
-    R5_AT(ws, R5_N_STEPS, s) += 1;
+    int last = 0;
+    status = chem_ws_begin_step(ws, s, o, &h, &last);
+    if (status != CHEM_ACTIVE) break;
     if (R5_AT(ws, R5_F0_VALID, s) == 0) { /* f(y0): the error estimate's first term */
       chem_reactor_rhs(m, mode, par, y, s, f0, s, rw, s);
       R5_AT(ws, R5_N_RHS, s) += 1;

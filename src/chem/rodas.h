@@ -306,21 +306,9 @@ HD static inline int rodas_advance(const ChemMech *m, int mode, double par, int 
   double h = RODAS_AT(ws, RODAS_H, s), tend = RODAS_AT(ws, RODAS_TEND, s);
   for (int attempt = 0; attempt < max_steps_now; attempt++) {
     double t = RODAS_AT(ws, RODAS_T, s);
-    if (t >= tend) {
-      status = CHEM_DONE;
-      break;
-    }
-    if (RODAS_AT(ws, RODAS_N_STEPS, s) >= o->max_steps) {
-      status = CHEM_FAIL_STEPS;
-      break;
-    }
-    if (!(h >= 1e-20 && h >= 10 * DBL_EPSILON * fabs(t))) {
-      status = CHEM_FAIL_STEP_SIZE;
-      break;
-    }
-    int last = t + 1.01 * h >= tend;
-    if (last) h = tend - t; /* land on tend, no sliver step */
-    RODAS_AT(ws, RODAS_N_STEPS, s) += 1;
+    int last = 0;
+    status = chem_ws_begin_step(ws, s, o, &h, &last);
+    if (status != CHEM_ACTIVE) break;
     if (RODAS_AT(ws, RODAS_HAVE_JAC, s) == 0 && rodas_new_state(m, mode, par, &L, ws, s)) {
       status = CHEM_FAIL_STATE;
       break;
