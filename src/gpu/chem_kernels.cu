@@ -13,6 +13,11 @@ extern "C" {
 
 #define CHEM_BLOCK 128
 
+typedef struct {
+  unsigned long long sum;
+  int max_steps, n_failed, first_failed;
+} ChemReduce;
+
 struct ChemGpu {
   const ChemMech *host;
   ChemMech dev; /* array pointers into d_block */
@@ -22,8 +27,11 @@ struct ChemGpu {
   double *d_ws2, *d_par2; /* compact workspace and parameters of the sparse phase */
   size_t ws2_cells;
   long ws_doubles, ws_head;
-  int *d_list, *d_count; /* compacted active cells and their number */
-  int *h_count;          /* pinned */
+  int *d_list, *d_count;   /* compacted active cells and their number */
+  int *h_count;            /* pinned */
+  ChemReduce *d_red;       /* totals of one integration */
+  int *d_steps, *d_status; /* per-cell outputs when the caller wants none */
+  size_t out_cells;
   cudaEvent_t ev[4];
 };
 
@@ -48,6 +56,7 @@ extern "C" int chem_gpu_create(const ChemMech *m, ChemGpu **out) {
   chem_mech_rebase(m, g->d_block, &g->dev);
   CU_CHECK(cudaMalloc(&g->d_count, sizeof(int)));
   CU_CHECK(cudaMallocHost(&g->h_count, sizeof(int)));
+  CU_CHECK(cudaMalloc(&g->d_red, sizeof(ChemReduce)));
   for (int i = 0; i < 4; i++)
     CU_CHECK(cudaEventCreate(&g->ev[i]));
   return HX_OK;
@@ -62,6 +71,9 @@ extern "C" void chem_gpu_destroy(ChemGpu *g) {
   cudaFree(g->d_list);
   cudaFree(g->d_count);
   cudaFreeHost(g->h_count);
+  cudaFree(g->d_red);
+  cudaFree(g->d_steps);
+  cudaFree(g->d_status);
   for (int i = 0; i < 4; i++)
     if (g->ev[i]) cudaEventDestroy(g->ev[i]);
   free(g);
@@ -268,11 +280,6 @@ __global__ void chem_reduce_kernel(int n, const int *steps, const int *status, i
   }
 }
 
-typedef struct {
-  unsigned long long sum;
-  int max_steps, n_failed, first_failed;
-} ChemReduce;
-
 template <class I, int MINB>
 static int integrate_all(ChemGpu *g, int mode, int n_cells, double *d_y, const double *d_par,
                          double dt, const ChemIntegratorOptions *opt, const ChemSchedule *sch,
@@ -287,11 +294,18 @@ static int integrate_all(ChemGpu *g, int mode, int n_cells, double *d_y, const d
   st->ws_bytes = ws_bytes;
   st->chunk_cells = chunk;
   int *steps = d_steps, *status = d_status;
-  ChemReduce *d_red = NULL;
+  ChemReduce *d_red = g->d_red;
   int rc = HX_OK;
-  if (!steps) CU_CHECK(cudaMalloc(&steps, (size_t)n_cells * sizeof(int)));
-  if (!status) CU_CHECK(cudaMalloc(&status, (size_t)n_cells * sizeof(int)));
-  CU_CHECK(cudaMalloc(&d_red, sizeof(ChemReduce)));
+  if ((!steps || !status) && (size_t)n_cells > g->out_cells) {
+    cudaFree(g->d_steps), cudaFree(g->d_status);
+    g->d_steps = g->d_status = NULL;
+    g->out_cells = 0;
+    CU_CHECK(cudaMalloc(&g->d_steps, (size_t)n_cells * sizeof(int)));
+    CU_CHECK(cudaMalloc(&g->d_status, (size_t)n_cells * sizeof(int)));
+    g->out_cells = n_cells;
+  }
+  if (!steps) steps = g->d_steps;
+  if (!status) status = g->d_status;
   ChemReduce red0 = {0, 0, 0, n_cells};
   CU_CHECK(cudaMemcpy(d_red, &red0, sizeof red0, cudaMemcpyHostToDevice));
   CU_CHECK(cudaEventRecord(g->ev[0]));
@@ -322,9 +336,6 @@ static int integrate_all(ChemGpu *g, int mode, int n_cells, double *d_y, const d
   if (red.n_failed)
     CU_CHECK(cudaMemcpy(&st->first_status, status + red.first_failed, sizeof(int),
                         cudaMemcpyDeviceToHost));
-  cudaFree(d_red);
-  if (!d_steps) cudaFree(steps);
-  if (!d_status) cudaFree(status);
   return rc;
 }
 
