@@ -122,11 +122,7 @@ static int integrator_options(const Params *p, ChemIntegratorOptions *o) {
 /* Mole fractions of `spec` -> mass fractions Y */
 static int composition_Y(const ChemMech *m, const char *spec, const char *what, double *Y) {
   HX_CHECK(chem_parse_composition(m, spec, what, Y));
-  double W = 0;
-  for (int k = 0; k < m->n_species; k++)
-    W += Y[k] * m->mw[k];
-  for (int k = 0; k < m->n_species; k++)
-    Y[k] *= m->mw[k] / W;
+  chem_mole_to_mass(m, Y, 1, Y, 1);
   return HX_OK;
 }
 

@@ -50,10 +50,8 @@ static int eq_setup(const ChemMech *m, const double *Y, EqSystem *s) {
   int ns = m->n_species, ne = m->n_elements;
   memset(s, 0, sizeof *s);
   s->m = m;
-  double b[CHEM_MAX_ELEMENTS] = {0};
-  for (int k = 0; k < ns; k++)
-    for (int e = 0; e < ne; e++)
-      b[e] += m->elem_comp[k * ne + e] * Y[k] / m->mw[k];
+  double b[CHEM_MAX_ELEMENTS];
+  chem_element_totals(m, Y, 1, b);
   int map[CHEM_MAX_ELEMENTS];
   for (int e = 0; e < ne; e++) {
     map[e] = -1;

@@ -64,6 +64,25 @@ HD static inline double chem_mean_mw(const ChemMech *m, const double *Y, long sy
   return 1.0 / inv;
 }
 
+/* Mole fractions X -> mass fractions Y = X_k W_k / sum_j X_j W_j (in place allowed) */
+HD static inline void chem_mole_to_mass(const ChemMech *m, const double *X, long sx, double *Y,
+                                        long sy) {
+  double W = 0;
+  for (int k = 0; k < m->n_species; k++)
+    W += CHEM_AT(X, k, sx) * m->mw[k];
+  for (int k = 0; k < m->n_species; k++)
+    CHEM_AT(Y, k, sy) = CHEM_AT(X, k, sx) * m->mw[k] / W;
+}
+
+/* Element totals b_e = sum_k a_ke Y_k / W_k, kmol of atoms per kg of mixture */
+HD static inline void chem_element_totals(const ChemMech *m, const double *Y, long sy, double *b) {
+  for (int e = 0; e < m->n_elements; e++) {
+    b[e] = 0;
+    for (int k = 0; k < m->n_species; k++)
+      b[e] += m->elem_comp[k * m->n_elements + e] * CHEM_AT(Y, k, sy) / m->mw[k];
+  }
+}
+
 /* Mixture specific heat at constant pressure, J/(kg K) */
 HD static inline double chem_cp_mass(const ChemMech *m, double T, const double *Y, long sy) {
   double cp = 0;

@@ -17,6 +17,7 @@
 #include <cmocka.h>
 
 #include "chem/equil.h"
+#include "core/error.h"
 #include "chem/mech.h"
 #include "chem/thermo.h"
 #include "chem_paths.h"
@@ -37,37 +38,16 @@ static double now_s(void) {
 static void x_spec_to_Y(const ChemMech *m, const char *spec, double *Y) {
   char buf[256];
   snprintf(buf, sizeof buf, "%s", spec);
-  int ns = m->n_species;
-  for (int k = 0; k < ns; k++)
-    Y[k] = 0;
-  for (char *tok = strtok(buf, ";"); tok; tok = strtok(NULL, ";")) {
-    char *colon = strchr(tok, ':');
-    assert_non_null(colon);
-    *colon = 0;
-    int k = chem_species_index(m, tok);
-    assert_true(k >= 0);
-    Y[k] = atof(colon + 1) * m->mw[k];
-  }
-  double sum = 0;
-  for (int k = 0; k < ns; k++)
-    sum += Y[k];
-  for (int k = 0; k < ns; k++)
-    Y[k] /= sum;
-}
-
-static void element_totals(const ChemMech *m, const double *Y, double *b) {
-  int ne = m->n_elements;
-  for (int e = 0; e < ne; e++)
-    b[e] = 0;
-  for (int k = 0; k < m->n_species; k++)
-    for (int e = 0; e < ne; e++)
-      b[e] += m->elem_comp[k * ne + e] * Y[k] / m->mw[k];
+  for (char *c = buf; *c; c++)
+    if (*c == ';') *c = ',';
+  assert_int_equal(chem_parse_composition(m, buf, "X", Y), HX_OK);
+  chem_mole_to_mass(m, Y, 1, Y, 1);
 }
 
 static double max_element_error(const ChemMech *m, const double *Y0, const double *Y) {
   double b0[CHEM_MAX_ELEMENTS], b[CHEM_MAX_ELEMENTS], err = 0;
-  element_totals(m, Y0, b0);
-  element_totals(m, Y, b);
+  chem_element_totals(m, Y0, 1, b0);
+  chem_element_totals(m, Y, 1, b);
   for (int e = 0; e < m->n_elements; e++)
     if (b0[e] > 0)
       err = fmax(err, fabs(b[e] - b0[e]) / b0[e]);

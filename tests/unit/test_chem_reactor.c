@@ -107,7 +107,7 @@ static void test_batch(void **state) {
   const long nc = 16;
   double *Y0 = malloc(sizeof(double) * ns), b0[CHEM_MAX_ELEMENTS];
   chem_test_mass_fractions(m, CHEM_TEST_X_H2_AIR, Y0);
-  chem_test_element_totals(m, Y0, b0);
+  chem_element_totals(m, Y0, 1, b0);
   double *y = malloc(sizeof(double) * n * nc), *par = malloc(sizeof(double) * nc);
   double *Yc = malloc(sizeof(double) * ns);
   int status[16], steps[16];
