@@ -1,5 +1,7 @@
 #include "analysis/analyze.h"
 
+#include "physics/mixture.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,8 +12,6 @@
 #include "mesh/metrics.h"
 #include "parallel/parallel.h"
 
-static const char *const CONS_NAMES[HX_NVAR] = {"Density", "MomentumX", "MomentumY", "MomentumZ",
-                                                "EnergyStagnationDensity"};
 
 int analyze_define_params(Params *p) {
   const char *s = "Analyze";
@@ -50,6 +50,8 @@ int analyze_init(const Params *p, const Solver *s, const char *project, Analyze 
   HX_CHECK(params_get_logical(p, "CalcErrorNorms", &a->calc_error_norms));
   if (params_is_set(p, "NAnalyze")) HX_CHECK(params_get_int(p, "NAnalyze", &NA));
   snprintf(a->csv_path, sizeof a->csv_path, "%s_ErrorNorms.csv", project);
+  a->n_var = s->n_var;
+  a->var_names = s->var_names;
   if (!a->calc_error_norms) return HX_OK; /* the analysis points serve the error norms only */
   if (NA < 1 || NA > 2 * HX_NMAX + 1)
     return HX_ERROR(HX_ERR_INPUT, "NAnalyze = %d is out of range 1..%d", NA, 2 * HX_NMAX + 1);
@@ -86,11 +88,11 @@ void analyze_free(Analyze *a) {
 void analyze_error_norms(const Analyze *a, const Solver *s, double t, double *L2, double *Linf) {
   int nv = s->n_var, np = s->np, na = a->n_ana, n3s = s->n_dof_elem;
   long n3 = (long)na * na * na;
-  double l2[HX_NVAR] = {0}, linf[HX_NVAR] = {0};
+  double l2[HX_NVAR_MAX] = {0}, linf[HX_NVAR_MAX] = {0};
 #pragma omp parallel
   {
     double *ua = malloc(sizeof(double) * nv * n3);
-    double l2t[HX_NVAR] = {0}, linft[HX_NVAR] = {0};
+    double l2t[HX_NVAR_MAX] = {0}, linft[HX_NVAR_MAX] = {0};
 #pragma omp for schedule(static)
     for (int e = 0; e < s->mesh->n_elems; e++) {
       for (int v = 0; v < nv; v++)
@@ -101,8 +103,8 @@ void analyze_error_norms(const Analyze *a, const Solver *s, double t, double *L2
             long q = (k * na + j) * na + i;
             double xq[3] = {a->x[3 * n3 * e + q], a->x[3 * n3 * e + n3 + q],
                             a->x[3 * n3 * e + 2 * n3 + q]};
-            double ue[HX_NVAR], wJ = a->w[i] * a->w[j] * a->w[k] * a->J[n3 * e + q];
-            exact_func(&s->exact, &s->phys, xq, t, ue);
+            double ue[HX_NVAR_MAX], wJ = a->w[i] * a->w[j] * a->w[k] * a->J[n3 * e + q];
+            solver_exact_state(s, xq, t, ue);
             for (int v = 0; v < nv; v++) {
               double err = fabs(ua[v * n3 + q] - ue[v]);
               l2t[v] += wJ * err * err;
@@ -152,13 +154,13 @@ int analyze_write_csv(const Analyze *a, double t, const double *L2, const double
                     a->csv_path);
   if (fresh) {
     fprintf(f, "time");
-    for (int v = 0; v < HX_NVAR; v++) fprintf(f, ",L2_%s", CONS_NAMES[v]);
-    for (int v = 0; v < HX_NVAR; v++) fprintf(f, ",Linf_%s", CONS_NAMES[v]);
+    for (int v = 0; v < a->n_var; v++) fprintf(f, ",L2_%s", a->var_names[v]);
+    for (int v = 0; v < a->n_var; v++) fprintf(f, ",Linf_%s", a->var_names[v]);
     fprintf(f, "\n");
   }
   fprintf(f, "%.17g", t);
-  for (int v = 0; v < HX_NVAR; v++) fprintf(f, ",%.10e", L2[v]);
-  for (int v = 0; v < HX_NVAR; v++) fprintf(f, ",%.10e", Linf[v]);
+  for (int v = 0; v < a->n_var; v++) fprintf(f, ",%.10e", L2[v]);
+  for (int v = 0; v < a->n_var; v++) fprintf(f, ",%.10e", Linf[v]);
   fprintf(f, "\n");
   if (fclose(f) != 0) return HX_ERROR(HX_ERR_IO, "error writing %s (disk full?)", a->csv_path);
   return HX_OK;

@@ -15,6 +15,8 @@ typedef struct {
   double *x, *J;    /* per element: [3][n_ana^3], [n_ana^3] */
   double volume;
   char csv_path[1100];
+  int n_var;                   /* columns of the norms: the solver's variables */
+  char (*var_names)[64];       /* the solver's names (not owned) */
 } Analyze;
 
 int analyze_define_params(Params *p);

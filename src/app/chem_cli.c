@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "chem/batch.h"
+#include "chem/chemparams.h"
 #include "chem/cj.h"
 #include "chem/equil.h"
 #include "chem/mech.h"
@@ -30,15 +31,7 @@ static const char *const MODE_NAMES[] = {"cv", "cp"};
 static const int MODE_IDS[] = {CHEM_MODE_CV, CHEM_MODE_CP};
 
 static int define_chem_params(Params *p) {
-  HX_CHECK(params_define(p, "Chemistry", "Mechanism", PARAM_STRING, 0, NULL, false,
-                         "Cantera YAML mechanism file (relative to the parameter file)"));
-  HX_CHECK(params_define(p, "Chemistry", "ChemRtol", PARAM_REAL, 0, "1e-8", false,
-                         "relative tolerance of the stiff integrator (Radau IIA)"));
-  HX_CHECK(params_define(p, "Chemistry", "ChemAtol", PARAM_REAL, 0, "1e-12", false,
-                         "absolute tolerance of the stiff integrator (on T and the Y_k)"));
-  HX_CHECK(params_define(p, "Chemistry", "ChemMaxSteps", PARAM_INT, 0, "200000", false,
-                         "step cap per cell and integration: a cell that needs more fails with "
-                         "a report (cell, state, time)"));
+  HX_CHECK(chem_define_params(p));
   HX_CHECK(params_define_choice(p, "Reactor", "ReactorMode", "cv", 2, MODE_NAMES, MODE_IDS,
                                 "homogeneous adiabatic reactor at constant volume or pressure"));
   HX_CHECK(params_define(p, "Reactor", "ReactorT0", PARAM_REAL, 0, "", false,
@@ -95,6 +88,9 @@ static int read_options(Params *p, int argc, char **argv, const FlagKey *flags, 
   HX_CHECK(params_check_mandatory(p));
   const char *m = NULL;
   HX_CHECK(params_get_string(p, "Mechanism", &m));
+  if (!m[0])
+    return HX_ERROR(HX_ERR_INPUT, "%s: no mechanism: give a Cantera YAML file as an argument or "
+                                  "Mechanism = file.yaml in the parameter file", cmd);
   /* a mechanism named in a parameter file is relative to that file */
   if (ini && !mech && m[0] != '/') {
     const char *slash = strrchr(ini, '/');
@@ -103,19 +99,6 @@ static int read_options(Params *p, int argc, char **argv, const FlagKey *flags, 
   } else {
     snprintf(mech_path, len, "%s", m);
   }
-  return HX_OK;
-}
-
-static int integrator_options(const Params *p, ChemIntegratorOptions *o) {
-  memset(o, 0, sizeof *o);
-  HX_CHECK(params_get_real(p, "ChemRtol", &o->rtol));
-  HX_CHECK(params_get_real(p, "ChemAtol", &o->atol));
-  HX_CHECK(params_get_int(p, "ChemMaxSteps", &o->max_steps));
-  if (!(o->rtol > 0 && o->rtol < 1) || !(o->atol > 0) || o->max_steps < 1)
-    return HX_ERROR(HX_ERR_INPUT,
-                    "ChemRtol must be in (0,1), ChemAtol > 0, ChemMaxSteps >= 1 "
-                    "(given %g, %g, %d)",
-                    o->rtol, o->atol, o->max_steps);
   return HX_OK;
 }
 
@@ -328,7 +311,7 @@ int reactor_command(int argc, char **argv) {
   if (rc == HX_OK) rc = params_get_string(p, "ReactorX", &X);
   if (rc == HX_OK) rc = params_get_string(p, "ReactorSweep", &sweep);
   if (rc == HX_OK) rc = params_get_string(p, "ReactorOutput", &out);
-  if (rc == HX_OK) rc = integrator_options(p, &o);
+  if (rc == HX_OK) rc = chem_integrator_options(p, &o);
   if (rc == HX_OK && !sweep[0]) {
     if (!params_is_set(p, "ReactorT0"))
       rc = HX_ERROR(HX_ERR_INPUT, "reactor: give the initial temperature (--T0 K or ReactorT0) or "

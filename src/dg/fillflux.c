@@ -5,6 +5,8 @@
 #include "physics/navierstokes.h"
 #include "physics/bc.h"
 #include "physics/riemann.h"
+#include "physics/riemann_mix.h"
+#include "dg/mixture.h"
 
 /* BR1 viscous flux (Bassi & Rebay 1997): the mean of both sides' viscous fluxes; on boundary sides
  * the boundary state with the inner gradients. Subtracted from the advective flux Fp. */
@@ -33,6 +35,19 @@ static void subtract_viscous_flux(const Solver *s, int side, int f, const double
   for (int v = 0; v < HX_NVAR; v++) Fp[v] -= 0.5 * FR[v];
 }
 
+/* The mixture's numerical flux between two face states (physics/riemann_mix.h); the face points
+ * have no temperature of their own, so the Newton iteration starts from its own guess. */
+static void mixture_face_flux(const Solver *s, int riemann, const double *uL, const double *uR,
+                              const double n[3], const double t1[3], const double t2[3],
+                              double *F) {
+  double pL[HX_NPRIM], pR[HX_NPRIM], YL[HX_MAX_SPECIES], YR[HX_MAX_SPECIES], cL, cR;
+  pL[TEMP] = pR[TEMP] = -1.0;
+  mix_cons_to_prim(s->mech, uL, pL, YL, &cL);
+  mix_cons_to_prim(s->mech, uR, pR, YR, &cR);
+  riemann_mix_flux(riemann, s->disc.split, &s->phys, s->n_species, uL, pL, YL, cL, uR, pR, YR, cR,
+                   n, t1, t2, F);
+}
+
 static void side_flux(const Solver *s, int side, double t) {
   const Mesh *m = s->mesh;
   const Geometry *g = &s->geo;
@@ -42,7 +57,7 @@ static void side_flux(const Solver *s, int side, double t) {
   double *F = &s->flux[blk * side];
   int bc = m->side_bc[side];
   for (int f = 0; f < n2; f++) {
-    double uL[HX_NVAR], uR[HX_NVAR], Fp[HX_NVAR], n[3], t1[3], t2[3];
+    double uL[HX_NVAR_MAX], uR[HX_NVAR_MAX], Fp[HX_NVAR_MAX], n[3], t1[3], t2[3];
     for (int c = 0; c < 3; c++) {
       long at = ((long)side * 3 + c) * n2 + f;
       n[c] = g->face_nvec[at];
@@ -55,10 +70,15 @@ static void side_flux(const Solver *s, int side, double t) {
     } else {
       double x[3];
       for (int c = 0; c < 3; c++) x[c] = g->face_x[((long)side * 3 + c) * n2 + f];
-      bc_outer_state(s->bc_info[2 * bc], s->bc_info[2 * bc + 1], &s->exact, &s->phys, uL, n, x, t,
-                     uR);
+      if (s->mech)
+        mixture_bc_outer_state(s, s->bc_info[2 * bc], uL, n, x, t, uR);
+      else
+        bc_outer_state(s->bc_info[2 * bc], s->bc_info[2 * bc + 1], &s->exact, &s->phys, uL, n, x,
+                       t, uR);
     }
-    if (bc < 0)
+    if (s->mech)
+      mixture_face_flux(s, bc < 0 ? s->riemann : s->riemann_bc, uL, uR, n, t1, t2, Fp);
+    else if (bc < 0)
       riemann_flux(s->riemann, s->disc.split, &s->phys, uL, uR, n, t1, t2, Fp);
     else
       bc_advective_flux(s->bc_info[2 * bc], s->riemann_bc, s->disc.split, &s->phys, uL, uR, n, t1,

@@ -4,6 +4,7 @@
  * variables on the subcells. */
 #include "dg/fv.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -11,13 +12,15 @@
 #include "dg/indicator.h"
 #include "physics/eos.h"
 #include "physics/fvblend.h"
+#include "physics/fvblend_mix.h"
 #include "physics/riemann.h"
 
 static const char *const INDICATOR_NAMES[] = {"none", "hennemann", "fixed"};
 static const int INDICATOR_IDS[] = {FV_INDICATOR_NONE, FV_INDICATOR_HENNEMANN, FV_INDICATOR_FIXED};
-static const char *const INDVAR_NAMES[] = {"DensityTimesPressure", "Density", "Pressure"};
+static const char *const INDVAR_NAMES[] = {"DensityTimesPressure", "Density", "Pressure",
+                                           "Temperature"};
 static const int INDVAR_IDS[] = {FV_INDVAR_DENSITY_PRESSURE, FV_INDVAR_DENSITY,
-                                 FV_INDVAR_PRESSURE};
+                                 FV_INDVAR_PRESSURE, FV_INDVAR_TEMPERATURE};
 static const char *const LIMITER_NAMES[] = {"FirstOrder", "MinMod", "vanLeer", "Superbee",
                                             "Central"};
 static const int LIMITER_IDS[] = {FV_LIM_FIRST_ORDER, FV_LIM_MINMOD, FV_LIM_VANLEER,
@@ -30,8 +33,10 @@ int fv_define_params(Params *p) {
       "FV subcell shock capturing (needs NodeType = GAUSS-LOBATTO): none (pure DG); hennemann: "
       "blending factor from the modal energy of IndVar (Hennemann et al. 2021); fixed: alpha = "
       "FV_alpha_fix in every element."));
-  HX_CHECK(params_define_choice(p, s, "IndVar", "DensityTimesPressure", 3, INDVAR_NAMES,
-                                INDVAR_IDS, "Quantity of the modal indicator (hennemann)."));
+  HX_CHECK(params_define_choice(p, s, "IndVar", "DensityTimesPressure", 4, INDVAR_NAMES,
+                                INDVAR_IDS,
+                                "Quantity of the modal indicator (hennemann): rho p, rho, p or "
+                                "T (Temperature: reacting flow only)."));
   HX_CHECK(params_define(p, s, "FV_alpha_min", PARAM_REAL, 0, "0.01", false,
                          "Blending factors below this are set to 0 (pure DG in the element)."));
   HX_CHECK(params_define(p, s, "FV_alpha_max", PARAM_REAL, 0, "0.5", false,
@@ -154,9 +159,36 @@ void fv_free(Solver *s) {
   memset(&s->fv, 0, sizeof s->fv);
 }
 
-void fv_subcell_volume(const Solver *s, int e, const double *prim, double *Ut) {
+/* The mixture's subcell operator: the reconstructed variables (rho, u, v, w, p, Y_k) of the
+ * element's nodes, then the lines of fv_mix_line_residual. */
+static void fv_subcell_volume_mix(const Solver *s, int e, const double *prim, const double *Y,
+                                  double *Ut) {
+  const FVBlend *fv = &s->fv;
+  int np = s->np, N = np - 1, n3 = s->n_dof_elem, ns = s->n_species;
+  double *q = malloc(sizeof(double) * FV_MIX_NQ(ns) * n3);
+  if (!q) return;
+  memcpy(q, prim, sizeof(double) * 5 * n3);
+  memcpy(q + 5 * n3, Y, sizeof(double) * ns * n3);
+  for (int d = 0; d < 3; d++) {
+    int stride = d == 0 ? 1 : d == 1 ? np : np * np;
+    for (int a = 0; a < np; a++)
+      for (int b = 0; b < np; b++) {
+        int base = line_base(d, np, a, b);
+        const double *mv = &fv->metrics[(((long)e * 3 + d) * np * np + a * np + b) * N * 3];
+        fv_mix_line_residual(s->riemann, s->disc.split, fv->limiter, &s->phys, s->mech, np,
+                             &fv->line, q, n3, Ut, n3, base, stride, mv, d > 0);
+      }
+  }
+  free(q);
+}
+
+void fv_subcell_volume(const Solver *s, int e, const double *prim, const double *Y, double *Ut) {
   const FVBlend *fv = &s->fv;
   int np = s->np, N = np - 1, n3 = s->n_dof_elem;
+  if (s->mech) {
+    fv_subcell_volume_mix(s, e, prim, Y, Ut);
+    return;
+  }
   for (int d = 0; d < 3; d++) {
     int stride = d == 0 ? 1 : d == 1 ? np : np * np;
     for (int a = 0; a < np; a++)
@@ -169,7 +201,52 @@ void fv_subcell_volume(const Solver *s, int e, const double *prim, double *Ut) {
   }
 }
 
+/* The quadrature weights of element e's nodes (the mean is the integral over the volume). */
+static double node_volume_weight(const Solver *s, int e, int q) {
+  int np = s->np;
+  const double *w = s->disc.w;
+  return w[q % np] * w[(q / np) % np] * w[q / (np * np)] / s->geo.sJ[(long)s->n_dof_elem * e + q];
+}
+
+/* The mixture's stage limiter: rho, every rho Y_k and the internal energy above its floor
+ * (fv_mix_admissible_fraction). */
+static long fv_positivity_limit_mix(const Solver *s, double *U) {
+  int n3 = s->n_dof_elem, nv = s->n_var, ns = s->n_species;
+  long n_limited = 0;
+#pragma omp parallel for schedule(static) reduction(+ : n_limited)
+  for (int e = 0; e < s->mesh->n_elems; e++) {
+    double *ue = &U[(long)nv * n3 * e], mean[HX_NVAR_MAX] = {0}, vol = 0.0;
+    int bad = 0;
+    for (int q = 0; q < n3; q++) {
+      double u[HX_NVAR_MAX], wq = node_volume_weight(s, e, q);
+      for (int v = 0; v < nv; v++) u[v] = ue[v * n3 + q];
+      bad |= !(u[DENS] > 0.0) || !(fv_mix_energy_margin(s->mech, u) > 0.0);
+      for (int k = 0; k < ns; k++) bad |= u[HX_SPEC0 + k] < 0.0;
+      vol += wq;
+      for (int v = 0; v < nv; v++) mean[v] += wq * u[v];
+    }
+    if (!bad) continue;
+    for (int v = 0; v < nv; v++) mean[v] /= vol;
+    double margin = fv_mix_energy_margin(s->mech, mean);
+    if (!(mean[DENS] > 0.0 && margin > 0.0)) continue;
+    for (int k = 0; k < ns; k++) mean[HX_SPEC0 + k] = fmax(mean[HX_SPEC0 + k], 0.0);
+    double eps_rho = FV_POSITIVITY_EPS * mean[DENS], eps_e = FV_POSITIVITY_EPS * margin;
+    double theta = 1.0;
+    for (int q = 0; q < n3; q++) {
+      double u[HX_NVAR_MAX];
+      for (int v = 0; v < nv; v++) u[v] = ue[v * n3 + q];
+      double t = fv_mix_admissible_fraction(s->mech, mean, u, eps_rho, eps_e);
+      theta = t < theta ? t : theta;
+    }
+    for (int v = 0; v < nv; v++)
+      for (int q = 0; q < n3; q++) ue[v * n3 + q] = mean[v] + theta * (ue[v * n3 + q] - mean[v]);
+    n_limited++;
+  }
+  return n_limited;
+}
+
 long fv_positivity_limit(const Solver *s, double *U) {
+  if (s->mech) return fv_positivity_limit_mix(s, U);
   int np = s->np, n3 = s->n_dof_elem, nv = s->n_var;
   const double *w = s->disc.w;
   long n_limited = 0;

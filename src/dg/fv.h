@@ -18,8 +18,9 @@ void fv_free(Solver *s);
 /* The FV volume operator of element e alone, in the DG operator's convention (Ut of the volume
  * part, before the Jacobian; the element faces' fluxes come from the surface integral):
  * Ut[v][node] = (F_{m+1/2} - F_{m-1/2}) / w_m summed over the directions, inner interfaces only.
- * prim: the element's primitive states [var][node] (src/physics/fvblend.h, fv_line_residual). */
-void fv_subcell_volume(const Solver *s, int e, const double *prim, double *Ut);
+ * prim: the element's primitive states [var][node] (src/physics/fvblend.h, fv_line_residual);
+ * Y: the mixture's mass fractions [species][node] (NULL for air; physics/fvblend_mix.h). */
+void fv_subcell_volume(const Solver *s, int e, const double *prim, const double *Y, double *Ut);
 
 /* Stage limiter (Zhang & Shu 2010, JCP 229, Sec. 2.3, adapted to the LGL nodes): pull the nodes
  * of an element towards its (conserved) mean until density and pressure are positive. Elements

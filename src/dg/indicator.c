@@ -5,19 +5,27 @@
 #include "parallel/exchange.h"
 #include "parallel/parallel.h"
 #include "physics/fvblend.h"
+#include "physics/mixture.h"
 
 /* One pass of the nodal -> modal transform along direction d (np^3 values). */
 static void modal_pass(int np, const double *Vinv, int d, const double *in, double *out) {
   for (int q = 0; q < np * np * np; q++) out[q] = fv_modal_pass_node(np, Vinv, d, in, q);
 }
 
-double fv_element_energy(const Solver *s, const double *Ue) {
+double fv_element_energy(const Solver *s, int e, const double *Ue) {
   int np = s->np, n3 = s->n_dof_elem, N = np - 1;
   double a[HX_NPMAX * HX_NPMAX * HX_NPMAX], b[HX_NPMAX * HX_NPMAX * HX_NPMAX];
   for (int q = 0; q < n3; q++) {
-    double u[HX_NVAR];
-    for (int v = 0; v < HX_NVAR; v++) u[v] = Ue[v * n3 + q];
-    a[q] = fv_indicator_quantity(s->fv.ind_var, s->phys.kappa_m1, u);
+    double u[HX_NVAR_MAX];
+    for (int v = 0; v < s->n_var; v++) u[v] = Ue[v * n3 + q];
+    if (s->mech) {
+      double pr[HX_NPRIM], Y[HX_MAX_SPECIES], c;
+      pr[TEMP] = s->T_guess[(long)e * n3 + q];
+      mix_cons_to_prim(s->mech, u, pr, Y, &c);
+      a[q] = fv_indicator_quantity_prim(s->fv.ind_var, pr);
+    } else {
+      a[q] = fv_indicator_quantity(s->fv.ind_var, s->phys.kappa_m1, u);
+    }
   }
   modal_pass(np, s->fv.Vinv, 0, a, b);
   modal_pass(np, s->fv.Vinv, 1, b, a);
@@ -68,7 +76,7 @@ void fv_compute_alpha(Solver *s, const double *U) {
       fv->alpha[e] = fv->alpha_fix;
       continue;
     }
-    double E = fv_element_energy(s, &U[(long)nv * n3 * e]);
+    double E = fv_element_energy(s, e, &U[(long)nv * n3 * e]);
     fv->alpha[e] = fv_alpha_from_energy(E, s->disc.N, fv->alpha_min, fv->alpha_max);
   }
   if (fv->extend && fv->indicator != FV_INDICATOR_FIXED) extend_alpha(s);

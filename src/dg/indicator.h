@@ -13,7 +13,7 @@
 enum { FV_INDICATOR_NONE = 0, FV_INDICATOR_HENNEMANN = 1, FV_INDICATOR_FIXED = 2 };
 
 /* Modal energy E of the indicator quantity of one element (Ue: [var][node]). */
-double fv_element_energy(const Solver *s, const double *Ue);
+double fv_element_energy(const Solver *s, int e, const double *Ue);
 
 /* s->fv.alpha[e] for every element from U (collective on MPI runs when the extension is on). */
 void fv_compute_alpha(Solver *s, const double *U);

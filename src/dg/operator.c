@@ -3,6 +3,7 @@
  * ApplyJac (+ source terms). */
 #include "dg/indicator.h"
 #include "dg/solver.h"
+#include "physics/mixture.h"
 #include "parallel/exchange.h"
 
 void apply_jacobian_and_source(const Solver *s, const double *U, double *Ut, double t) {
@@ -22,7 +23,7 @@ void apply_jacobian_and_source(const Solver *s, const double *U, double *Ut, dou
     }
     if (!with_source) continue;
     for (int q = 0; q < n3; q++) {
-      double xq[3] = {x[q], x[n3 + q], x[2 * n3 + q]}, S[HX_NVAR];
+      double xq[3] = {x[q], x[n3 + q], x[2 * n3 + q]}, S[HX_NVAR_MAX];
       exact_source(&s->exact, &s->phys, xq, t, S);
       for (int v = 0; v < nv; v++) ut[v * n3 + q] += S[v];
     }

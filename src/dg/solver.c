@@ -9,6 +9,8 @@
 #include "dg/fv.h"
 #include "mesh/facemap.h"
 #include "mesh/partition.h"
+#include "dg/mixture.h"
+#include "physics/mixture.h"
 #include "parallel/exchange.h"
 #include "physics/bc.h"
 #include "physics/navierstokes.h"
@@ -50,6 +52,7 @@ int solver_define_params(Params *p) {
                          "(conservative form) instead of deriving the solution and multiplying "
                          "by the metrics."));
   HX_CHECK(fv_define_params(p));
+  HX_CHECK(mixture_define_params(p));
   return sponge_define_params(p);
 }
 
@@ -140,6 +143,19 @@ static int alloc_state(Solver *s) {
   return HX_OK;
 }
 
+/* FLEXI's names of the conservative variables, then one partial density per species. */
+static int set_var_names(Solver *s) {
+  static const char *const flow[HX_NVAR] = {"Density", "MomentumX", "MomentumY", "MomentumZ",
+                                            "EnergyStagnationDensity"};
+  s->var_names = hx_calloc(s->n_var, sizeof *s->var_names, "variable names");
+  HX_ALLOC_CHECK(s->var_names);
+  for (int v = 0; v < HX_NVAR; v++) snprintf(s->var_names[v], sizeof s->var_names[v], "%s", flow[v]);
+  for (int k = 0; k < s->n_species; k++)
+    snprintf(s->var_names[HX_SPEC0 + k], sizeof s->var_names[0], "PartialDensity_%s",
+             s->mech->species_names[k]);
+  return HX_OK;
+}
+
 static int solver_setup(const Params *p, Solver *s) {
   int N, node, split;
   HX_CHECK(exactfunc_init(p, &s->phys, &s->exact));
@@ -168,6 +184,8 @@ static int solver_setup(const Params *p, Solver *s) {
   HX_CHECK(build_face_maps(s));
   HX_CHECK(sponge_init(p, s));
   HX_CHECK(fv_init(p, s));
+  HX_CHECK(mixture_init(p, s));
+  HX_CHECK(set_var_names(s));
   HX_CHECK(alloc_state(s));
   return exchange_create(s->mesh, &s->exchange);
 }
@@ -193,6 +211,8 @@ void solver_destroy(Solver *s) {
   free(s->bc_info);
   free(s->sponge);
   fv_free(s);
+  mixture_free(s);
+  free(s->var_names);
   free(s->U);
   free(s->Ut);
   free(s->U_master);
@@ -205,14 +225,21 @@ void solver_destroy(Solver *s) {
   free(s);
 }
 
+void solver_exact_state(const Solver *s, const double x[3], double t, double *U) {
+  if (s->mech)
+    mixture_exact(s, x, t, U);
+  else
+    exact_func(&s->exact, &s->phys, x, t, U);
+}
+
 void solver_set_exact(Solver *s, double t) {
   int n3 = s->n_dof_elem, nv = s->n_var;
 #pragma omp parallel for schedule(static)
   for (int e = 0; e < s->mesh->n_elems; e++) {
     const double *x = &s->geo.elem_x[3L * n3 * e];
     for (int q = 0; q < n3; q++) {
-      double xq[3] = {x[q], x[n3 + q], x[2 * n3 + q]}, u[HX_NVAR];
-      exact_func(&s->exact, &s->phys, xq, t, u);
+      double xq[3] = {x[q], x[n3 + q], x[2 * n3 + q]}, u[HX_NVAR_MAX];
+      solver_exact_state(s, xq, t, u);
       for (int v = 0; v < nv; v++) s->U[((long)e * nv + v) * n3 + q] = u[v];
     }
   }

@@ -56,6 +56,13 @@ typedef struct {
   double *sponge;                  /* [elem][k][j][i]: damping * ramp */
   double sponge_base[HX_NVAR];
   FVBlend fv;
+  /* Reacting flow (Mechanism set; dg/mixture.h): nVar = 5 + n_species, U[5 + k] = rho Y_k */
+  struct ChemMech *mech;           /* NULL: air */
+  int n_species;
+  double *T_guess;                 /* [elem][k][j][i]: the last temperature of each node, the
+                                      Newton guess of the mixture's equation of state */
+  double *ref_U;                   /* [RefState][var]: the conservative RefStates */
+  char (*var_names)[64];           /* [var]: FLEXI's names, then PartialDensity_<species> */
   /* MPI: non-blocking exchange over the MPI sides (parallel/exchange.h); NULL on one rank */
   struct SideExchange *exchange;
 } Solver;
@@ -74,6 +81,8 @@ size_t solver_host_bytes(const Solver *s);
 
 /* Fill U with the exact function at time t. */
 void solver_set_exact(Solver *s, double t);
+/* The exact function (air or mixture) at one point: n_var values. */
+void solver_exact_state(const Solver *s, const double x[3], double t, double *U);
 
 /* The DG operator of the CPU backend: Ut = R(U, t) (Galaexi Table 1 steps). */
 void dg_time_derivative(Solver *s, const double *U, double *Ut, double t);

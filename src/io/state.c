@@ -4,11 +4,13 @@
  * docs/formats.md. */
 #define _POSIX_C_SOURCE 200809L /* fsync, open, localtime_r, gmtime_r */
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h> /* strncasecmp */
 #include <time.h>
 #include <unistd.h>
 
@@ -169,6 +171,23 @@ static int write_numeric_attr(hid_t loc, const char *name, hid_t type, hsize_t n
   return rc;
 }
 
+/* Reacting runs only (air files stay as before): Mechanism and MechanismHash. A path longer than
+ * FLEXI's 255 characters keeps its end, the file name, behind a leading "...". */
+static int write_mechanism_attrs(hid_t file, const StateHeader *h, const char *path) {
+  if (h->mechanism[0] == '\0') return HX_OK;
+  char shown[STATE_MAX_STRING + 1];
+  size_t len = strlen(h->mechanism);
+  if (len <= STATE_MAX_STRING) {
+    memcpy(shown, h->mechanism, len + 1);
+  } else {
+    size_t keep = STATE_MAX_STRING - 3;
+    memcpy(shown, "...", 3);
+    memcpy(shown + 3, h->mechanism + len - keep, keep + 1);
+  }
+  HX_CHECK(write_string_attr(file, "Mechanism", shown, path));
+  return write_string_attr(file, "MechanismHash", h->mechanism_hash, path);
+}
+
 /* The attributes of FLEXI's WriteHeader and GenerateFileSkeleton, in the same order. */
 static int write_header_attrs(hid_t file, const StateHeader *h, const char *const *var_names,
                               const char *path) {
@@ -185,7 +204,7 @@ static int write_header_attrs(hid_t file, const StateHeader *h, const char *cons
   HX_CHECK(write_var_names_attr(file, var_names, h->n_var, path));
   /* NComputation: the degree the solution was computed with; hexdg writes at that degree. */
   HX_CHECK(write_numeric_attr(file, "NComputation", H5T_NATIVE_INT, 1, &h->N, path));
-  return HX_OK;
+  return write_mechanism_attrs(file, h, path);
 }
 
 /* The 8 values of Fortran's DATE_AND_TIME(VALUES=...): year, month, day, offset from UTC in
@@ -246,7 +265,9 @@ static int write_elem_blocks(hid_t dset, hid_t file_space, const hsize_t dims[5]
   return rc;
 }
 
-/* Select the elements of a part in the file space: one hyperslab per run of consecutive ids. */
+/* Select the elements of a part in the file space: one hyperslab per run of consecutive ids.
+ * Elements are the first dimension; HDF5 reads only as many of dims as the space has (1 for an
+ * element-wise dataset, 5 for DG_Solution). */
 static herr_t select_part(hid_t space, const hsize_t dims[5], const StatePart *part) {
   herr_t st = H5Sselect_none(space);
   for (long e = 0; e < part->n_local && st >= 0;) {
@@ -318,39 +339,55 @@ static int write_solution(hid_t file, const StateHeader *h, const double *U,
   return rc;
 }
 
-/* The optional element-wise dataset (h->elem_data_name, one double per element): the part's
- * elements by runs of consecutive global ids, or all elements. */
-static int write_elem_data(hid_t file, const StateHeader *h, const StatePart *part,
+/* An element-wise dataset of a file: one double per element, shape (nElems). */
+typedef struct {
+  const char *name;
+  const double *values; /* the local elements, in the order of U */
+} ElemDataset;
+
+/* The header's element-wise datasets, in the order they are written: elem_data (when both its
+ * name and values are set, as before elem_extra existed), then elem_extra. */
+static int collect_elem_datasets(const StateHeader *h, ElemDataset list[1 + STATE_MAX_ELEM_EXTRA]) {
+  int n = 0;
+  if (h->elem_data_name && h->elem_data) list[n++] = (ElemDataset){h->elem_data_name, h->elem_data};
+  for (int x = 0; x < h->n_elem_extra && x < STATE_MAX_ELEM_EXTRA; ++x)
+    list[n++] = (ElemDataset){h->elem_extra_names[x], h->elem_extra[x]};
+  return n;
+}
+
+/* One element-wise dataset: the part's elements (each rank its slab), or all elements. */
+static int write_elem_data(hid_t file, long n_elems, const ElemDataset *data, const StatePart *part,
                            const char *path) {
-  hsize_t dims = (hsize_t)h->n_elems;
+  hsize_t dims = (hsize_t)n_elems;
   hid_t space = H5Screate_simple(1, &dims, NULL);
-  hid_t dset = space >= 0 ? H5Dcreate2(file, h->elem_data_name, H5T_NATIVE_DOUBLE, space,
-                                       H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT)
+  hid_t dset = space >= 0 ? H5Dcreate2(file, data->name, H5T_NATIVE_DOUBLE, space, H5P_DEFAULT,
+                                       H5P_DEFAULT, H5P_DEFAULT)
                           : -1;
   hsize_t n_mem = part ? (hsize_t)part->n_local : dims;
   hid_t mem_space = H5Screate_simple(1, &n_mem, NULL);
   hid_t dxpl = part ? part_transfer_plist(part) : H5Pcreate(H5P_DATASET_XFER);
   herr_t st = dset >= 0 && mem_space >= 0 && dxpl >= 0 ? 0 : -1;
-  if (st >= 0 && part) {
-    st = H5Sselect_none(space);
-    for (long e = 0; e < part->n_local && st >= 0;) {
-      long run = 1;
-      while (e + run < part->n_local && part->global_id[e + run] == part->global_id[e] + run)
-        run++;
-      hsize_t start = (hsize_t)(part->global_id[e] - 1), count = (hsize_t)run;
-      st = H5Sselect_hyperslab(space, H5S_SELECT_OR, &start, NULL, &count, NULL);
-      e += run;
-    }
-  }
-  if (st >= 0) st = H5Dwrite(dset, H5T_NATIVE_DOUBLE, mem_space, space, dxpl, h->elem_data);
+  const hsize_t elem_dims[5] = {dims, 1, 1, 1, 1};
+  if (st >= 0 && part) st = select_part(space, elem_dims, part);
+  if (st >= 0) st = H5Dwrite(dset, H5T_NATIVE_DOUBLE, mem_space, space, dxpl, data->values);
   if (dxpl >= 0) H5Pclose(dxpl);
   if (mem_space >= 0) H5Sclose(mem_space);
   if (dset >= 0) H5Dclose(dset);
   if (space >= 0) H5Sclose(space);
   if (st < 0)
-    return HX_ERROR(HX_ERR_IO, "state file '%s': cannot write the element dataset %s (disk full "
-                               "or quota exceeded?)",
-                    path, h->elem_data_name);
+    return HX_ERROR(HX_ERR_IO,
+                    "state file '%s': cannot write the element dataset %s (disk full "
+                    "or quota exceeded?)",
+                    path, data->name);
+  return HX_OK;
+}
+
+static int write_all_elem_data(hid_t file, const StateHeader *h, const StatePart *part,
+                               const char *path) {
+  ElemDataset list[1 + STATE_MAX_ELEM_EXTRA];
+  int n = collect_elem_datasets(h, list);
+  for (int d = 0; d < n; ++d)
+    HX_CHECK(write_elem_data(file, h->n_elems, &list[d], part, path));
   return HX_OK;
 }
 
@@ -390,8 +427,7 @@ static int write_file(const char *tmp_path, const StateHeader *h, const char *co
                     tmp_path);
   int rc = write_header_attrs(file, h, var_names, tmp_path);
   if (rc == HX_OK) rc = write_solution(file, h, U, part, tmp_path);
-  if (rc == HX_OK && h->elem_data_name && h->elem_data)
-    rc = write_elem_data(file, h, part, tmp_path);
+  if (rc == HX_OK) rc = write_all_elem_data(file, h, part, tmp_path);
   if (rc == HX_OK) rc = write_completion_mark(file, tmp_path);
   if (H5Fclose(file) < 0 && rc == HX_OK)
     rc = HX_ERROR(HX_ERR_IO, "state file '%s': closing failed (disk full or quota exceeded?)",
@@ -419,6 +455,69 @@ static int is_known_node_type(const char *node_type) {
   return strcmp(node_type, "GAUSS") == 0 || strcmp(node_type, "GAUSS-LOBATTO") == 0;
 }
 
+static int is_hex_digits(const char *s, size_t n) {
+  for (size_t c = 0; c < n; ++c)
+    if (!isxdigit((unsigned char)s[c])) return 0;
+  return 1;
+}
+
+/* Mechanism and hash are set together (a restart compares the hash; the path is for people). */
+static int check_mechanism_args(const char *path, const StateHeader *h) {
+  size_t len = strnlen(h->mechanism, sizeof h->mechanism);
+  size_t hash_len = strnlen(h->mechanism_hash, sizeof h->mechanism_hash);
+  if (len == sizeof h->mechanism || hash_len == sizeof h->mechanism_hash)
+    return HX_ERROR(HX_ERR_INTERNAL,
+                    "state_write('%s'): header field mechanism or mechanism_hash is not "
+                    "NUL-terminated",
+                    path);
+  if ((len == 0) != (hash_len == 0))
+    return HX_ERROR(HX_ERR_INTERNAL,
+                    "state_write('%s'): mechanism '%s' and mechanism_hash '%s' must both be set "
+                    "(reacting run) or both be empty (air)",
+                    path, h->mechanism, h->mechanism_hash);
+  if (hash_len > 0 &&
+      (hash_len != STATE_MECHANISM_HASH_DIGITS || !is_hex_digits(h->mechanism_hash, hash_len)))
+    return HX_ERROR(HX_ERR_INTERNAL,
+                    "state_write('%s'): mechanism_hash '%s' of mechanism '%s' is not %d "
+                    "hexadecimal digits",
+                    path, h->mechanism_hash, h->mechanism, STATE_MECHANISM_HASH_DIGITS);
+  return HX_OK;
+}
+
+/* Every element dataset needs a name and values, and the names must differ from each other and
+ * from DG_Solution (HDF5 would otherwise fail half way through the write). */
+static int check_elem_dataset_args(const char *path, const StateHeader *h) {
+  if (h->n_elem_extra < 0 || h->n_elem_extra > STATE_MAX_ELEM_EXTRA)
+    return HX_ERROR(HX_ERR_INTERNAL,
+                    "state_write('%s'): n_elem_extra = %d, expected 0..%d (STATE_MAX_ELEM_EXTRA)",
+                    path, h->n_elem_extra, STATE_MAX_ELEM_EXTRA);
+  for (int x = 0; x < h->n_elem_extra; ++x)
+    if (!h->elem_extra_names[x] || !h->elem_extra[x])
+      return HX_ERROR(HX_ERR_INTERNAL,
+                      "state_write('%s'): element dataset %d of %d (elem_extra) has no name or "
+                      "no values",
+                      path, x + 1, h->n_elem_extra);
+  ElemDataset list[1 + STATE_MAX_ELEM_EXTRA];
+  int n = collect_elem_datasets(h, list);
+  for (int d = 0; d < n; ++d) {
+    if (list[d].name[0] == '\0')
+      return HX_ERROR(HX_ERR_INTERNAL, "state_write('%s'): element dataset %d has an empty name",
+                      path, d + 1);
+    if (strcmp(list[d].name, DATASET_NAME) == 0)
+      return HX_ERROR(HX_ERR_INTERNAL,
+                      "state_write('%s'): element dataset name '%s' is the solution's; give it "
+                      "another name",
+                      path, DATASET_NAME);
+    for (int other = 0; other < d; ++other)
+      if (strcmp(list[d].name, list[other].name) == 0)
+        return HX_ERROR(HX_ERR_INTERNAL,
+                        "state_write('%s'): element datasets %d and %d are both named '%s'; give "
+                        "each its own name",
+                        path, other + 1, d + 1, list[d].name);
+  }
+  return HX_OK;
+}
+
 static int check_write_args(const char *path, const StateHeader *h, const char *const *var_names,
                             const double *U) {
   if (!h || !var_names || !U)
@@ -439,7 +538,8 @@ static int check_write_args(const char *path, const StateHeader *h, const char *
     snprintf(what, sizeof what, "variable name %d", v + 1);
     HX_CHECK(check_string(path, what, var_names[v], "every variable needs a name (VarNames)"));
   }
-  return HX_OK;
+  HX_CHECK(check_mechanism_args(path, h));
+  return check_elem_dataset_args(path, h);
 }
 
 static int state_write_silenced(const char *path, const StateHeader *h,
@@ -613,6 +713,17 @@ static int read_string_attr(hid_t file, const char *path, const char *name, char
   return rc;
 }
 
+/* A string attribute that older files lack (Mechanism, MechanismHash): empty when absent. */
+static int read_optional_string_attr(hid_t file, const char *path, const char *name, char *out,
+                                     size_t out_len) {
+  out[0] = '\0';
+  htri_t exists = H5Aexists(file, name);
+  if (exists < 0)
+    return HX_ERROR(HX_ERR_IO, "state file '%s': cannot look up attribute '%s' (file damaged?)",
+                    path, name);
+  return exists ? read_string_attr(file, path, name, out, out_len) : HX_OK;
+}
+
 /* Number of entries of the string-array attribute VarNames. */
 static int read_var_name_count(hid_t file, const char *path, long *n_names) {
   hid_t attr = -1;
@@ -700,6 +811,9 @@ static int read_header_from(hid_t file, const char *path, StateHeader *h) {
   HX_CHECK(read_string_attr(file, path, "NodeType", h->node_type, sizeof h->node_type));
   HX_CHECK(read_number_attr(file, path, "N", H5T_INTEGER, H5T_NATIVE_INT, &h->N));
   HX_CHECK(read_number_attr(file, path, "Time", H5T_FLOAT, H5T_NATIVE_DOUBLE, &h->time));
+  HX_CHECK(read_optional_string_attr(file, path, "Mechanism", h->mechanism, sizeof h->mechanism));
+  HX_CHECK(read_optional_string_attr(file, path, "MechanismHash", h->mechanism_hash,
+                                     sizeof h->mechanism_hash));
   long n_names = 0;
   HX_CHECK(read_var_name_count(file, path, &n_names));
   hsize_t dims[5];
@@ -753,8 +867,39 @@ int state_read_header(const char *path, StateHeader *h) {
   return rc;
 }
 
+/* "mechanism 'h2o2.yaml' (MechanismHash 0123456789abcdef)", or "no mechanism (air)"; the
+ * precisions stop at the fields' ends should a caller's header lack its NUL. */
+static void describe_mechanism(char *buf, size_t len, const StateHeader *h) {
+  const int mech_max = (int)sizeof h->mechanism - 1, hash_max = (int)sizeof h->mechanism_hash - 1;
+  if (h->mechanism[0] == '\0' && h->mechanism_hash[0] == '\0')
+    snprintf(buf, len, "no mechanism (air)");
+  else
+    snprintf(buf, len, "mechanism '%.*s' (MechanismHash %.*s)", mech_max, h->mechanism, hash_max,
+             h->mechanism_hash[0] != '\0' ? h->mechanism_hash : "none");
+}
+
+/* The species, and so the meaning of the variables, belong to the mechanism: a restart needs the
+ * file's mechanism, checked by its hash (the path may differ between machines). */
+static int check_mechanism_matches(const char *path, const StateHeader *found,
+                                   const StateHeader *expected) {
+  /* hex digits compare in either case */
+  size_t n = sizeof found->mechanism_hash;
+  if (strncasecmp(found->mechanism_hash, expected->mechanism_hash, n) == 0) return HX_OK;
+  char in_file[sizeof found->mechanism + 64], in_run[sizeof found->mechanism + 64];
+  describe_mechanism(in_file, sizeof in_file, found);
+  describe_mechanism(in_run, sizeof in_run, expected);
+  return HX_ERROR(HX_ERR_INPUT,
+                  "restart file '%s' was written with %s but this run uses %s; its species "
+                  "(variables) and their chemistry belong to that mechanism. Restart with the "
+                  "mechanism the file was written with, or start this run from its initial "
+                  "condition (no restart file)",
+                  path, in_file, in_run);
+}
+
 static int check_matches_expected(const char *path, const StateHeader *found,
                                   const StateHeader *expected) {
+  /* first: another mechanism usually changes n_var too, and this message says why */
+  HX_CHECK(check_mechanism_matches(path, found, expected));
   if (found->N != expected->N)
     return HX_ERROR(HX_ERR_INPUT,
                     "state file '%s': attribute 'N' = %d but this run uses N = %d; restart from a "

@@ -13,6 +13,12 @@
  * string longer than this. */
 #define STATE_MAX_STRING 255
 
+/* Element-wise datasets a file may hold besides elem_data (StateHeader.elem_extra). */
+#define STATE_MAX_ELEM_EXTRA 4
+
+/* Length of StateHeader.mechanism_hash without its terminating NUL. */
+#define STATE_MECHANISM_HASH_DIGITS 16
+
 typedef struct {
   char project_name[256];
   char mesh_file[1024];
@@ -21,10 +27,19 @@ typedef struct {
   int n_var;
   long n_elems;
   double time;
+  /* Reacting runs: the Cantera mechanism file and its 16-hex-digit hash, written as attributes
+   * Mechanism and MechanismHash; both empty for air (no attributes). A restart must have the
+   * file's hash: the species, and so the variables, belong to the mechanism. */
+  char mechanism[1024];
+  char mechanism_hash[17];
   /* Optional element-wise dataset written beside DG_Solution, shape (nElems), e.g. "FV_alpha"
    * (the FV blending factor); NULL: none. elem_data holds the local elements (as U). */
   const char *elem_data_name;
   const double *elem_data;
+  /* Up to STATE_MAX_ELEM_EXTRA more such datasets, e.g. "ElemCost"; written like elem_data. */
+  int n_elem_extra;
+  const char *elem_extra_names[STATE_MAX_ELEM_EXTRA];
+  const double *elem_extra[STATE_MAX_ELEM_EXTRA];
 } StateHeader;
 
 /* "<project>_State_<time as %017.9f>.h5", FLEXI's TIMESTAMP naming (F17.9 with the leading blanks
@@ -39,16 +54,20 @@ int state_write(const char *path, const StateHeader *h, const char *const *var_n
                 const double *U);
 
 /* Read the header: File_Type must be "State"; N, n_var and n_elems come from DG_Solution's
- * shape, which must agree with the attributes N and VarNames. */
+ * shape, which must agree with the attributes N and VarNames. mechanism and mechanism_hash are
+ * empty when the file has no such attributes (air); the element-dataset pointers are NULL. */
 int state_read_header(const char *path, StateHeader *h);
 
-/* Read into caller-allocated U (hexdg layout, n_elems*n_var*(N+1)^3 doubles). The file's N,
- * n_var and n_elems must match expected (and its node_type, when that is not empty); a mismatch
- * is an error that names the file, the attribute, the value found and the value expected. */
+/* Read into caller-allocated U (hexdg layout, n_elems*n_var*(N+1)^3 doubles). The file's
+ * MechanismHash must equal expected->mechanism_hash (both empty for air; checked first, since
+ * another mechanism usually also changes n_var), and its N, n_var and n_elems must match expected
+ * (and its node_type, when that is not empty); a mismatch is an HX_ERR_INPUT error that names
+ * the file, the attribute, the value found and the value expected. */
 int state_read(const char *path, const StateHeader *expected, double *U);
 
-/* The element-wise dataset name (e.g. "FV_alpha") of a whole file into out (n_elems doubles):
- * *found = 0 when the file has none (not an error); a dataset of another size is an error. */
+/* The element-wise dataset name (e.g. "FV_alpha" or "ElemCost", written through elem_data or
+ * elem_extra) of a whole file into out (n_elems doubles): *found = 0 when the file has none (not
+ * an error); a dataset of another size is an error. */
 int state_read_elem_data(const char *path, const char *name, long n_elems, double *out,
                          int *found);
 

@@ -14,7 +14,9 @@
   "0 (testcase: the Taylor-Green vortex of TestCase = taylorgreenvortex), "                        \
   "1 (refstate), 2 (sine density wave), 4 (oblique sine wave manufactured solution), "             \
   "7 (Shu isentropic vortex), 10 (moving normal shock), 11 (Sod shock tube), "                     \
-  "12 (Shu-Osher), 13 (double Mach reflection), 15 (Sedov blast wave)"
+  "12 (Shu-Osher), 13 (double Mach reflection), 15 (Sedov blast wave), "                          \
+  "16 (two states: RefState 1 where (x - IniCenter) . IniAxis <= 0, RefState 2 beyond), "         \
+  "17 (reacting flow: manufactured solution with a sine wave per species)"
 
 typedef struct {
   const char *section, *name;
@@ -42,9 +44,11 @@ static const ParamSpec exactfunc_param_specs[] = {
     {"Exactfunc", "IniAmplitude", PARAM_REAL, 0, "", false,
      "Amplitude (default 0.3 for IniExactFunc 2, 0.1 for 4, 0.2 for the vortex 7)."},
     {"Exactfunc", "IniCenter", PARAM_REAL_ARRAY, 3, "(/0.,0.,0./)", false,
-     "Shu vortex (7): center at t = 0; Sedov blast (15): point of the explosion."},
+     "Shu vortex (7): center at t = 0; Sedov blast (15): point of the explosion; two states "
+     "(16): a point of the interface."},
     {"Exactfunc", "IniAxis", PARAM_REAL_ARRAY, 3, "(/0.,0.,1./)", false,
-     "Shu vortex (7): rotation axis."},
+     "Shu vortex (7): rotation axis; two states (16): normal of the interface (towards "
+     "RefState 2)."},
     {"Exactfunc", "IniHalfwidth", PARAM_REAL, 0, "0.2", false, "Shu vortex (7): half width."},
     {"Exactfunc", "MachShock", PARAM_REAL, 0, "1.5", false,
      "Moving shock (10): shock Mach number."},
@@ -150,6 +154,8 @@ static int check_supported(int which) {
   case EXACT_SHU_OSHER:
   case EXACT_DMR:
   case EXACT_SEDOV:
+  case EXACT_TWO_STATE:
+  case EXACT_SPECIES_MMS:
     return HX_OK;
   default:
     return HX_ERROR(HX_ERR_INPUT,
@@ -173,6 +179,11 @@ static int read_ref_states(const Params *params, const PhysParams *pp, ExactFunc
     prim_set_temperature(pp, prim);
   }
   ef->n_ref_states = n;
+  if (ef->which == EXACT_TWO_STATE && n < 2)
+    return HX_ERROR(HX_ERR_INPUT,
+                    "IniExactFunc = 16 takes RefState 1 where (x - IniCenter) . IniAxis <= 0 and "
+                    "RefState 2 beyond, but %d RefState entries are given",
+                    n);
   if (ef->which == EXACT_SOD || ef->which == EXACT_DMR) {
     if (n == 0) {
       exact_default_ref_states(ef, pp);

@@ -26,8 +26,13 @@ enum {
   EXACT_SOD = 11,         /* Sod shock tube: RefState 1 for x <= 0.5, RefState 2 beyond */
   EXACT_SHU_OSHER = 12,   /* Shu-Osher shock / density-wave interaction */
   EXACT_DMR = 13,         /* double Mach reflection: RefState 1 behind the shock, 2 ahead */
-  EXACT_SEDOV = 15        /* Sedov point explosion: Gaussian energy deposit at IniCenter (hexdg;
+  EXACT_SEDOV = 15,       /* Sedov point explosion: Gaussian energy deposit at IniCenter (hexdg;
                              FLEXI's list has none, 15 is unused there) */
+  EXACT_TWO_STATE = 16,   /* RefState 1 where (x - IniCenter) . IniAxis <= 0, RefState 2 beyond
+                             (hexdg: a planar Riemann problem anywhere, e.g. a detonation's
+                             initiation region) */
+  EXACT_SPECIES_MMS = 17  /* reacting flow only: manufactured solution with a sine wave per
+                             species (dg/mixture.c) */
 };
 
 /* TestCase (a compile-time choice in FLEXI, FLEXI_TESTCASE): what IniExactFunc 0 means. */
@@ -273,10 +278,18 @@ HD static inline void exact_testcase(const ExactFuncParams *ef, const PhysParams
 
 /* Exact function `which` with RefState index ref_state (0-based; boundary conditions may use
  * another one than IniRefState). Unknown ids or missing RefStates give NaN. */
+/* 0 where (x - IniCenter) . IniAxis <= 0, else 1: the RefState of the two-state function 16. */
+HD static inline int exact_two_state_side(const ExactFuncParams *ef, const double x[3]) {
+  double d = 0.0;
+  for (int k = 0; k < 3; k++)
+    d += (x[k] - ef->center[k]) * ef->axis[k];
+  return d <= 0.0 ? 0 : 1;
+}
+
 HD static inline void exact_func_eval(const ExactFuncParams *ef, const PhysParams *pp, int which,
                                       int ref_state, const double x[3], double t, double *U) {
   const int needs_ref = which == EXACT_REFSTATE || which == EXACT_SHU_VORTEX;
-  const int needs_two = which == EXACT_SOD || which == EXACT_DMR;
+  const int needs_two = which == EXACT_SOD || which == EXACT_DMR || which == EXACT_TWO_STATE;
   if ((needs_ref && (ref_state < 0 || ref_state >= ef->n_ref_states)) ||
       (needs_two && ef->n_ref_states < 2)) {
     for (int v = 0; v < HX_NVAR; v++)
@@ -310,6 +323,9 @@ HD static inline void exact_func_eval(const ExactFuncParams *ef, const PhysParam
     break;
   case EXACT_DMR:
     prim_to_cons(pp, ef->ref_prim[exact_dmr_side(x, t)], U);
+    break;
+  case EXACT_TWO_STATE:
+    prim_to_cons(pp, ef->ref_prim[exact_two_state_side(ef, x)], U);
     break;
   case EXACT_SEDOV: /* the initial state at every t (no closed form of the blast) */
     exact_sedov(ef, pp, x, U);

@@ -231,7 +231,18 @@ HD static inline void fv_line_residual(int riemann, int split, int limiter, cons
 }
 
 /* Quantity of the modal indicator (IndVar). */
-enum { FV_INDVAR_DENSITY_PRESSURE = 0, FV_INDVAR_DENSITY = 1, FV_INDVAR_PRESSURE = 2 };
+enum { FV_INDVAR_DENSITY_PRESSURE = 0, FV_INDVAR_DENSITY = 1, FV_INDVAR_PRESSURE = 2,
+       FV_INDVAR_TEMPERATURE = 3 };
+
+/* The indicator quantity of a primitive state (rho, p, T): for the mixture, whose pressure needs
+ * the equation of state (the temperature is meaningful for reacting flow: it marks flames and the
+ * induction zone behind a shock). */
+HD static inline double fv_indicator_quantity_prim(int ind_var, const double *prim) {
+  if (ind_var == FV_INDVAR_DENSITY) return prim[PDENS];
+  if (ind_var == FV_INDVAR_PRESSURE) return prim[PRES];
+  if (ind_var == FV_INDVAR_TEMPERATURE) return prim[TEMP];
+  return prim[PDENS] * prim[PRES];
+}
 
 /* rho p (Hennemann et al. 2021, Sec. 4: sensitive to shocks and contacts), rho or p of U. */
 HD static inline double fv_indicator_quantity(int ind_var, double kappa_m1, const double *U) {

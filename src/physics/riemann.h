@@ -37,12 +37,13 @@ typedef struct {
   double rho; /* sqrt(rhoL rhoR) */
 } RoeAverage;
 
-HD static inline void riemann_rotate_state(const PhysParams *pp, const double *U, const double n[3],
-                                           const double t1[3], const double t2[3],
-                                           RiemannState *s) {
-  double prim[HX_NPRIM];
+/* A face state in the rotated frame from its conservative state U (five flow variables), its
+ * primitive state prim (rho, u, v, w, p, T) and speed of sound c: the gas model only enters
+ * through prim and c (ideal gas: riemann_rotate_state; thermally perfect mixture: riemann_mix.h). */
+HD static inline void riemann_rotate_with(const double *U, const double *prim, double c,
+                                          const double n[3], const double t1[3],
+                                          const double t2[3], RiemannState *s) {
   const double e_n[3] = {1.0, 0.0, 0.0};
-  cons_to_prim(pp, U, prim);
   s->prim[PDENS] = prim[PDENS];
   s->prim[VEL1] = prim[VEL1] * n[0] + prim[VEL2] * n[1] + prim[VEL3] * n[2];
   s->prim[VEL2] = prim[VEL1] * t1[0] + prim[VEL2] * t1[1] + prim[VEL3] * t1[2];
@@ -54,10 +55,18 @@ HD static inline void riemann_rotate_state(const PhysParams *pp, const double *U
   s->U[MOM2] = U[DENS] * s->prim[VEL2];
   s->U[MOM3] = U[DENS] * s->prim[VEL3];
   s->U[ENER] = U[ENER];
-  s->c = speed_of_sound(pp, s->prim);
+  s->c = c;
   s->sqrt_rho = sqrt(U[DENS]);
   s->H = total_enthalpy(s->U, s->prim);
   euler_flux_normal(s->U, s->prim, e_n, s->F);
+}
+
+HD static inline void riemann_rotate_state(const PhysParams *pp, const double *U, const double n[3],
+                                           const double t1[3], const double t2[3],
+                                           RiemannState *s) {
+  double prim[HX_NPRIM];
+  cons_to_prim(pp, U, prim);
+  riemann_rotate_with(U, prim, speed_of_sound(pp, prim), n, t1, t2, s);
 }
 
 /* As riemann_rotate_state, from a primitive state (rho, u, v, w, p; the temperature entry is not
@@ -177,13 +186,10 @@ HD static inline void riemann_hllc_star(const RiemannState *K, double s_k, doubl
     F[v] = K->F[v] + s_k * (U_star[v] - K->U[v]);
 }
 
-/* HLLC (Toro, Spruce & Speares 1994, Shock Waves 4; Toro 2009, Ch. 10) with Roe-average signal
- * speeds u~ -/+ c~ and Toro's contact speed estimate (FLEXI's choice). */
-HD static inline void riemann_1d_hllc(const PhysParams *pp, const RiemannState *L,
-                                      const RiemannState *R, double *F) {
-  const RoeAverage roe = riemann_roe_average(pp, L, R);
-  const double sl = roe.vel[0] - roe.c;
-  const double sr = roe.vel[0] + roe.c;
+/* HLLC for given signal speeds sl < sr with Toro's contact speed estimate (Toro, Spruce &
+ * Speares 1994, Shock Waves 4; Toro 2009, Ch. 10). */
+HD static inline void riemann_hllc_speeds(const RiemannState *L, const RiemannState *R, double sl,
+                                          double sr, double *F) {
   if (sl >= 0.0) {
     for (int v = 0; v < HX_NVAR; v++)
       F[v] = L->F[v];
@@ -202,6 +208,13 @@ HD static inline void riemann_1d_hllc(const PhysParams *pp, const RiemannState *
     riemann_hllc_star(L, sl, s_star, F);
   else
     riemann_hllc_star(R, sr, s_star, F);
+}
+
+/* HLLC with Roe-average signal speeds u~ -/+ c~ (FLEXI's choice). */
+HD static inline void riemann_1d_hllc(const PhysParams *pp, const RiemannState *L,
+                                      const RiemannState *R, double *F) {
+  const RoeAverage roe = riemann_roe_average(pp, L, R);
+  riemann_hllc_speeds(L, R, roe.vel[0] - roe.c, roe.vel[0] + roe.c, F);
 }
 
 /* Right eigenvectors r_1..r_5 of the 1-D Roe matrix (Toro 2009, Ch. 11), rows = waves. */

@@ -15,9 +15,8 @@
 #include "io/vtu.h"
 #include "mesh/partition.h"
 #include "parallel/parallel.h"
+#include "physics/mixture.h"
 
-static const char *const STATE_VAR_NAMES[HX_NVAR] = {"Density", "MomentumX", "MomentumY",
-                                                     "MomentumZ", "EnergyStagnationDensity"};
 
 /* Set by SIGTERM/SIGUSR1: write the state at the end of the current step and stop cleanly. */
 static volatile sig_atomic_t stop_requested = 0;
@@ -77,6 +76,7 @@ int simulation_define_params(Params *p) {
   HX_CHECK(partition_define_params(p));
   HX_CHECK(solver_define_params(p));
   HX_CHECK(timedisc_define_params(p));
+  HX_CHECK(chemstage_define_params(p));
   HX_CHECK(analyze_define_params(p));
   HX_CHECK(vtu_define_params(p));
   HX_CHECK(bodyforces_define_params(p));
@@ -103,6 +103,25 @@ static void state_header(const Simulation *sim, StateHeader *h) {
     h->elem_data_name = "FV_alpha";
     h->elem_data = s->fv.alpha;
   }
+  if (s->mech) {
+    const char *mp = s->mech->path; /* the end of a long path: the file name matters most */
+    size_t len = strlen(mp), cap = sizeof h->mechanism - 1;
+    memcpy(h->mechanism, len > cap ? mp + len - cap : mp, len > cap ? cap : len);
+    h->mechanism[len > cap ? cap : len] = '\0';
+    snprintf(h->mechanism_hash, sizeof h->mechanism_hash, "%s", s->mech->hash);
+    if (sim->elem_cost) { /* docs/reacting_flow.md: the partition weights of a restart */
+      h->n_elem_extra = 1;
+      h->elem_extra_names[0] = "ElemCost";
+      h->elem_extra[0] = sim->elem_cost;
+    }
+  }
+}
+
+/* ElemCost from the chemistry steps and the measured flow and chemistry times. */
+static void update_elem_cost(Simulation *sim) {
+  if (!sim->elem_cost) return;
+  double per_elem = sim->flow_elem_steps > 0 ? sim->wall_flow / (double)sim->flow_elem_steps : 0.0;
+  chemstage_elem_cost(&sim->chem, sim->solver, per_elem, sim->elem_cost);
 }
 
 int simulation_sync_host(Simulation *sim) {
@@ -113,10 +132,17 @@ int simulation_sync_host(Simulation *sim) {
 int simulation_write_state(Simulation *sim) {
   StateHeader h;
   HX_CHECK(simulation_sync_host(sim));
+  update_elem_cost(sim);
   state_header(sim, &h);
   state_file_name(sim->last_state, sizeof sim->last_state, sim->project, sim->t);
-  HX_CHECK(state_write_part(sim->last_state, &h, STATE_VAR_NAMES, sim->solver->U,
-                            sim->solver->mesh->n_elems, sim->solver->mesh->elem_global_id));
+  const Solver *s = sim->solver;
+  const char **names = malloc(sizeof(char *) * s->n_var);
+  HX_ALLOC_CHECK(names);
+  for (int v = 0; v < s->n_var; v++) names[v] = s->var_names[v];
+  int rc = state_write_part(sim->last_state, &h, names, s->U, s->mesh->n_elems,
+                            s->mesh->elem_global_id);
+  free(names);
+  HX_CHECK(rc);
   if (sim->output_format == OUTPUT_FORMAT_PARAVIEW) {
     VtuExtra alpha = {"FV_alpha", sim->solver->fv.alpha, 0};
     HX_CHECK(vtu_write_output(sim->project, sim->solver, sim->solver->U, sim->n_visu, sim->t,
@@ -143,7 +169,12 @@ static int backend_init(const Params *p, Simulation *sim) {
   HX_CHECK(params_get_logical(p, "UseCudaGraphs", &graphs));
   HX_CHECK(params_get_logical(p, "OverlapMPI", &overlap));
   if (sim->backend == BACKEND_AUTO) /* the same choice on every rank */
-    sim->backend = par_any(gpu_device_count() == 0) ? BACKEND_CPU : BACKEND_CUDA;
+    sim->backend = par_any(gpu_device_count() == 0) || sim->solver->mech ? BACKEND_CPU
+                                                                          : BACKEND_CUDA;
+  if (sim->backend == BACKEND_CUDA && sim->solver->mech)
+    return HX_ERROR(HX_ERR_INPUT, "Backend = cuda: the reacting flow (Mechanism = %s) runs on the "
+                                  "CPU backend in this version; set Backend = cpu or auto",
+                    sim->solver->mech->path);
   if (sim->backend == BACKEND_CPU) {
     if (sim->solver->fv.enabled) {
       sim->U_good = hx_malloc(sizeof(double) * sim->solver->n_var * sim->solver->n_dof,
@@ -168,6 +199,11 @@ int simulation_create(const Params *p, const char *restart_file, Simulation **ou
   if (rc == HX_OK) rc = solver_create(p, &sim->solver);
   if (rc == HX_OK) rc = timedisc_init(p, sim->solver, &sim->td);
   if (rc == HX_OK) rc = analyze_init(p, sim->solver, sim->project, &sim->ana);
+  if (rc == HX_OK) rc = chemstage_init(p, sim->solver, &sim->chem);
+  if (rc == HX_OK && sim->solver->mech) {
+    sim->elem_cost = hx_malloc(sizeof(double) * (sim->solver->mesh->n_elems + 1), "ElemCost");
+    if (!sim->elem_cost) rc = HX_ERR_MEM;
+  }
   if (rc == HX_OK)
     rc = vtu_read_params(p, sim->solver->disc.N, &sim->output_format, &sim->n_visu);
   if (rc == HX_OK) rc = bodyforces_enabled(p, sim->solver, &sim->body_forces);
@@ -200,6 +236,8 @@ void simulation_destroy(Simulation *sim) {
   if (!sim) return;
   gpu_solver_destroy(sim->gpu);
   free(sim->U_good);
+  free(sim->elem_cost);
+  chemstage_free(&sim->chem);
   timedisc_free(&sim->td);
   analyze_free(&sim->ana);
   solver_destroy(sim->solver);
@@ -248,10 +286,29 @@ static int analyze_body_forces(Simulation *sim, bool fresh) {
   return rc;
 }
 
+/* max/mean over the ranks of the chemistry wall time since the last analysis (collective). */
+static void chem_imbalance(Simulation *sim) {
+  double mx = sim->chem.wall_chem_window, sum = mx;
+  par_max(&mx, 1);
+  par_sum(&sum, 1);
+  sim->chem.imbalance = sum > 0.0 ? mx / (sum / par_size()) : 1.0;
+  sim->chem.wall_chem_window = 0.0;
+}
+
+static void print_chemistry(const Simulation *sim, double wall) {
+  const ChemStage *cs = &sim->chem;
+  double dofs = global_dof(sim->solver);
+  printf("  chemistry: %.1f %% of the wall time, %.3g integrator steps per DOF and time step, "
+         "rank imbalance (max/mean) %.3f\n",
+         wall > 0.0 ? 100.0 * cs->wall_chem / wall : 0.0,
+         sim->iter > 0 ? (double)cs->steps_total * par_size() / (dofs * sim->iter) : 0.0,
+         cs->imbalance);
+}
+
 /* Analysis at the current time: error norms (CSV), totals and a progress line. */
 static int analyze_now(Simulation *sim, double dt, double wall_start, long stages) {
   Solver *s = sim->solver;
-  double L2[HX_NVAR], Linf[HX_NVAR], tot[HX_NVAR];
+  double L2[HX_NVAR_MAX], Linf[HX_NVAR_MAX], tot[HX_NVAR_MAX];
   HX_CHECK(simulation_sync_host(sim));
   analyze_totals(s, tot);
   if (sim->ana.calc_error_norms) {
@@ -265,6 +322,7 @@ static int analyze_now(Simulation *sim, double dt, double wall_start, long stage
     fv_compute_alpha(s, s->U);
     fv_alpha_range(s, &alpha_lo, &alpha_hi, &n_blended);
   }
+  if (sim->chem.splitting != CHEM_SPLIT_NONE) chem_imbalance(sim);
   bool first = sim->n_analyses++ == 0;
   if (sim->body_forces) HX_CHECK(analyze_body_forces(sim, first && !sim->restarted));
   if (sim->quiet || !par_is_root())
@@ -277,14 +335,15 @@ static int analyze_now(Simulation *sim, double dt, double wall_start, long stage
          100.0 * (sim->t / (tend > 0 ? tend : 1.0)), dt, sim->iter, wall, eta, pid);
   if (sim->ana.calc_error_norms) {
     printf("  L2   :");
-    for (int v = 0; v < HX_NVAR; v++) printf(" %.6e", L2[v]);
+    for (int v = 0; v < s->n_var; v++) printf(" %.6e", L2[v]);
     printf("\n  Linf :");
-    for (int v = 0; v < HX_NVAR; v++) printf(" %.6e", Linf[v]);
+    for (int v = 0; v < s->n_var; v++) printf(" %.6e", Linf[v]);
     printf("\n");
   }
   printf("  totals:");
-  for (int v = 0; v < HX_NVAR; v++) printf(" %.12e", tot[v]);
+  for (int v = 0; v < s->n_var; v++) printf(" %.12e", tot[v]);
   printf("\n");
+  if (sim->chem.splitting != CHEM_SPLIT_NONE) print_chemistry(sim, wall);
   if (s->fv.enabled)
     printf("  FV_alpha: min %.4f  max %.4f  blended elements %ld of %ld\n", alpha_lo, alpha_hi,
            n_blended, s->mesh->n_global_elems);
@@ -308,6 +367,23 @@ static int restore_good_state(Simulation *sim) {
   return HX_OK;
 }
 
+/* The flow step with the chemistry stage around it (Strang) or after it (Lie). */
+static int split_step(Simulation *sim, double dt) {
+  ChemStage *cs = &sim->chem;
+  Solver *s = sim->solver;
+  if (cs->splitting == CHEM_SPLIT_NONE) {
+    timedisc_rk_step(s, &sim->td, sim->t, dt);
+    return HX_OK;
+  }
+  memset(cs->elem_steps, 0, sizeof(double) * s->mesh->n_elems);
+  if (cs->splitting == CHEM_SPLIT_STRANG) HX_CHECK(chemstage_advance(cs, s, 0.5 * dt));
+  double t0 = omp_get_wtime();
+  timedisc_rk_step(s, &sim->td, sim->t, dt);
+  sim->wall_flow += omp_get_wtime() - t0;
+  sim->flow_elem_steps += s->mesh->n_elems;
+  return chemstage_advance(cs, s, cs->splitting == CHEM_SPLIT_STRANG ? 0.5 * dt : dt);
+}
+
 /* One time step on the selected backend; the CPU and the GPU use the same landing rule. */
 static int advance(Simulation *sim, double t_ana, double *dt, int *land) {
   if (sim->backend == BACKEND_CUDA) return gpu_step(sim->gpu, t_ana, &sim->t, dt, land);
@@ -319,7 +395,7 @@ static int advance(Simulation *sim, double t_ana, double *dt, int *land) {
   }
   *land = t_ana - sim->t <= *dt * (1.0 + 1e-9);
   if (*land) *dt = t_ana - sim->t;
-  timedisc_rk_step(sim->solver, &sim->td, sim->t, *dt);
+  HX_CHECK(split_step(sim, *dt));
   sim->t = *land ? t_ana : sim->t + *dt;
   return HX_OK;
 }

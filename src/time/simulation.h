@@ -6,6 +6,7 @@
 #include "analysis/tgv.h"
 #include "dg/solver.h"
 #include "gpu/gpu.h"
+#include "time/chemstage.h"
 #include "time/timedisc.h"
 
 enum { BACKEND_AUTO = -1, BACKEND_CPU = 0, BACKEND_CUDA = 1 };
@@ -32,6 +33,12 @@ typedef struct {
   /* Shock capturing, CPU backend: the state at the start of the last step whose state passed
    * the admissibility check (the CUDA backend keeps its own copy on the device) */
   double *U_good, t_good;
+  /* Reacting flow: the chemistry stage, the element costs written as ElemCost, the wall time of
+   * the flow part (for the costs and the chemistry share) */
+  ChemStage chem;
+  double *elem_cost;
+  double wall_flow;
+  long flow_elem_steps;     /* element-steps of the flow part: elements x time steps */
 } Simulation;
 
 /* Register every parameter of every module (the one registry behind --help). */

@@ -8,6 +8,7 @@
 #include "dg/fv.h"
 #include "parallel/parallel.h"
 #include "physics/eos.h"
+#include "physics/mixture.h"
 #include "physics/navierstokes.h"
 
 int timedisc_define_params(Params *p) {
@@ -80,14 +81,20 @@ static void element_max_lambda(const Solver *s, int e, double lam_sum[2]) {
   double lam[3] = {0, 0, 0}, lamv[3] = {0, 0, 0};
   lam_sum[0] = lam_sum[1] = 0.0;
   for (int q = 0; q < n3; q++) {
-    double u[HX_NVAR], pr[HX_NPRIM];
+    double u[HX_NVAR_MAX], pr[HX_NPRIM], c;
     for (int v = 0; v < nv; v++) u[v] = U[v * n3 + q];
-    cons_to_prim(&s->phys, u, pr);
+    if (s->mech) {
+      double Y[HX_MAX_SPECIES];
+      pr[TEMP] = s->T_guess[(long)e * n3 + q];
+      mix_cons_to_prim(s->mech, u, pr, Y, &c);
+    } else {
+      cons_to_prim(&s->phys, u, pr);
+      c = speed_of_sound(&s->phys, pr);
+    }
     if (!(pr[PDENS] > 0.0) || !(pr[PRES] > 0.0)) {
       lam_sum[0] = -1.0;
       return;
     }
-    double c = speed_of_sound(&s->phys, pr);
     double coeff = s->viscous ? viscous_spectral_coeff(&s->phys, pr) : 0.0;
     for (int d = 0; d < 3; d++) {
       const double *m0 = &Ja[(d * 3 + 0) * n3], *m1 = &Ja[(d * 3 + 1) * n3],

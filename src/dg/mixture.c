@@ -1,0 +1,215 @@
+/* Reacting flow set-up: mechanism, species variables, RefState compositions, the mixture's exact
+ * functions and boundary states (docs/reacting_flow.md). */
+#include "dg/mixture.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "chem/chemparams.h"
+#include "chem/mech.h"
+#include "core/error.h"
+#include "parallel/parallel.h"
+#include "physics/bc.h"
+#include "physics/mixture.h"
+#include "physics/riemann_mix.h"
+
+int mixture_define_params(Params *p) {
+  HX_CHECK(chem_define_params(p));
+  HX_CHECK(params_define(p, "Equation", "RefStateY", PARAM_STRING, 0, "", true,
+                         "Reacting flow: composition of the RefState of the same number, as mass "
+                         "fractions 'H2:0.0285,O2:0.2264,N2:0.7451' (they must sum to 1 within "
+                         "1e-6). One per RefState; RefStateX instead gives mole fractions."));
+  HX_CHECK(params_define(p, "Equation", "RefStateX", PARAM_STRING, 0, "", true,
+                         "Reacting flow: composition of the RefState of the same number as mole "
+                         "fractions 'H2:2,O2:1,N2:3.76' (normalised). The temperature of a "
+                         "RefState (rho, u, v, w, p) is p W / (rho R); it is printed at start."));
+  return HX_OK;
+}
+
+/* Sum of the amounts of "A:a,B:b,..." (the names are checked by chem_parse_composition). */
+static double composition_sum(const char *spec) {
+  double sum = 0.0;
+  const char *c = spec;
+  while ((c = strchr(c, ':'))) sum += strtod(++c, NULL);
+  return sum;
+}
+
+/* Mass fractions of RefState i from RefStateY #i or RefStateX #i. */
+static int ref_state_composition(const Params *p, const ChemMech *m, int i, int n_y, double *Y) {
+  char what[64];
+  const char *spec;
+  if (i < n_y) {
+    HX_CHECK(params_get_string_at(p, "RefStateY", i, &spec));
+    snprintf(what, sizeof what, "RefStateY #%d", i + 1);
+    HX_CHECK(chem_parse_composition(m, spec, what, Y));
+    double sum = composition_sum(spec);
+    if (fabs(sum - 1.0) > 1e-6)
+      return HX_ERROR(HX_ERR_INPUT,
+                      "RefStateY #%d = %s: the mass fractions sum to %.9g, not 1; correct them "
+                      "or give mole fractions with RefStateX (normalised)",
+                      i + 1, spec, sum);
+    return HX_OK;
+  }
+  HX_CHECK(params_get_string_at(p, "RefStateX", i, &spec));
+  snprintf(what, sizeof what, "RefStateX #%d", i + 1);
+  HX_CHECK(chem_parse_composition(m, spec, what, Y));
+  chem_mole_to_mass(m, Y, 1, Y, 1);
+  return HX_OK;
+}
+
+/* The conservative RefStates of the mixture (rho, u, v, w, p of RefState; T = p W / (rho R)). */
+static int mixture_ref_states(const Params *p, Solver *s) {
+  const ChemMech *m = s->mech;
+  int n = s->exact.n_ref_states, n_y = params_count(p, "RefStateY"),
+      n_x = params_count(p, "RefStateX"), nv = s->n_var;
+  if (n_y > 0 && n_x > 0)
+    return HX_ERROR(HX_ERR_INPUT, "give the RefState compositions either as RefStateY (mass "
+                                  "fractions) or as RefStateX (mole fractions), not both");
+  if (n_y + n_x != n)
+    return HX_ERROR(HX_ERR_INPUT,
+                    "Mechanism = %s: %d RefState entries but %d compositions (%s); give one "
+                    "RefStateY or RefStateX line per RefState, in the same order",
+                    m->path, n, n_y + n_x, n_y ? "RefStateY" : "RefStateX");
+  s->ref_U = hx_calloc((size_t)(n ? n : 1) * nv, sizeof(double), "mixture RefStates");
+  HX_ALLOC_CHECK(s->ref_U);
+  for (int i = 0; i < n; i++) {
+    double Y[HX_MAX_SPECIES];
+    const double *prim = s->exact.ref_prim[i];
+    HX_CHECK(ref_state_composition(p, m, i, n_y, Y));
+    double T = mix_temperature(m, prim[PDENS], prim[PRES], Y);
+    if (!(T > CHEM_T_LOW && T < CHEM_T_HIGH))
+      return HX_ERROR(HX_ERR_INPUT,
+                      "RefState #%d (rho = %g, p = %g) has T = p W / (rho R) = %g K with its "
+                      "composition, outside [%g, %g] K; check rho and p (SI units)",
+                      i + 1, prim[PDENS], prim[PRES], T, CHEM_T_LOW, CHEM_T_HIGH);
+    mix_prim_to_cons(m, prim[PDENS], prim + VEL1, T, Y, &s->ref_U[(size_t)i * nv]);
+    if (par_is_root())
+      printf("  RefState %d: rho %.6g kg/m^3, p %.6g Pa, T %.6g K, W %.6g kg/kmol\n", i + 1,
+             prim[PDENS], prim[PRES], T, chem_mean_mw(m, Y, 1));
+  }
+  return HX_OK;
+}
+
+/* What the mixture supports of the flow solver's options. */
+static int mixture_check_options(const Solver *s) {
+  const char *mp = s->mech->path;
+  if (s->viscous)
+    return HX_ERROR(HX_ERR_INPUT,
+                    "Mechanism = %s with mu0 > 0: species transport (Fick diffusion, mixture "
+                    "viscosity) is not implemented yet; set mu0 = 0 (Euler equations)", mp);
+  if (!riemann_mix_supported(s->riemann) || !riemann_mix_supported(s->riemann_bc))
+    return HX_ERROR(HX_ERR_INPUT,
+                    "Mechanism = %s: Riemann (or Riemann_BC) is not defined for the thermally "
+                    "perfect mixture; choose LF, HLL, HLLE, HLLC, Roe or RoeEntropyFix", mp);
+  if (!mix_split_supported(s->disc.split))
+    return HX_ERROR(HX_ERR_INPUT,
+                    "Mechanism = %s: SplitDG = CH is the calorically perfect gas's entropy-"
+                    "conserving flux; choose PI, KG, DU, MO or SD", mp);
+  for (int b = 0; b < s->mesh->n_bcs; b++) {
+    int type = s->bc_info[2 * b];
+    if (type != BC_EXACT && type != BC_WALL_SLIP)
+      return HX_ERROR(HX_ERR_INPUT,
+                      "boundary '%s' has BC type %d, which is not implemented for reacting "
+                      "flow (Mechanism = %s) yet; use 2 (exact function / RefState inflow and "
+                      "supersonic outflow) or 9 (slip wall), or a periodic box",
+                      s->mesh->bcs[b].name, type, mp);
+  }
+  int w = s->exact.which;
+  if (w != EXACT_REFSTATE && w != EXACT_TWO_STATE && w != EXACT_SPECIES_MMS)
+    return HX_ERROR(HX_ERR_INPUT,
+                    "IniExactFunc = %d is an air case; with Mechanism = %s use 1 (RefState), 16 "
+                    "(two RefStates, e.g. a detonation's initiation region) or 17 (species "
+                    "wave manufactured solution)", w, mp);
+  if (s->sponge)
+    return HX_ERROR(HX_ERR_INPUT, "Mechanism = %s: SpongeLayer is not implemented for reacting "
+                                  "flow yet; set SpongeLayer = F", mp);
+  return HX_OK;
+}
+
+int mixture_init(const Params *p, Solver *s) {
+  const char *path;
+  HX_CHECK(params_get_string(p, "Mechanism", &path));
+  if (!path[0]) {
+    if (s->exact.which == EXACT_SPECIES_MMS)
+      return HX_ERROR(HX_ERR_INPUT, "IniExactFunc = 17 is a reacting-flow case: set Mechanism");
+    if (s->fv.enabled && s->fv.ind_var == FV_INDVAR_TEMPERATURE)
+      return HX_ERROR(HX_ERR_INPUT, "IndVar = Temperature is for reacting flow (Mechanism set); "
+                                    "use DensityTimesPressure, Density or Pressure");
+    return HX_OK;
+  }
+  HX_CHECK(chem_mech_load(path, NULL, &s->mech));
+  if (s->mech->n_species > HX_MAX_SPECIES)
+    return HX_ERROR(HX_ERR_INPUT,
+                    "Mechanism = %s has %d species; the flow solver takes at most %d "
+                    "(HX_MAX_SPECIES in src/physics/mixture.h)",
+                    path, s->mech->n_species, HX_MAX_SPECIES);
+  s->n_species = s->mech->n_species;
+  s->n_var = HX_NVAR + s->n_species;
+  s->T_guess = hx_malloc(sizeof(double) * (s->n_dof > 0 ? s->n_dof : 1), "temperature guesses");
+  HX_ALLOC_CHECK(s->T_guess);
+  for (long i = 0; i < s->n_dof; i++) s->T_guess[i] = -1.0;
+  HX_CHECK(mixture_check_options(s));
+  return mixture_ref_states(p, s);
+}
+
+void mixture_free(Solver *s) {
+  chem_mech_free(s->mech);
+  s->mech = NULL;
+  free(s->ref_U);
+  free(s->T_guess);
+  s->ref_U = s->T_guess = NULL;
+}
+
+/* IniExactFunc 17: the species wave advected with AdvVel at the pressure of RefState
+ * IniRefState: rho = rho0 (1 + A/2 sin(2 pi f phi)), Y_k ~ Y0_k (1 + A sin(2 pi f phi + 0.7 k))
+ * normalised, phi = sum_i (x_i - a_i t). Uniform u and p make any profile of x - a t an exact
+ * solution of the multicomponent Euler equations (a contact wave), so no source term is needed;
+ * the temperature p W / (rho R) varies with rho and W, and with it the energy through the NASA
+ * polynomials. */
+static void mixture_species_wave(const Solver *s, const double x[3], double t, double *U) {
+  const ChemMech *m = s->mech;
+  const ExactFuncParams *ef = &s->exact;
+  const double *ref = &s->ref_U[(size_t)ef->ref_state * s->n_var];
+  double phi = 0.0, Y[HX_MAX_SPECIES], sum = 0.0;
+  for (int k = 0; k < 3; k++) phi += x[k] - ef->adv_vel[k] * t;
+  const double arg = 2.0 * HX_PI * ef->frequency * phi, A = ef->amplitude;
+  for (int k = 0; k < m->n_species; k++) {
+    Y[k] = ref[HX_SPEC0 + k] / ref[DENS] * (1.0 + A * sin(arg + 0.7 * k));
+    sum += Y[k];
+  }
+  for (int k = 0; k < m->n_species; k++) Y[k] /= sum;
+  const double rho = ef->ref_prim[ef->ref_state][PDENS] * (1.0 + 0.5 * A * sin(arg));
+  const double p = ef->ref_prim[ef->ref_state][PRES];
+  mix_prim_to_cons(m, rho, ef->adv_vel, mix_temperature(m, rho, p, Y), Y, U);
+}
+
+static void mixture_exact_eval(const Solver *s, int which, const double x[3], double t,
+                               double *U) {
+  const ExactFuncParams *ef = &s->exact;
+  int ref = ef->ref_state;
+  if (which == EXACT_SPECIES_MMS) {
+    mixture_species_wave(s, x, t, U);
+    return;
+  }
+  if (which == EXACT_TWO_STATE) ref = exact_two_state_side(ef, x);
+  memcpy(U, &s->ref_U[(size_t)ref * s->n_var], sizeof(double) * s->n_var);
+}
+
+void mixture_exact(const Solver *s, const double x[3], double t, double *U) {
+  mixture_exact_eval(s, s->exact.which, x, t, U);
+}
+
+void mixture_bc_outer_state(const Solver *s, int type, const double *uL, const double n[3],
+                            const double x[3], double t, double *uR) {
+  int nv = s->n_var;
+  if (type == BC_EXACT) {
+    mixture_exact(s, x, t, uR);
+    return;
+  }
+  /* slip wall: the mirror state (normal momentum reversed) */
+  double mn = uL[MOM1] * n[0] + uL[MOM2] * n[1] + uL[MOM3] * n[2];
+  for (int v = 0; v < nv; v++) uR[v] = uL[v];
+  for (int k = 0; k < 3; k++) uR[MOM1 + k] = uL[MOM1 + k] - 2.0 * mn * n[k];
+}

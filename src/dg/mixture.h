@@ -1,0 +1,27 @@
+/* Reacting flow set-up of the solver (Mechanism = file.yaml): the mechanism, nVar = 5 + species,
+ * the RefStates with their compositions (RefStateY / RefStateX), the mixture's initial and
+ * exact functions and boundary states. The pointwise gas model is physics/mixture.h. */
+#ifndef HEXDG_DG_MIXTURE_H
+#define HEXDG_DG_MIXTURE_H
+
+#include "dg/solver.h"
+
+/* The chemistry keys (chem/chemparams.h) and RefStateY, RefStateX. */
+int mixture_define_params(Params *p);
+
+/* Read Mechanism; with one, load it and set s->mech, s->n_species, s->n_var, the conservative
+ * RefStates and the checks of what the mixture supports (Riemann solver, split form, boundary
+ * conditions, exact function). Without one: nothing (air). Call after the mesh and the
+ * discretization are set up, before the state is allocated. */
+int mixture_init(const Params *p, Solver *s);
+void mixture_free(Solver *s);
+
+/* The mixture's exact function (IniExactFunc 1, 16, 17) at x, t: U with 5 + ns entries. */
+void mixture_exact(const Solver *s, const double x[3], double t, double *U);
+
+/* Outer state of a boundary face point of BC type `type` (2: the exact function; 9: the slip
+ * wall's mirror state) from the inner state uL and the outward unit normal n. */
+void mixture_bc_outer_state(const Solver *s, int type, const double *uL, const double n[3],
+                            const double x[3], double t, double *uR);
+
+#endif

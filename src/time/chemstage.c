@@ -1,0 +1,134 @@
+/* The chemistry stage of reacting flow on the host (chemstage.h). */
+#include "time/chemstage.h"
+
+#include <math.h>
+#include <omp.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "chem/batch.h"
+#include "chem/chemparams.h"
+#include "chem/reactor.h"
+#include "core/error.h"
+#include "physics/mixture.h"
+
+static const char *const SPLIT_NAMES[] = {"none", "lie", "strang"};
+static const int SPLIT_IDS[] = {CHEM_SPLIT_NONE, CHEM_SPLIT_LIE, CHEM_SPLIT_STRANG};
+static const char *const INTEG_NAMES[] = {"radau5", "rodas"};
+static const int INTEG_IDS[] = {CHEM_INTEGRATOR_RADAU5, CHEM_INTEGRATOR_RODAS};
+
+int chemstage_define_params(Params *p) {
+  const char *sec = "Chemistry";
+  HX_CHECK(params_define_choice(p, sec, "ChemistrySplitting", "strang", 3, SPLIT_NAMES, SPLIT_IDS,
+                                "Reacting flow: strang (dt/2 chemistry, flow step, dt/2 "
+                                "chemistry; second order), lie (flow step, then dt of chemistry), "
+                                "none (frozen chemistry: species transport only)."));
+  HX_CHECK(params_define_choice(p, sec, "ChemIntegrator", "rodas", 2, INTEG_NAMES, INTEG_IDS,
+                                "Stiff integrator of the chemistry stage: rodas (RODAS4, one LU "
+                                "per step) or radau5 (Radau IIA order 5)."));
+  HX_CHECK(params_define(p, sec, "ChemTmin", PARAM_REAL, 0, "0.", false,
+                         "Reacting flow: DOFs colder than this (K) skip the chemistry stage."));
+  return HX_OK;
+}
+
+int chemstage_init(const Params *p, const Solver *s, ChemStage *cs) {
+  memset(cs, 0, sizeof *cs);
+  HX_CHECK(params_get_choice(p, "ChemistrySplitting", &cs->splitting));
+  HX_CHECK(params_get_choice(p, "ChemIntegrator", &cs->integrator));
+  HX_CHECK(params_get_real(p, "ChemTmin", &cs->T_min));
+  HX_CHECK(chem_integrator_options(p, &cs->opt));
+  if (!s->mech) {
+    cs->splitting = CHEM_SPLIT_NONE;
+    return HX_OK;
+  }
+  long n = s->n_dof > 0 ? s->n_dof : 1;
+  cs->y = hx_malloc(sizeof(double) * (size_t)(s->n_species + 1) * n, "chemistry states");
+  cs->rho = hx_malloc(sizeof(double) * n, "chemistry densities");
+  cs->dof = hx_malloc(sizeof(long) * n, "chemistry DOF list");
+  cs->steps = hx_calloc(n, sizeof(int), "chemistry steps");
+  cs->elem_steps = hx_calloc(s->mesh->n_elems > 0 ? s->mesh->n_elems : 1, sizeof(double),
+                             "chemistry cost");
+  if (!cs->y || !cs->rho || !cs->dof || !cs->steps || !cs->elem_steps) return HX_ERR_MEM;
+  return HX_OK;
+}
+
+void chemstage_free(ChemStage *cs) {
+  free(cs->y);
+  free(cs->rho);
+  free(cs->dof);
+  free(cs->steps);
+  free(cs->elem_steps);
+  memset(cs, 0, sizeof *cs);
+}
+
+/* The reactors of the DOFs at or above ChemTmin: (T, Y_k) species-major, density. */
+static long gather_reactors(ChemStage *cs, const Solver *s) {
+  int n3 = s->n_dof_elem, nv = s->n_var, ns = s->n_species;
+  long n = 0;
+  for (long d = 0; d < s->n_dof; d++) {
+    long e = d / n3, q = d % n3;
+    const double *ue = &s->U[e * nv * n3 + q];
+    double u[HX_NVAR_MAX], pr[HX_NPRIM], Y[HX_MAX_SPECIES], c;
+    for (int v = 0; v < nv; v++) u[v] = ue[(long)v * n3];
+    pr[TEMP] = s->T_guess[d];
+    if (mix_cons_to_prim(s->mech, u, pr, Y, &c) != 0 || pr[TEMP] < cs->T_min) continue;
+    cs->dof[n] = d;
+    cs->rho[n] = u[DENS];
+    cs->y[n] = pr[TEMP];
+    for (int k = 0; k < ns; k++) cs->y[(long)(k + 1) * s->n_dof + n] = Y[k];
+    n++;
+  }
+  return n;
+}
+
+/* New partial densities from the reactors' mass fractions, scaled so that sum_k rho Y_k keeps its
+ * value (the reactor conserves sum Y_k only to round-off; the sum is part of mass conservation);
+ * T_guess from the reactor's temperature. rho, momentum and rho E are unchanged. */
+static void scatter_reactors(ChemStage *cs, Solver *s, long n) {
+  int n3 = s->n_dof_elem, nv = s->n_var, ns = s->n_species;
+#pragma omp parallel for schedule(static)
+  for (long c = 0; c < n; c++) {
+    long d = cs->dof[c], e = d / n3, q = d % n3;
+    double *rhoY = &s->U[(e * nv + HX_SPEC0) * n3 + q];
+    double old_sum = 0.0, new_sum = 0.0;
+    for (int k = 0; k < ns; k++) {
+      old_sum += rhoY[(long)k * n3];
+      new_sum += cs->y[(long)(k + 1) * s->n_dof + c];
+    }
+    double scale = old_sum / new_sum;
+    for (int k = 0; k < ns; k++) rhoY[(long)k * n3] = cs->y[(long)(k + 1) * s->n_dof + c] * scale;
+    s->T_guess[d] = cs->y[c];
+  }
+}
+
+int chemstage_advance(ChemStage *cs, Solver *s, double dt) {
+  double t0 = omp_get_wtime();
+  long n = gather_reactors(cs, s);
+  /* the batch reads n cells at stride n_dof: move the columns together */
+  int ns = s->n_species;
+  for (int i = 1; i <= ns; i++)
+    if (n < s->n_dof) memmove(&cs->y[(long)i * n], &cs->y[(long)i * s->n_dof], sizeof(double) * n);
+  int rc = n > 0 ? chem_batch_integrate_with(s->mech, cs->integrator, CHEM_MODE_CV, n, cs->y,
+                                             cs->rho, dt, &cs->opt, NULL, cs->steps, NULL)
+                 : HX_OK;
+  for (int i = ns; i >= 1; i--)
+    if (n < s->n_dof) memmove(&cs->y[(long)i * s->n_dof], &cs->y[(long)i * n], sizeof(double) * n);
+  if (rc != HX_OK) return rc;
+  scatter_reactors(cs, s, n);
+  for (long c = 0; c < n; c++) {
+    cs->elem_steps[cs->dof[c] / s->n_dof_elem] += cs->steps[c];
+    cs->steps_total += cs->steps[c];
+  }
+  double w = omp_get_wtime() - t0;
+  cs->wall_chem += w;
+  cs->wall_chem_window += w;
+  return HX_OK;
+}
+
+void chemstage_elem_cost(const ChemStage *cs, const Solver *s, double flow_wall_per_elem,
+                         double *cost) {
+  double per_step = cs->steps_total > 0 ? cs->wall_chem / (double)cs->steps_total : 0.0;
+  double scale = flow_wall_per_elem > 0.0 ? per_step / flow_wall_per_elem : 0.0;
+  for (int e = 0; e < s->mesh->n_elems; e++)
+    cost[e] = 1.0 + (cs->elem_steps ? cs->elem_steps[e] * scale : 0.0);
+}

@@ -1,0 +1,46 @@
+/* The chemistry stage of reacting flow (ChemistrySplitting = strang | lie | none): every DOF
+ * is an adiabatic constant-volume reactor at its density and internal energy over the split
+ * step (momentum and total energy are unchanged; T follows from the new composition), DOFs below
+ * ChemTmin are skipped. Strang: dt/2 of chemistry, the flow step (all Runge-Kutta stages), dt/2
+ * of chemistry; Lie: the flow step, then dt of chemistry. The integrator steps of each element
+ * are its chemistry cost (ElemCost in the state file, partition weights at restart). */
+#ifndef HEXDG_CHEMSTAGE_H
+#define HEXDG_CHEMSTAGE_H
+
+#include "chem/radau5.h"
+#include "core/params.h"
+#include "dg/solver.h"
+
+enum { CHEM_SPLIT_NONE = 0, CHEM_SPLIT_LIE = 1, CHEM_SPLIT_STRANG = 2 };
+
+typedef struct {
+  int splitting;            /* CHEM_SPLIT_*; CHEM_SPLIT_NONE without a mechanism */
+  int integrator;           /* CHEM_INTEGRATOR_* (chem/batch.h) */
+  double T_min;             /* ChemTmin: DOFs below it are frozen */
+  ChemIntegratorOptions opt;
+  /* host work arrays over the DOFs (species-major reactor states) */
+  double *y, *rho;
+  long *dof;                /* [active] the DOF of each reactor */
+  int *steps;
+  double *elem_steps;       /* [elem] integrator steps of the last time step's stages */
+  /* wall time: chemistry and the whole time step, since the start and since the last analysis */
+  double wall_chem, wall_step, wall_chem_window;
+  long steps_total, n_steps;
+  double imbalance;         /* max/mean over the ranks of wall_chem_window at the last analysis */
+} ChemStage;
+
+int chemstage_define_params(Params *p);
+/* Read the keys (nothing to do and splitting = none without a mechanism). */
+int chemstage_init(const Params *p, const Solver *s, ChemStage *cs);
+void chemstage_free(ChemStage *cs);
+
+/* One chemistry step of length dt on the host state s->U; adds to elem_steps. */
+int chemstage_advance(ChemStage *cs, Solver *s, double dt);
+
+/* ElemCost of each local element: the wall time of its last time step in units of one element's
+ * flow step, 1 + (chemistry time per integrator step x its steps) / (flow time per element);
+ * 1 everywhere before any chemistry. */
+void chemstage_elem_cost(const ChemStage *cs, const Solver *s, double flow_wall_per_elem,
+                         double *cost);
+
+#endif
