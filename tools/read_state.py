@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
-"""Print the header of a hexdg/FLEXI state file: its root attributes and the shape of DG_Solution.
+"""Print the header of a hexdg/FLEXI state file: its root attributes, the mechanism of a reacting
+run, the shape of DG_Solution and the element-wise datasets (FV_alpha, ElemCost, ...).
 
 usage: read_state.py FILE.h5 [--stats]
 
---stats also prints min/max/mean of every variable. Needs numpy and h5py; if the running Python
+Element-wise datasets are printed with their min/max/mean; --stats also prints them for every
+variable of DG_Solution. Needs numpy and h5py; if the running Python
 lacks them, the script re-runs itself with /usr/bin/python3. The format is described in
 docs/formats.md.
 """
@@ -42,10 +44,34 @@ def describe_type(attr_id):
     return str(dtype)
 
 
+def print_mechanism(f):
+    """Reacting runs write Mechanism and MechanismHash; air files have neither."""
+    if "Mechanism" not in f.attrs and "MechanismHash" not in f.attrs:
+        print("mechanism: none (air)")
+        return
+    mechanism = as_text(f.attrs["Mechanism"]) if "Mechanism" in f.attrs else "?"
+    digest = as_text(f.attrs["MechanismHash"]) if "MechanismHash" in f.attrs else "none"
+    print(f"mechanism: {mechanism} (MechanismHash {digest})")
+
+
+def print_elem_datasets(f, n_elems):
+    """The datasets of one value per element beside DG_Solution (docs/formats.md)."""
+    names = [name for name, obj in f.items()
+             if isinstance(obj, h5py.Dataset) and obj.shape == (n_elems,)]
+    if not names:
+        return
+    print("element datasets:")
+    width = max(len(name) for name in names)
+    for name in names:
+        data = f[name][...]
+        print(f"  {name:<{width}}  min {data.min(): .9e}  max {data.max(): .9e}  "
+              f"mean {data.mean(): .9e}")
+
+
 def main():
     args = [a for a in sys.argv[1:] if not a.startswith("--")]
     if len(args) != 1:
-        sys.exit(__doc__.strip().splitlines()[2])
+        sys.exit(next(line for line in __doc__.splitlines() if line.startswith("usage:")))
     path = args[0]
     try:
         f = h5py.File(path, "r")
@@ -60,6 +86,7 @@ def main():
             shape = attr_id.shape
             print(f"  {name:<{width}}  {describe_type(attr_id):<16} {str(shape):<6} "
                   f"{as_text(f.attrs[name])}")
+        print_mechanism(f)
         print("datasets:")
         for name, obj in f.items():
             if isinstance(obj, h5py.Dataset):
@@ -70,6 +97,7 @@ def main():
         if u.ndim == 5:
             print(f"  (nElems, N+1, N+1, N+1, nVar) = {u.shape}: nElems = {u.shape[0]}, "
                   f"N = {u.shape[1] - 1}, nVar = {u.shape[4]}")
+            print_elem_datasets(f, u.shape[0])
         if "--stats" in sys.argv:
             data = u[...]
             names = [as_text(n) for n in f.attrs.get("VarNames", [])]

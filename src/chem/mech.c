@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "chem/mech.h"
+#include "chem/thermo.h"
 #include "core/error.h"
 
 /* Arrays start on 64-byte boundaries: whole cache lines / GPU memory transactions. */
@@ -112,6 +113,20 @@ int chem_element_index(const ChemMech *m, const char *name) {
   for (int e = 0; e < m->n_elements; e++)
     if (!strcmp(m->element_names[e], name)) return e;
   return -1;
+}
+
+/* The lowest T above each species' midpoint where its cp/R (the upper polynomial, extended beyond
+ * the fit) drops to 1, i.e. cv <= 0, scanned in 10 K steps and kept 10 K below; CHEM_T_HIGH if
+ * none does. */
+double chem_mech_temperature_ceiling(const ChemMech *m) {
+  double ceiling = CHEM_T_HIGH;
+  for (int k = 0; k < m->n_species; k++)
+    for (double T = m->nasa[15 * k]; T < ceiling; T += 10.0)
+      if (chem_cp_R(m, k, T) <= 1.0 + 1e-6) {
+        ceiling = T - 10.0;
+        break;
+      }
+  return ceiling;
 }
 
 void chem_mech_rebase(const ChemMech *m, void *dev_block, ChemMech *dev) {

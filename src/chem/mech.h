@@ -39,6 +39,10 @@ enum { CHEM_FALLOFF_LINDEMANN = 0, CHEM_FALLOFF_TROE = 1, CHEM_FALLOFF_SRI = 2 }
 
 typedef struct ChemMech {
   int n_species, n_elements, n_reactions;
+  /* Upper end of the temperature search of chem_T_from_energy: CHEM_T_HIGH, or lower where a
+   * species' polynomial, extended above its fit, gives cv <= 0 (e(T) would stop increasing;
+   * chem_mech_temperature_ceiling) */
+  double T_hi;
 
   /* species */
   double *mw;        /* [ns] molar mass, kg/kmol */
@@ -91,6 +95,9 @@ void chem_mech_free(ChemMech *m);
 /* Species index by name (case-sensitive as in Cantera), -1 if absent. */
 int chem_species_index(const ChemMech *m, const char *name);
 int chem_element_index(const ChemMech *m, const char *name);
+
+/* The temperature ceiling T_hi of m (set by chem_mech_load). */
+double chem_mech_temperature_ceiling(const ChemMech *m);
 
 /* A struct whose array pointers point into dev_block (a device copy of m->block). */
 void chem_mech_rebase(const ChemMech *m, void *dev_block, ChemMech *dev);

@@ -129,11 +129,11 @@ HD static inline double chem_s_mass(const ChemMech *m, double T, double p, const
 /* Solve e(T) = target for T, where e is the mixture internal energy (use_h = 0) or enthalpy
  * (use_h = 1). Newton from *T (the initial guess), safeguarded by bisection inside a bracket that
  * always contains the root: e(T) is strictly increasing (cv, cp > 0). Returns 0 and *T on success,
- * 1 (and *T unchanged) if target lies outside [e(CHEM_T_LOW), e(CHEM_T_HIGH)] or is not finite:
+ * 1 (and *T unchanged) if target lies outside [e(CHEM_T_LOW), e(m->T_hi)] or is not finite:
  * never a NaN. */
 HD static inline int chem_T_from_energy(const ChemMech *m, const double *Y, long sy, double target,
                                         int use_h, double *T) {
-  double lo = CHEM_T_LOW, hi = CHEM_T_HIGH;
+  double lo = CHEM_T_LOW, hi = m->T_hi;
   double Rw = CHEM_R / chem_mean_mw(m, Y, sy);
   double e_lo = chem_h_mass(m, lo, Y, sy) - (use_h ? 0 : Rw * lo);
   double e_hi = chem_h_mass(m, hi, Y, sy) - (use_h ? 0 : Rw * hi);
@@ -149,6 +149,11 @@ HD static inline int chem_T_from_energy(const ChemMech *m, const double *Y, long
     double c = chem_cp_mass(m, x, Y, sy) - (use_h ? 0 : Rw);
     double dx = -f / c;
     double xn = x + dx;
+    if (fabs(dx) <= 1e-13 * x) { /* converged: accept before the bracket test, which rejects a
+                                    step that lands on the root (f = 0 makes it lo) */
+      *T = xn;
+      return 0;
+    }
     if (!(xn > lo && xn < hi)) xn = 0.5 * (lo + hi); /* Newton left the bracket: bisect */
     if (fabs(xn - x) <= 1e-13 * x || hi - lo <= 1e-13 * x) {
       *T = xn;
@@ -163,6 +168,27 @@ HD static inline int chem_T_from_energy(const ChemMech *m, const double *Y, long
 HD static inline int chem_T_from_u(const ChemMech *m, const double *Y, long sy, double u,
                                    double *T) {
   return chem_T_from_energy(m, Y, sy, u, 0, T);
+}
+
+/* chem_T_from_u for a good initial guess *T (the last temperature of a flow DOF): up to four
+ * plain Newton steps, which converge quadratically from a nearby guess without the two bracket
+ * evaluations; the safeguarded chem_T_from_u when they leave the range or do not converge. */
+HD static inline int chem_T_from_u_near(const ChemMech *m, const double *Y, long sy, double u,
+                                        double *T) {
+  double x = *T;
+  if (x > CHEM_T_LOW && x < m->T_hi) {
+    const double Rw = CHEM_R / chem_mean_mw(m, Y, sy);
+    for (int it = 0; it < 4; it++) {
+      const double dx = -(chem_h_mass(m, x, Y, sy) - Rw * x - u) / (chem_cp_mass(m, x, Y, sy) - Rw);
+      x += dx;
+      if (!(x > CHEM_T_LOW && x < m->T_hi)) break;
+      if (fabs(dx) <= 1e-10 * x) { /* quadratic convergence: x is now exact to round-off */
+        *T = x;
+        return 0;
+      }
+    }
+  }
+  return chem_T_from_u(m, Y, sy, u, T);
 }
 
 HD static inline int chem_T_from_h(const ChemMech *m, const double *Y, long sy, double h,

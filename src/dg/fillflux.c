@@ -35,17 +35,30 @@ static void subtract_viscous_flux(const Solver *s, int side, int f, const double
   for (int v = 0; v < HX_NVAR; v++) Fp[v] -= 0.5 * FR[v];
 }
 
-/* The mixture's numerical flux between two face states (physics/riemann_mix.h); the face points
- * have no temperature of their own, so the Newton iteration starts from its own guess. */
-static void mixture_face_flux(const Solver *s, int riemann, const double *uL, const double *uR,
-                              const double n[3], const double t1[3], const double t2[3],
-                              double *F) {
+/* The mixture's numerical flux between two face states (physics/riemann_mix.h). The Newton
+ * iteration for T starts from T_guess (face_T_guess). */
+static void mixture_face_flux(const Solver *s, int riemann, double T_guess, const double *uL,
+                              const double *uR, const double n[3], const double t1[3],
+                              const double t2[3], double *F) {
   double pL[HX_NPRIM], pR[HX_NPRIM], YL[HX_MAX_SPECIES], YR[HX_MAX_SPECIES], cL, cR;
-  pL[TEMP] = pR[TEMP] = -1.0;
+  pL[TEMP] = pR[TEMP] = T_guess;
   mix_cons_to_prim(s->mech, uL, pL, YL, &cL);
   mix_cons_to_prim(s->mech, uR, pR, YR, &cR);
   riemann_mix_flux(riemann, s->disc.split, &s->phys, s->n_species, uL, pL, YL, cL, uR, pR, YR, cR,
                    n, t1, t2, F);
+}
+
+/* The last temperature of the volume node at face point f: of the master element, or of the
+ * slave where the master is on another rank; both sides start from it. */
+static double face_T_guess(const Solver *s, int side, int f) {
+  const Mesh *m = s->mesh;
+  int n2 = s->n_dof_face, e = m->side_master_elem[side], ls = m->side_master_locside[side], flip = 0;
+  if (e < 0) {
+    e = m->side_slave_elem[side];
+    ls = m->side_slave_locside[side];
+    flip = m->side_flip[side];
+  }
+  return s->T_guess[(long)e * s->n_dof_elem + s->s2v[(flip * 6 + ls) * n2 + f]];
 }
 
 static void side_flux(const Solver *s, int side, double t) {
@@ -77,7 +90,8 @@ static void side_flux(const Solver *s, int side, double t) {
                        t, uR);
     }
     if (s->mech)
-      mixture_face_flux(s, bc < 0 ? s->riemann : s->riemann_bc, uL, uR, n, t1, t2, Fp);
+      mixture_face_flux(s, bc < 0 ? s->riemann : s->riemann_bc, face_T_guess(s, side, f), uL, uR,
+                        n, t1, t2, Fp);
     else if (bc < 0)
       riemann_flux(s->riemann, s->disc.split, &s->phys, uL, uR, n, t1, t2, Fp);
     else

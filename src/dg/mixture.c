@@ -79,11 +79,11 @@ static int mixture_ref_states(const Params *p, Solver *s) {
     const double *prim = s->exact.ref_prim[i];
     HX_CHECK(ref_state_composition(p, m, i, n_y, Y));
     double T = mix_temperature(m, prim[PDENS], prim[PRES], Y);
-    if (!(T > CHEM_T_LOW && T < CHEM_T_HIGH))
+    if (!(T > CHEM_T_LOW && T < m->T_hi))
       return HX_ERROR(HX_ERR_INPUT,
                       "RefState #%d (rho = %g, p = %g) has T = p W / (rho R) = %g K with its "
                       "composition, outside [%g, %g] K; check rho and p (SI units)",
-                      i + 1, prim[PDENS], prim[PRES], T, CHEM_T_LOW, CHEM_T_HIGH);
+                      i + 1, prim[PDENS], prim[PRES], T, CHEM_T_LOW, m->T_hi);
     mix_prim_to_cons(m, prim[PDENS], prim + VEL1, T, Y, &s->ref_U[(size_t)i * nv]);
     if (par_is_root())
       printf("  RefState %d: rho %.6g kg/m^3, p %.6g Pa, T %.6g K, W %.6g kg/kmol\n", i + 1,

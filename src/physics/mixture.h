@@ -47,7 +47,7 @@ HD static inline int mix_cons_to_prim(const ChemMech *m, const double *U, double
   prim[VEL3] = U[MOM3] * s_rho;
   const double e = U[ENER] * s_rho - 0.5 * (prim[VEL1] * prim[VEL1] + prim[VEL2] * prim[VEL2] +
                                             prim[VEL3] * prim[VEL3]);
-  if (chem_T_from_u(m, Y, 1, e, &T) != 0) {
+  if (chem_T_from_u_near(m, Y, 1, e, &T) != 0) {
     prim[PRES] = -1.0;
     *c = 0.0;
     return 1;

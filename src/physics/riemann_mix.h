@@ -4,9 +4,10 @@
  * speed of sound come from the mixture's equation of state; what depends on the gas model is
  * written here:
  *   - the Roe-average speed of sound: with formation enthalpies in H the ideal-gas relation
- *     c~^2 = (kappa-1)(H~ - |u~|^2/2) does not hold; c~ is the sqrt(rho)-weighted mean of c^2
- *     plus the velocity-jump term of Einfeldt 1988 (SIAM J. Numer. Anal. 25, eq. (5.8)), defined
- *     for any equation of state;
+ *     c~^2 = (kappa-1)(H~ - |u~|^2/2) does not hold; c~^2 is the sqrt(rho)-weighted mean of c^2
+ *     plus (gamma~-1)/2 sqrt(rhoL rhoR)/(sqrt(rhoL)+sqrt(rhoR))^2 |du|^2 (the identity behind
+ *     Einfeldt 1988, SIAM J. Numer. Anal. 25, eq. (5.8), written with the mean frozen gamma), which
+ *     is Roe's c~ exactly for a calorically perfect gas and is defined for any equation of state;
  *   - Roe's dissipation with pressure-based wave strengths (the form used for reacting flow by
  *     Shuen, Liou & van Leer 1990, JCP 90): the two acoustic waves carry
  *     alpha_-/+ = (dp -/+ rho~ c~ du) / (2 c~^2) along r_-/+ = (1, u -/+ c, v, w, H -/+ u c), and
@@ -36,8 +37,17 @@ HD static inline RoeAverage riemann_mix_roe_average(const RiemannState *L, const
   for (int k = 0; k < 3; k++)
     roe.vel[k] = (wl * L->prim[VEL1 + k] + wr * R->prim[VEL1 + k]) * s_sum;
   roe.H = (wl * L->H + wr * R->H) * s_sum;
-  const double eta2 = 0.5 * wl * wr * s_sum * s_sum, du = R->prim[VEL1] - L->prim[VEL1];
-  roe.c = sqrt((wl * L->c * L->c + wr * R->c * R->c) * s_sum + eta2 * du * du);
+  /* (gamma~ - 1)/2 with the sqrt(rho)-weighted frozen gamma = rho c^2 / p: for a calorically
+   * perfect gas this is Roe's c~ exactly */
+  const double gL = L->U[DENS] * L->c * L->c / L->prim[PRES];
+  const double gR = R->U[DENS] * R->c * R->c / R->prim[PRES];
+  const double eta2 = 0.5 * ((wl * gL + wr * gR) * s_sum - 1.0) * wl * wr * s_sum * s_sum;
+  double du2 = 0.0;
+  for (int k = 0; k < 3; k++) {
+    const double du = R->prim[VEL1 + k] - L->prim[VEL1 + k];
+    du2 += du * du;
+  }
+  roe.c = sqrt((wl * L->c * L->c + wr * R->c * R->c) * s_sum + eta2 * du2);
   roe.rho = wl * wr;
   return roe;
 }
