@@ -144,7 +144,7 @@ static void random_mass_fractions(int ns, double *Y) {
 
 /* A random admissible state: T in [T_lo, T_hi], p in [1e4, 1e7] Pa (log-uniform), |u| <= u_max. */
 static void random_point(const ChemMech *m, double T_lo, double T_hi, double u_max, Point *s) {
-  double Y[HX_MAX_SPECIES], vel[3];
+  double Y[HX_MAX_SPECIES] = {0}, vel[3];
   random_mass_fractions(m->n_species, Y);
   const double T = uniform(T_lo, T_hi), p = log_uniform(1e4, 1e7);
   const double rho = p * chem_mean_mw(m, Y, 1) / (CHEM_R * T);
@@ -251,7 +251,7 @@ static void test_argon_is_ideal_gas(void **state) {
     worst_p = fmax(worst_p, fabs(p - 2.0 / 3.0 * rho_e) / p);
     worst_c = fmax(worst_c, fabs(s.c - sqrt(5.0 / 3.0 * p / rho)) / s.c);
     worst_T = fmax(worst_T, fabs(s.prim[TEMP] - p / (rho * pp.R)) / s.prim[TEMP]);
-    double prim_air[HX_NPRIM];
+    double prim_air[HX_NPRIM] = {0};
     cons_to_prim(&pp, s.U, prim_air);
     worst_p = fmax(worst_p, fabs(prim_air[PRES] - p) / p);
     worst_c = fmax(worst_c, fabs(speed_of_sound(&pp, prim_air) - s.c) / s.c);
@@ -275,7 +275,7 @@ static void test_argon_temperature_without_guess(void **state) {
   for (int i = 0; i < 400; i++) {
     const double Y[1] = {1.0}, vel[3] = {uniform(-500.0, 500.0), 0.0, 0.0};
     const double T = uniform(100.0, 9000.0), rho = log_uniform(1e-3, 10.0);
-    double U[HX_NVAR_MAX], prim[HX_NPRIM], Y_out[1], c;
+    double U[HX_NVAR_MAX] = {0}, prim[HX_NPRIM], Y_out[1], c;
     mix_prim_to_cons(m, rho, vel, T, Y, U);
     prim[TEMP] = 0.0;
     assert_int_equal(mix_cons_to_prim(m, U, prim, Y_out, &c), 0);
@@ -302,7 +302,7 @@ static double argon_vs_air(const ChemMech *m, const PhysParams *pp, int solver, 
     Point L, R;
     argon_point(m, n, supersonic, sign, &L);
     argon_point(m, n, supersonic, sign, &R);
-    double F_mix[HX_NVAR_MAX], F_air[HX_NVAR];
+    double F_mix[HX_NVAR_MAX] = {0}, F_air[HX_NVAR];
     mix_flux(solver, split, pp, 1, &L, &R, n, t1, t2, F_mix);
     riemann_flux(solver, split, pp, L.U, R.U, n, t1, t2, F_air);
     worst = fmax(worst, max_rel_diff(HX_NVAR, F_mix, F_air, &L, &R));
@@ -378,7 +378,7 @@ static void test_li_consistency(void **state) {
   for (int s = 0; s < N_MIX_SOLVERS; s++) {
     assert_true(riemann_mix_supported(MIX_SOLVERS[s]));
     for (int i = 0; i < 100; i++) {
-      double n[3], t1[3], t2[3], F[HX_NVAR_MAX], F_exact[HX_NVAR_MAX];
+      double n[3], t1[3], t2[3], F[HX_NVAR_MAX] = {0}, F_exact[HX_NVAR_MAX];
       random_unit(n);
       random_frame(n, t1, t2);
       Point P;
@@ -411,7 +411,7 @@ static void test_li_species_upwind(void **state) {
   int n_pos = 0, n_neg = 0;
   for (int s = 0; s < N_MIX_SOLVERS; s++) {
     for (int i = 0; i < N_PAIRS; i++) {
-      double n[3], t1[3], t2[3], F[HX_NVAR_MAX];
+      double n[3], t1[3], t2[3], F[HX_NVAR_MAX] = {0};
       random_unit(n);
       random_frame(n, t1, t2);
       Point L, R;
@@ -456,7 +456,7 @@ static void test_li_rotational_invariance(void **state) {
   double worst_rot = 0.0, worst_tan = 0.0;
   for (int s = 0; s < N_MIX_SOLVERS; s++) {
     for (int i = 0; i < 100; i++) {
-      double n[3], t1[3], t2[3], Q[3][3], F[HX_NVAR_MAX], F_rot[HX_NVAR_MAX], F_tan[HX_NVAR_MAX];
+      double n[3], t1[3], t2[3], Q[3][3], F[HX_NVAR_MAX] = {0}, F_rot[HX_NVAR_MAX], F_tan[HX_NVAR_MAX];
       random_unit(n);
       random_frame(n, t1, t2);
       random_rotation(Q);
@@ -500,7 +500,7 @@ static void test_li_roundtrip(void **state) {
   const int ns = m->n_species;
   double worst_T = 0.0, worst_p = 0.0, worst_Y = 0.0;
   for (int i = 0; i < 600; i++) {
-    double Y[HX_MAX_SPECIES], vel[3], U[HX_NVAR_MAX], prim[HX_NPRIM], Y_out[HX_MAX_SPECIES], c;
+    double Y[HX_MAX_SPECIES] = {0}, vel[3], U[HX_NVAR_MAX], prim[HX_NPRIM], Y_out[HX_MAX_SPECIES], c;
     random_mass_fractions(ns, Y);
     const double T = uniform(300.0, 3000.0), p = log_uniform(1e4, 1e7);
     const double rho = p * chem_mean_mw(m, Y, 1) / (CHEM_R * T);
@@ -552,7 +552,7 @@ static void test_gri30_air_temperature(void **state) {
     /* off the ranges' common T_mid = 1000 K, where the two fits differ slightly */
     const double T = 337.0 + 100.0 * i, rho = 1e5 * chem_mean_mw(m, Y, 1) / (CHEM_R * T);
     const double vel[3] = {0.0, 0.0, 0.0};
-    double U[HX_NVAR_MAX], prim[HX_NPRIM], Y_out[HX_MAX_SPECIES], c;
+    double U[HX_NVAR_MAX] = {0}, prim[HX_NPRIM], Y_out[HX_MAX_SPECIES], c;
     mix_prim_to_cons(m, rho, vel, T, Y, U);
     prim[TEMP] = 0.0;
     if (mix_cons_to_prim(m, U, prim, Y_out, &c) != 0) {
@@ -603,7 +603,7 @@ static void test_li_split_species_flux(void **state) {
         mL[d] *= len;
         mR[d] = mL[d] * uniform(0.7, 1.3) + len * uniform(-0.2, 0.2);
       }
-      double F[HX_NVAR_MAX], G[HX_NVAR_MAX];
+      double F[HX_NVAR_MAX] = {0}, G[HX_NVAR_MAX];
       split_mix(which, &pp, ns, &L, &R, mL, mR, F);
       split_mix(which, &pp, ns, &R, &L, mR, mL, G);
       double sum = 0.0;
@@ -619,7 +619,7 @@ static void test_li_split_species_flux(void **state) {
           len;
       worst_sum = fmax(worst_sum, fabs(sum - F[DENS]) / fmax(fabs(F[DENS]), 1e-16 * mass_scale));
       /* consistency: one node with itself */
-      double H[HX_NVAR_MAX];
+      double H[HX_NVAR_MAX] = {0};
       split_mix(which, &pp, ns, &L, &L, mL, mL, H);
       const double um = dot3(L.prim + VEL1, mL);
       const double um_scale = sqrt(dot3(L.prim + VEL1, L.prim + VEL1)) * len;
@@ -662,7 +662,7 @@ static double min_partial_fraction(int ns, const double *x) {
 static void check_limited(const ChemMech *m, const double *mean, const double *u, double eps_rho,
                           double eps_e, double t) {
   const int ns = m->n_species, nv = HX_NVAR + ns;
-  double x[HX_NVAR_MAX], Y[HX_MAX_SPECIES];
+  double x[HX_NVAR_MAX] = {0}, Y[HX_MAX_SPECIES];
   assert_true(t >= 0.0 && t < 1.0);
   blend(nv, mean, u, t, x);
   assert_true(x[DENS] >= eps_rho * (1.0 - 1e-14));
@@ -696,7 +696,7 @@ static void test_li_admissible_fraction(void **state) {
     assert_true(fv_mix_admissible_fraction(m, mean, node_p.U, eps_rho, eps_e) == 1.0);
     /* a node near the mean with a negative partial density (rho = sum rho Y_k kept), or too
      * little internal energy, or both */
-    double u[HX_NVAR_MAX];
+    double u[HX_NVAR_MAX] = {0};
     for (int v = 0; v < nv; v++)
       u[v] = mean[v] * (1.0 + uniform(-0.1, 0.1));
     const int kind = i % 3;
@@ -708,7 +708,7 @@ static void test_li_admissible_fraction(void **state) {
     for (int k = 0; k < ns; k++)
       u[DENS] += u[HX_SPEC0 + k];
     if (kind != 0) {
-      double v[HX_NVAR_MAX];
+      double v[HX_NVAR_MAX] = {0};
       for (int q = 0; q < nv; q++)
         v[q] = u[q];
       v[ENER] = 0.0; /* margin(v) = -(kinetic energy + floor energy) */
@@ -718,7 +718,7 @@ static void test_li_admissible_fraction(void **state) {
     }
     const double t = fv_mix_admissible_fraction(m, mean, u, eps_rho, eps_e);
     check_limited(m, mean, u, eps_rho, eps_e, t);
-    double x[HX_NVAR_MAX];
+    double x[HX_NVAR_MAX] = {0};
     blend(nv, mean, u, t + 1e-9, x);
     if (min_partial_fraction(ns, x) < 0.0)
       n_species_limited++;
