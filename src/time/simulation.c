@@ -207,6 +207,10 @@ int simulation_create(const Params *p, const char *restart_file, Simulation **ou
   if (rc == HX_OK)
     rc = vtu_read_params(p, sim->solver->disc.N, &sim->output_format, &sim->n_visu);
   if (rc == HX_OK) rc = bodyforces_enabled(p, sim->solver, &sim->body_forces);
+  if (rc == HX_OK && sim->output_format == OUTPUT_FORMAT_PARAVIEW && sim->solver->mech)
+    rc = HX_ERROR(HX_ERR_INPUT, "OutputFormat = ParaView is not available for reacting flow "
+                                "(Mechanism = %s) yet; the state files hold every variable "
+                                "(tools/read_state.py, h5py)", sim->solver->mech->path);
   if (rc == HX_OK && sim->output_format == OUTPUT_FORMAT_PARAVIEW && par_size() > 1)
     rc = HX_ERROR(HX_ERR_INPUT, "OutputFormat = ParaView is not available on %d MPI ranks yet; "
                                 "run without it and convert the state files afterwards (hexdg "

@@ -41,7 +41,7 @@ static void node_T_p(const Solver *s, int e, int q, double *T, double *p) {
 #define BOX_X "RefStateX = H2:2,O2:1,N2:3.76"
 static const char *const BOX[] = {
     "ProjectName = reacting_box", "MeshFile = box", "BoxElems = (/1,1,1/)",
-    "BoxUpper = (/0.01,0.01,0.01/)", "BoxPeriodic = (/T,T,T/)", "N = 1",
+    "BoxLower = (/0.,0.,0./)", "BoxUpper = (/0.01,0.01,0.01/)", "BoxPeriodic = (/T,T,T/)", "N = 1",
     "NodeType = GAUSS-LOBATTO", "Riemann = HLLC", "IniExactFunc = 1", "CalcErrorNorms = F", "ChemRtol = 1e-10", "ChemAtol = 1e-14", "Backend = cpu", NULL};
 
 /* T of the reference history at t (linear between its accepted steps). */
@@ -97,6 +97,7 @@ static void test_box_ignites_as_reactor(void **state) {
              splits[sp] + 21, times[i], Tmax, Tmax - Tmin, Tref, tol, sim->iter);
       assert_true(Tmax - Tmin < 1e-9 * Tmax); /* still homogeneous */
       assert_true(fabs(Tmax - Tref) < tol);
+      assert_true(sim->iter >= 5); /* several split steps */
       simulation_destroy(sim);
     }
   chem_history_free(&h);
@@ -141,8 +142,8 @@ static double species_sum_defect(const Solver *s) {
 
 static void check_conservation(const char *node, const char *split) {
   const char *extra[] = {mech_line, WAVE_STATE, node, split, "ChemistrySplitting = strang",
-                         "BoxUpper = (/0.01,0.01,0.01/)", "IniFrequency = 100.", "BoxPeriodic = (/T,T,T/)",
-                         "tend = 1e-5", NULL};
+                         "BoxLower = (/0.,0.,0./)", "BoxUpper = (/0.01,0.01,0.01/)",
+                         "IniFrequency = 100.", "BoxPeriodic = (/T,T,T/)", "tend = 4e-6", NULL};
   Simulation *sim = harness_sim(WAVE, extra, NULL);
   assert_non_null(sim);
   double before[HX_NVAR + CHEM_MAX_ELEMENTS], after[HX_NVAR + CHEM_MAX_ELEMENTS];
