@@ -156,13 +156,13 @@ static int set_var_names(Solver *s) {
   return HX_OK;
 }
 
-static int solver_setup(const Params *p, Solver *s) {
+static int solver_setup(const Params *p, const double *weights, Solver *s) {
   int N, node, split;
   HX_CHECK(exactfunc_init(p, &s->phys, &s->exact));
   HX_CHECK(read_disc_params(p, s, &N, &node, &split));
   HX_CHECK(disc_init(&s->disc, N, (NodeType)node, split));
   HX_CHECK(mesh_create_from_params(p, &s->mesh));
-  HX_CHECK(mesh_partition_from_params(p, &s->mesh));
+  HX_CHECK(mesh_partition_from_params(p, weights, &s->mesh));
   HX_CHECK(setup_boundaries(s));
   s->n_var = HX_NVAR;
   s->np = N + 1;
@@ -190,10 +190,12 @@ static int solver_setup(const Params *p, Solver *s) {
   return exchange_create(s->mesh, &s->exchange);
 }
 
-int solver_create(const Params *p, Solver **out) {
+int solver_create(const Params *p, Solver **out) { return solver_create_weighted(p, NULL, out); }
+
+int solver_create_weighted(const Params *p, const double *elem_weights, Solver **out) {
   Solver *s = hx_calloc(1, sizeof(Solver), "solver");
   HX_ALLOC_CHECK(s);
-  int rc = solver_setup(p, s);
+  int rc = solver_setup(p, elem_weights, s);
   if (rc != HX_OK) {
     solver_destroy(s);
     return rc;

@@ -74,6 +74,8 @@ int solver_define_params(Params *p);
 int sponge_define_params(Params *p);
 int sponge_init(const Params *p, Solver *s);
 int solver_create(const Params *p, Solver **out);
+/* With element weights for the partition (global element order; NULL: uniform). */
+int solver_create_weighted(const Params *p, const double *elem_weights, Solver **out);
 void solver_destroy(Solver *s);
 
 /* Host memory held by the solution, face and geometry arrays (for the bytes/DOF report). */

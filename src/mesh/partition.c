@@ -16,11 +16,16 @@ static const char *const PARTITIONER_NAMES[] = {"sfc", "metis"};
 static const int PARTITIONER_IDS[] = {PARTITIONER_SFC, PARTITIONER_METIS};
 
 int partition_define_params(Params *p) {
-  return params_define_choice(p, "Parallel", "Partitioner", "sfc", 2, PARTITIONER_NAMES,
+  HX_CHECK(params_define_choice(p, "Parallel", "Partitioner", "sfc", 2, PARTITIONER_NAMES,
                               PARTITIONER_IDS,
                               "Domain decomposition over the MPI ranks: sfc (contiguous ranges "
                               "of the Hilbert-curve element order) or metis (METIS k-way on the "
-                              "element graph).");
+                              "element graph)."));
+  return params_define(p, "Parallel", "WeightedPartition", PARAM_LOGICAL, 0, "F", false,
+                       "At a restart of a reacting run: weigh each element with its measured "
+                       "cost (ElemCost of the restart file: 1 + its chemistry time in units of "
+                       "its flow time) in the SFC or METIS partition, so that ranks with "
+                       "burning elements get fewer of them.");
 }
 
 int partition_sfc(const Mesh *m, const double *weights, int n_parts, int *elem_part) {
@@ -264,7 +269,7 @@ int mesh_extract_part(const Mesh *g, const int *elem_part, int part, Mesh **out)
   return HX_OK;
 }
 
-int mesh_partition_from_params(const Params *p, Mesh **m) {
+int mesh_partition_from_params(const Params *p, const double *weights, Mesh **m) {
   int n_parts = par_size(), which;
   if (n_parts == 1) return HX_OK;
   HX_CHECK(params_get_choice(p, "Partitioner", &which));
@@ -274,8 +279,8 @@ int mesh_partition_from_params(const Params *p, Mesh **m) {
                                   "most %d ranks", g->source, g->n_elems, n_parts, g->n_elems);
   int *elem_part = hx_malloc(sizeof(int) * (size_t)g->n_elems, "element ranks");
   HX_ALLOC_CHECK(elem_part);
-  int rc = which == PARTITIONER_METIS ? partition_metis(g, NULL, n_parts, elem_part)
-                                      : partition_sfc(g, NULL, n_parts, elem_part);
+  int rc = which == PARTITIONER_METIS ? partition_metis(g, weights, n_parts, elem_part)
+                                      : partition_sfc(g, weights, n_parts, elem_part);
   Mesh *local = NULL;
   if (rc == HX_OK) rc = mesh_extract_part(g, elem_part, par_rank(), &local);
   free(elem_part);

@@ -16,8 +16,9 @@ enum { PARTITIONER_SFC = 0, PARTITIONER_METIS = 1 };
 int partition_define_params(Params *p);
 
 /* Replace *m (the whole mesh) by this rank's part when the run has more than one rank; a no-op on
- * one rank. Errors name the partitioner and the rank that would get no element. */
-int mesh_partition_from_params(const Params *p, Mesh **m);
+ * one rank. weights: one per element of the whole mesh (ElemCost at a weighted restart), NULL:
+ * uniform. Errors name the partitioner and the rank that would get no element. */
+int mesh_partition_from_params(const Params *p, const double *weights, Mesh **m);
 
 /* elem_part[e] in 0..n_parts-1 for contiguous ranges of the element order (the Hilbert curve),
  * balanced by weight (NULL: every element weighs 1; then the first n_elems % n_parts parts take

@@ -27,6 +27,7 @@ typedef struct {
   double wall_chem, wall_step, wall_chem_window;
   long steps_total, n_steps;
   double imbalance;         /* max/mean over the ranks of wall_chem_window at the last analysis */
+  double steps_global;      /* integrator steps of every rank, at the last analysis */
 } ChemStage;
 
 int chemstage_define_params(Params *p);

@@ -190,13 +190,47 @@ static int backend_init(const Params *p, Simulation *sim) {
   return gpu_solver_create(sim->solver, &opt, sim->t, &sim->gpu);
 }
 
+/* WeightedPartition = T at a restart: the restart file's ElemCost as element weights (NULL when
+ * off, on one rank, or when the file has none: then uniform, with a notice). */
+static int restart_weights(const Params *p, const char *restart_file, double **out) {
+  bool weighted;
+  *out = NULL;
+  HX_CHECK(params_get_logical(p, "WeightedPartition", &weighted));
+  if (!weighted || par_size() == 1) return HX_OK;
+  StateHeader h;
+  HX_CHECK(state_read_header(restart_file, &h));
+  double *w = hx_malloc(sizeof(double) * (size_t)(h.n_elems > 0 ? h.n_elems : 1), "ElemCost");
+  HX_ALLOC_CHECK(w);
+  int found = 0, rc = state_read_elem_data(restart_file, "ElemCost", h.n_elems, w, &found);
+  if (rc != HX_OK || !found) {
+    free(w);
+    if (rc == HX_OK && par_is_root())
+      printf("hexdg: WeightedPartition = T but %s has no ElemCost (not a reacting run's state): "
+             "uniform weights\n", restart_file);
+    return rc;
+  }
+  double lo = 1e300, hi = 0.0;
+  for (long e = 0; e < h.n_elems; e++) {
+    lo = w[e] < lo ? w[e] : lo;
+    hi = w[e] > hi ? w[e] : hi;
+  }
+  if (par_is_root())
+    printf("hexdg: partition weighted by ElemCost of %s (min %.3g, max %.3g)\n", restart_file, lo,
+           hi);
+  *out = w;
+  return HX_OK;
+}
+
 int simulation_create(const Params *p, const char *restart_file, Simulation **out) {
   Simulation *sim = hx_calloc(1, sizeof(Simulation), "simulation");
   HX_ALLOC_CHECK(sim);
   const char *project;
   int rc = params_get_string(p, "ProjectName", &project);
   if (rc == HX_OK) snprintf(sim->project, sizeof sim->project, "%s", project);
-  if (rc == HX_OK) rc = solver_create(p, &sim->solver);
+  double *weights = NULL;
+  if (rc == HX_OK && restart_file) rc = restart_weights(p, restart_file, &weights);
+  if (rc == HX_OK) rc = solver_create_weighted(p, weights, &sim->solver);
+  free(weights);
   if (rc == HX_OK) rc = timedisc_init(p, sim->solver, &sim->td);
   if (rc == HX_OK) rc = analyze_init(p, sim->solver, sim->project, &sim->ana);
   if (rc == HX_OK) rc = chemstage_init(p, sim->solver, &sim->chem);
@@ -292,10 +326,11 @@ static int analyze_body_forces(Simulation *sim, bool fresh) {
 
 /* max/mean over the ranks of the chemistry wall time since the last analysis (collective). */
 static void chem_imbalance(Simulation *sim) {
-  double mx = sim->chem.wall_chem_window, sum = mx;
+  double mx = sim->chem.wall_chem_window, sum[2] = {mx, (double)sim->chem.steps_total};
   par_max(&mx, 1);
-  par_sum(&sum, 1);
-  sim->chem.imbalance = sum > 0.0 ? mx / (sum / par_size()) : 1.0;
+  par_sum(sum, 2);
+  sim->chem.steps_global = sum[1];
+  sim->chem.imbalance = sum[0] > 0.0 ? mx / (sum[0] / par_size()) : 1.0;
   sim->chem.wall_chem_window = 0.0;
 }
 
@@ -305,7 +340,7 @@ static void print_chemistry(const Simulation *sim, double wall) {
   printf("  chemistry: %.1f %% of the wall time, %.3g integrator steps per DOF and time step, "
          "rank imbalance (max/mean) %.3f\n",
          wall > 0.0 ? 100.0 * cs->wall_chem / wall : 0.0,
-         sim->iter > 0 ? (double)cs->steps_total * par_size() / (dofs * sim->iter) : 0.0,
+         sim->iter > 0 ? cs->steps_global / (dofs * sim->iter) : 0.0,
          cs->imbalance);
 }
 

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Reacting flow on 2 ranks, weighted partition: a 1-D detonation's first microsecond (Li 2004)
+# writes ElemCost; restarted from it on 2 ranks without and with WeightedPartition = T, the
+# chemistry stage's rank imbalance (max/mean wall time) must drop, and both restarts must end in
+# the same state (the partition does not change the result beyond round-off). Skipped (77)
+# without the mechanism (../shared/data or .oracle/mechanisms).
+source "$(dirname "$0")/mpi_lib.sh"
+mech="$root/../shared/data/mechanisms/li2004/mechanism.yaml"
+[ -f "$mech" ] || mech="$root/.oracle/mechanisms/li.yaml"
+[ -f "$mech" ] || { echo "Li 2004 mechanism not found: skipped"; exit 77; }
+sed -e "s|^Mechanism .*|Mechanism = $mech|" -e 's|^BoxElems .*|BoxElems = (/40,1,1/)|' \
+    -e 's|^BoxUpper .*|BoxUpper = (/0.016,0.0004,0.0004/)|' -e 's|^tend .*|tend = 1e-6|' \
+    -e 's|^Analyze_dt .*|Analyze_dt = 5e-7|' -e 's|^ProjectName .*|ProjectName = wp|' \
+    "$root/parameter_files/detonation_h2air_1d.ini" >first.ini
+run_ranks first 1 first.ini
+start=$(last_state first)
+for wp in F T; do
+  sed -e 's|^tend .*|tend = 1.5e-6|' first.ini >w$wp.ini
+  echo "WeightedPartition = $wp" >>w$wp.ini
+  run_ranks w$wp 2 w$wp.ini "../$start"
+done
+imb() { grep 'rank imbalance' "$1/out.txt" | tail -1 | sed 's/.*(max\/mean) //'; }
+iF=$(imb wF) iT=$(imb wT)
+if grep -q 'partition weighted by ElemCost' wT/out.txt && awk -v a="$iF" -v b="$iT" 'BEGIN{exit !(b < a - 0.2)}'; then
+  echo "ok   - chemistry rank imbalance $iF (uniform) -> $iT (weighted by ElemCost)"
+else
+  echo "FAIL - chemistry rank imbalance $iF (uniform) -> $iT (weighted), expected a drop by > 0.2"
+  fails=$((fails + 1))
+fi
+if "$compare" "$(last_state wF)" "$(last_state wT)" 1e-9; then :; else fails=$((fails + 1)); fi
+finish
