@@ -668,6 +668,14 @@ static int convert_with_params(Params *p, const char *state_path, const char *in
   HX_CHECK(state_read_header(state_path, &found));
   Solver *s = NULL;
   HX_CHECK(solver_create(p, &s));
+  if (s->mech) {
+    int rc = HX_ERROR(HX_ERR_INPUT, "hexdg convert: %s is a reacting-flow case (Mechanism = %s); "
+                                    "ParaView output of species is not available yet: read %s "
+                                    "with h5py (tools/read_state.py shows its layout)",
+                      ini_path, s->mech->path, state_path);
+    solver_destroy(s);
+    return rc;
+  }
   StateHeader expected;
   memset(&expected, 0, sizeof expected);
   expected.N = s->disc.N;
