@@ -159,35 +159,15 @@ void fv_free(Solver *s) {
   memset(&s->fv, 0, sizeof s->fv);
 }
 
-/* The mixture's subcell operator: the reconstructed variables (rho, u, v, w, p, Y_k) of the
- * element's nodes, then the lines of fv_mix_line_residual. */
-static void fv_subcell_volume_mix(const Solver *s, int e, const double *prim, const double *Y,
-                                  double *Ut) {
-  const FVBlend *fv = &s->fv;
-  int np = s->np, N = np - 1, n3 = s->n_dof_elem, ns = s->n_species;
-  double *q = malloc(sizeof(double) * FV_MIX_NQ(ns) * n3);
-  if (!q) return;
-  memcpy(q, prim, sizeof(double) * 5 * n3);
-  memcpy(q + 5 * n3, Y, sizeof(double) * ns * n3);
-  for (int d = 0; d < 3; d++) {
-    int stride = d == 0 ? 1 : d == 1 ? np : np * np;
-    for (int a = 0; a < np; a++)
-      for (int b = 0; b < np; b++) {
-        int base = line_base(d, np, a, b);
-        const double *mv = &fv->metrics[(((long)e * 3 + d) * np * np + a * np + b) * N * 3];
-        fv_mix_line_residual(s->riemann, s->disc.split, fv->limiter, &s->phys, s->mech, np,
-                             &fv->line, q, n3, Ut, n3, base, stride, mv, d > 0);
-      }
-  }
-  free(q);
-}
-
 void fv_subcell_volume(const Solver *s, int e, const double *prim, const double *Y, double *Ut) {
   const FVBlend *fv = &s->fv;
   int np = s->np, N = np - 1, n3 = s->n_dof_elem;
+  double *q = NULL; /* mixture: the reconstructed variables (rho, u, v, w, p, Y_k) of the nodes */
   if (s->mech) {
-    fv_subcell_volume_mix(s, e, prim, Y, Ut);
-    return;
+    q = malloc(sizeof(double) * FV_MIX_NQ(s->n_species) * n3);
+    if (!q) return;
+    memcpy(q, prim, sizeof(double) * 5 * n3);
+    memcpy(q + 5 * n3, Y, sizeof(double) * s->n_species * n3);
   }
   for (int d = 0; d < 3; d++) {
     int stride = d == 0 ? 1 : d == 1 ? np : np * np;
@@ -195,10 +175,15 @@ void fv_subcell_volume(const Solver *s, int e, const double *prim, const double 
       for (int b = 0; b < np; b++) {
         int base = line_base(d, np, a, b);
         const double *mv = &fv->metrics[(((long)e * 3 + d) * np * np + a * np + b) * N * 3];
-        fv_line_residual(s->riemann, s->disc.split, fv->limiter, &s->phys, np, &fv->line, prim,
-                         n3, Ut, n3, base, stride, 0, mv, 3, d > 0);
+        if (q)
+          fv_mix_line_residual(s->riemann, s->disc.split, fv->limiter, &s->phys, s->mech, np,
+                               &fv->line, q, n3, Ut, n3, base, stride, mv, d > 0);
+        else
+          fv_line_residual(s->riemann, s->disc.split, fv->limiter, &s->phys, np, &fv->line, prim,
+                           n3, Ut, n3, base, stride, 0, mv, 3, d > 0);
       }
   }
+  free(q);
 }
 
 /* The quadrature weights of element e's nodes (the mean is the integral over the volume). */
@@ -206,6 +191,12 @@ static double node_volume_weight(const Solver *s, int e, int q) {
   int np = s->np;
   const double *w = s->disc.w;
   return w[q % np] * w[(q / np) % np] * w[q / (np * np)] / s->geo.sJ[(long)s->n_dof_elem * e + q];
+}
+
+/* ue = mean + theta (ue - mean) for nv variables of n3 nodes: the conservative limiting step. */
+static void pull_to_mean(double *ue, const double *mean, int nv, int n3, double theta) {
+  for (int v = 0; v < nv; v++)
+    for (int q = 0; q < n3; q++) ue[v * n3 + q] = mean[v] + theta * (ue[v * n3 + q] - mean[v]);
 }
 
 /* The mixture's stage limiter: rho, every rho Y_k and the internal energy above its floor
@@ -238,8 +229,7 @@ static long fv_positivity_limit_mix(const Solver *s, double *U) {
       double t = fv_mix_admissible_fraction(s->mech, mean, u, eps_rho, eps_e);
       theta = t < theta ? t : theta;
     }
-    for (int v = 0; v < nv; v++)
-      for (int q = 0; q < n3; q++) ue[v * n3 + q] = mean[v] + theta * (ue[v * n3 + q] - mean[v]);
+    pull_to_mean(ue, mean, nv, n3, theta);
     n_limited++;
   }
   return n_limited;
@@ -247,21 +237,19 @@ static long fv_positivity_limit_mix(const Solver *s, double *U) {
 
 long fv_positivity_limit(const Solver *s, double *U) {
   if (s->mech) return fv_positivity_limit_mix(s, U);
-  int np = s->np, n3 = s->n_dof_elem, nv = s->n_var;
-  const double *w = s->disc.w;
+  int n3 = s->n_dof_elem, nv = s->n_var;
   long n_limited = 0;
 #pragma omp parallel for schedule(static) reduction(+ : n_limited)
   for (int e = 0; e < s->mesh->n_elems; e++) {
     double *ue = &U[(long)nv * n3 * e], mean[HX_NVAR] = {0}, vol = 0.0, rho_min = 1e300,
            p_min = 1e300;
-    const double *sJ = &s->geo.sJ[(long)n3 * e];
     for (int q = 0; q < n3; q++) {
       double u[HX_NVAR];
       for (int v = 0; v < HX_NVAR; v++) u[v] = ue[v * n3 + q];
       double p = pressure_from_cons(&s->phys, u);
       rho_min = u[DENS] < rho_min ? u[DENS] : rho_min;
       p_min = p < p_min ? p : p_min;
-      double wq = w[q % np] * w[(q / np) % np] * w[q / (np * np)] / sJ[q];
+      double wq = node_volume_weight(s, e, q);
       vol += wq;
       for (int v = 0; v < HX_NVAR; v++) mean[v] += wq * u[v];
     }
@@ -277,8 +265,7 @@ long fv_positivity_limit(const Solver *s, double *U) {
       double t = fv_admissible_fraction(&s->phys, mean, u, eps_rho, eps_p);
       theta = t < theta ? t : theta;
     }
-    for (int v = 0; v < HX_NVAR; v++)
-      for (int q = 0; q < n3; q++) ue[v * n3 + q] = mean[v] + theta * (ue[v * n3 + q] - mean[v]);
+    pull_to_mean(ue, mean, HX_NVAR, n3, theta);
     n_limited++;
   }
   return n_limited;

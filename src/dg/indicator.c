@@ -20,8 +20,7 @@ double fv_element_energy(const Solver *s, int e, const double *Ue) {
     for (int v = 0; v < s->n_var; v++) u[v] = Ue[v * n3 + q];
     if (s->mech) {
       double pr[HX_NPRIM], Y[HX_MAX_SPECIES], c;
-      pr[TEMP] = s->T_guess[(long)e * n3 + q];
-      mix_cons_to_prim(s->mech, u, pr, Y, &c);
+      solver_node_prim(s, (long)e * n3 + q, u, pr, Y, &c);
       a[q] = fv_indicator_quantity_prim(s->fv.ind_var, pr);
     } else {
       a[q] = fv_indicator_quantity(s->fv.ind_var, s->phys.kappa_m1, u);

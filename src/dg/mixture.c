@@ -185,20 +185,14 @@ static void mixture_species_wave(const Solver *s, const double x[3], double t, d
   mix_prim_to_cons(m, rho, ef->adv_vel, mix_temperature(m, rho, p, Y), Y, U);
 }
 
-static void mixture_exact_eval(const Solver *s, int which, const double x[3], double t,
-                               double *U) {
+void mixture_exact(const Solver *s, const double x[3], double t, double *U) {
   const ExactFuncParams *ef = &s->exact;
-  int ref = ef->ref_state;
-  if (which == EXACT_SPECIES_MMS) {
+  if (ef->which == EXACT_SPECIES_MMS) {
     mixture_species_wave(s, x, t, U);
     return;
   }
-  if (which == EXACT_TWO_STATE) ref = exact_two_state_side(ef, x);
+  int ref = ef->which == EXACT_TWO_STATE ? exact_two_state_side(ef, x) : ef->ref_state;
   memcpy(U, &s->ref_U[(size_t)ref * s->n_var], sizeof(double) * s->n_var);
-}
-
-void mixture_exact(const Solver *s, const double x[3], double t, double *U) {
-  mixture_exact_eval(s, s->exact.which, x, t, U);
 }
 
 void mixture_bc_outer_state(const Solver *s, int type, const double *uL, const double n[3],

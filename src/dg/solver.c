@@ -227,6 +227,16 @@ void solver_destroy(Solver *s) {
   free(s);
 }
 
+int solver_node_prim(const Solver *s, long dof, const double *u, double *pr, double *Y, double *c) {
+  if (!s->mech) {
+    cons_to_prim(&s->phys, u, pr);
+    *c = speed_of_sound(&s->phys, pr);
+    return 0;
+  }
+  pr[TEMP] = s->T_guess[dof];
+  return mix_cons_to_prim(s->mech, u, pr, Y, c);
+}
+
 void solver_exact_state(const Solver *s, const double x[3], double t, double *U) {
   if (s->mech)
     mixture_exact(s, x, t, U);

@@ -83,6 +83,11 @@ size_t solver_host_bytes(const Solver *s);
 
 /* Fill U with the exact function at time t. */
 void solver_set_exact(Solver *s, double t);
+/* The primitive state pr (rho, u, v, w, p, T), the mass fractions Y (mixture only) and the speed
+ * of sound of the conservative state u of DOF dof, for air or the mixture; the mixture's Newton
+ * iteration starts from the DOF's last temperature T_guess[dof]. Returns 0, or 1 for a mixture
+ * state without a temperature (p = -1 then). */
+int solver_node_prim(const Solver *s, long dof, const double *u, double *pr, double *Y, double *c);
 /* The exact function (air or mixture) at one point: n_var values. */
 void solver_exact_state(const Solver *s, const double x[3], double t, double *U);
 

@@ -16,17 +16,13 @@ typedef struct {
   double *dg, *fv;             /* [var][node]: the two volume operators of a blended element */
 } VolScratch;
 
-/* The primitive state of node q of element e: the ideal gas, or the mixture's equation of state
- * with the last temperature of the node as the Newton guess (updated here). */
+/* The node's primitive state; the mixture's temperature becomes the node's next Newton guess. */
 static void node_prim(const Solver *s, long dof, const double *u, double *pr, double *Y) {
-  if (!s->mech) {
-    cons_to_prim(&s->phys, u, pr);
-    return;
-  }
   double c;
-  pr[TEMP] = s->T_guess[dof];
-  mix_cons_to_prim(s->mech, u, pr, Y, &c);
-  if (pr[PRES] > 0.0) s->T_guess[dof] = pr[TEMP];
+  if (!s->mech)
+    cons_to_prim(&s->phys, u, pr); /* no speed of sound: the volume integral needs none */
+  else if (solver_node_prim(s, dof, u, pr, Y, &c) == 0)
+    s->T_guess[dof] = pr[TEMP];
 }
 
 static void gather_state(const Solver *s, int e, const double *Ue, VolScratch *w) {

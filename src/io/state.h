@@ -30,7 +30,7 @@ typedef struct {
   /* Reacting runs: the Cantera mechanism file and its 16-hex-digit hash, written as attributes
    * Mechanism and MechanismHash; both empty for air (no attributes). A restart must have the
    * file's hash: the species, and so the variables, belong to the mechanism. */
-  char mechanism[1024];
+  char mechanism[4096]; /* as ChemMech.path */
   char mechanism_hash[17];
   /* Optional element-wise dataset written beside DG_Solution, shape (nElems), e.g. "FV_alpha"
    * (the FV blending factor); NULL: none. elem_data holds the local elements (as U). */

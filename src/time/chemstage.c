@@ -61,29 +61,36 @@ void chemstage_free(ChemStage *cs) {
   memset(cs, 0, sizeof *cs);
 }
 
-/* The reactors of the DOFs at or above ChemTmin: (T, Y_k) species-major, density. */
+/* The reactors of the DOFs at or above ChemTmin: their DOFs, densities and temperatures (the
+ * first pass needs the equation of state), then the mass fractions species-major at stride n
+ * (the batch's layout) once their number n is known. */
 static long gather_reactors(ChemStage *cs, const Solver *s) {
   int n3 = s->n_dof_elem, nv = s->n_var, ns = s->n_species;
   long n = 0;
   for (long d = 0; d < s->n_dof; d++) {
-    long e = d / n3, q = d % n3;
-    const double *ue = &s->U[e * nv * n3 + q];
+    const double *ue = &s->U[(d / n3) * nv * n3 + d % n3];
     double u[HX_NVAR_MAX], pr[HX_NPRIM], Y[HX_MAX_SPECIES], c;
     for (int v = 0; v < nv; v++) u[v] = ue[(long)v * n3];
-    pr[TEMP] = s->T_guess[d];
-    if (mix_cons_to_prim(s->mech, u, pr, Y, &c) != 0 || pr[TEMP] < cs->T_min) continue;
+    if (solver_node_prim(s, d, u, pr, Y, &c) != 0 || pr[TEMP] < cs->T_min) continue;
     cs->dof[n] = d;
     cs->rho[n] = u[DENS];
     cs->y[n] = pr[TEMP];
-    for (int k = 0; k < ns; k++) cs->y[(long)(k + 1) * s->n_dof + n] = Y[k];
     n++;
+  }
+#pragma omp parallel for schedule(static)
+  for (long c = 0; c < n; c++) {
+    long d = cs->dof[c];
+    const double *rhoY = &s->U[((d / n3) * nv + HX_SPEC0) * n3 + d % n3];
+    const double s_rho = 1.0 / cs->rho[c]; /* as mix_cons_to_prim forms Y */
+    for (int k = 0; k < ns; k++) cs->y[(long)(k + 1) * n + c] = rhoY[(long)k * n3] * s_rho;
   }
   return n;
 }
 
-/* New partial densities from the reactors' mass fractions, scaled so that sum_k rho Y_k keeps its
- * value (the reactor conserves sum Y_k only to round-off; the sum is part of mass conservation);
- * T_guess from the reactor's temperature. rho, momentum and rho E are unchanged. */
+/* New partial densities from the reactors' mass fractions (stride n), scaled so that
+ * sum_k rho Y_k keeps its value (the reactor conserves sum Y_k only to round-off; the sum is part
+ * of mass conservation); T_guess from the reactor's temperature. rho, momentum and rho E are
+ * unchanged. */
 static void scatter_reactors(ChemStage *cs, Solver *s, long n) {
   int n3 = s->n_dof_elem, nv = s->n_var, ns = s->n_species;
 #pragma omp parallel for schedule(static)
@@ -93,10 +100,10 @@ static void scatter_reactors(ChemStage *cs, Solver *s, long n) {
     double old_sum = 0.0, new_sum = 0.0;
     for (int k = 0; k < ns; k++) {
       old_sum += rhoY[(long)k * n3];
-      new_sum += cs->y[(long)(k + 1) * s->n_dof + c];
+      new_sum += cs->y[(long)(k + 1) * n + c];
     }
     double scale = old_sum / new_sum;
-    for (int k = 0; k < ns; k++) rhoY[(long)k * n3] = cs->y[(long)(k + 1) * s->n_dof + c] * scale;
+    for (int k = 0; k < ns; k++) rhoY[(long)k * n3] = cs->y[(long)(k + 1) * n + c] * scale;
     s->T_guess[d] = cs->y[c];
   }
 }
@@ -104,15 +111,9 @@ static void scatter_reactors(ChemStage *cs, Solver *s, long n) {
 int chemstage_advance(ChemStage *cs, Solver *s, double dt) {
   double t0 = omp_get_wtime();
   long n = gather_reactors(cs, s);
-  /* the batch reads n cells at stride n_dof: move the columns together */
-  int ns = s->n_species;
-  for (int i = 1; i <= ns; i++)
-    if (n < s->n_dof) memmove(&cs->y[(long)i * n], &cs->y[(long)i * s->n_dof], sizeof(double) * n);
   int rc = n > 0 ? chem_batch_integrate_with(s->mech, cs->integrator, CHEM_MODE_CV, n, cs->y,
                                              cs->rho, dt, &cs->opt, NULL, cs->steps, NULL)
                  : HX_OK;
-  for (int i = ns; i >= 1; i--)
-    if (n < s->n_dof) memmove(&cs->y[(long)i * s->n_dof], &cs->y[(long)i * n], sizeof(double) * n);
   if (rc != HX_OK) return rc;
   scatter_reactors(cs, s, n);
   for (long c = 0; c < n; c++) {

@@ -23,9 +23,9 @@ typedef struct {
   long *dof;                /* [active] the DOF of each reactor */
   int *steps;
   double *elem_steps;       /* [elem] integrator steps of the last time step's stages */
-  /* wall time: chemistry and the whole time step, since the start and since the last analysis */
-  double wall_chem, wall_step, wall_chem_window;
-  long steps_total, n_steps;
+  /* wall time of the chemistry since the start and since the last analysis */
+  double wall_chem, wall_chem_window;
+  long steps_total;
   double imbalance;         /* max/mean over the ranks of wall_chem_window at the last analysis */
   double steps_global;      /* integrator steps of every rank, at the last analysis */
 } ChemStage;

@@ -104,10 +104,7 @@ static void state_header(const Simulation *sim, StateHeader *h) {
     h->elem_data = s->fv.alpha;
   }
   if (s->mech) {
-    const char *mp = s->mech->path; /* the end of a long path: the file name matters most */
-    size_t len = strlen(mp), cap = sizeof h->mechanism - 1;
-    memcpy(h->mechanism, len > cap ? mp + len - cap : mp, len > cap ? cap : len);
-    h->mechanism[len > cap ? cap : len] = '\0';
+    snprintf(h->mechanism, sizeof h->mechanism, "%s", s->mech->path);
     snprintf(h->mechanism_hash, sizeof h->mechanism_hash, "%s", s->mech->hash);
     if (sim->elem_cost) { /* docs/reacting_flow.md: the partition weights of a restart */
       h->n_elem_extra = 1;

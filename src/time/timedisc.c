@@ -81,16 +81,9 @@ static void element_max_lambda(const Solver *s, int e, double lam_sum[2]) {
   double lam[3] = {0, 0, 0}, lamv[3] = {0, 0, 0};
   lam_sum[0] = lam_sum[1] = 0.0;
   for (int q = 0; q < n3; q++) {
-    double u[HX_NVAR_MAX], pr[HX_NPRIM], c;
+    double u[HX_NVAR_MAX], pr[HX_NPRIM], Y[HX_MAX_SPECIES], c;
     for (int v = 0; v < nv; v++) u[v] = U[v * n3 + q];
-    if (s->mech) {
-      double Y[HX_MAX_SPECIES];
-      pr[TEMP] = s->T_guess[(long)e * n3 + q];
-      mix_cons_to_prim(s->mech, u, pr, Y, &c);
-    } else {
-      cons_to_prim(&s->phys, u, pr);
-      c = speed_of_sound(&s->phys, pr);
-    }
+    solver_node_prim(s, (long)e * n3 + q, u, pr, Y, &c);
     if (!(pr[PDENS] > 0.0) || !(pr[PRES] > 0.0)) {
       lam_sum[0] = -1.0;
       return;

@@ -118,12 +118,7 @@ static void conserved_totals(const Solver *s, double *tot) {
   double t[HX_NVAR_MAX];
   analyze_totals(s, t);
   for (int v = 0; v < HX_NVAR; v++) tot[v] = t[v];
-  double b[CHEM_MAX_ELEMENTS] = {0}, part[CHEM_MAX_ELEMENTS];
-  double Yt[HX_MAX_SPECIES];
-  for (int k = 0; k < s->n_species; k++) Yt[k] = t[HX_SPEC0 + k];
-  chem_element_totals(s->mech, Yt, 1, part);
-  for (int i = 0; i < s->mech->n_elements; i++) b[i] = part[i];
-  for (int i = 0; i < s->mech->n_elements; i++) tot[HX_NVAR + i] = b[i];
+  chem_element_totals(s->mech, t + HX_SPEC0, 1, tot + HX_NVAR); /* of the partial-density totals */
 }
 
 /* max over the nodes of |sum_k rho Y_k - rho| / rho */
@@ -237,20 +232,26 @@ static void test_species_wave_order(void **state) {
   }
 }
 
-static void expect_input_error(const char *const *extra, const char *what, int code) {
-  Params *p = NULL;
+/* simulation_create's return code for BOX + extra (the simulation is destroyed). */
+static int create_rc(const char *const *extra, const char *restart) {
   const char *all[64];
   int n = 0;
   for (int i = 0; BOX[i]; i++) all[n++] = BOX[i];
   for (int i = 0; extra[i]; i++) all[n++] = extra[i];
   all[n] = NULL;
-  p = harness_params(all);
+  Params *p = harness_params(all);
   assert_non_null(p);
   Simulation *sim = NULL;
-  int rc = simulation_create(p, NULL, &sim);
+  int rc = simulation_create(p, restart, &sim);
+  if (rc == HX_OK) simulation_destroy(sim);
+  params_destroy(p);
+  return rc;
+}
+
+static void expect_input_error(const char *const *extra, const char *what, int code) {
+  int rc = create_rc(extra, NULL);
   printf("  %s -> %d\n", what, rc);
   assert_int_equal(rc, code);
-  params_destroy(p);
 }
 
 static void test_bad_input(void **state) {
@@ -281,19 +282,9 @@ static void test_restart_other_mechanism(void **state) {
   simulation_destroy(sim);
   const char *other[] = {h2o2_line, BOX_STATE, "RefStateX = H2:2,O2:1,AR:3.76", "tend = 1e-6",
                          NULL};
-  Params *p = NULL;
-  const char *all[64];
-  int n = 0;
-  for (int i = 0; BOX[i]; i++) all[n++] = BOX[i];
-  for (int i = 0; other[i]; i++) all[n++] = other[i];
-  all[n] = NULL;
-  p = harness_params(all);
-  assert_non_null(p);
-  Simulation *bad = NULL;
-  int rc = simulation_create(p, file, &bad);
+  int rc = create_rc(other, file);
   printf("  restart of a Li 2004 state with h2o2 -> %d\n", rc);
   assert_int_equal(rc, HX_ERR_INPUT);
-  params_destroy(p);
   /* the same mechanism restarts */
   Simulation *good = harness_sim(BOX, extra, file);
   assert_non_null(good);
