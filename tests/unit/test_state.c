@@ -24,31 +24,14 @@
 
 #include "core/error.h"
 #include "io/state.h"
+#include "state_test_util.h"
 
 static const char *const VAR_NAMES[] = {
     "Density", "MomentumX", "MomentumY", "MomentumZ", "EnergyStagnationDensity",
     "Extra1",  "Extra2"};
 
-typedef struct {
-  char dir[256];
-} Fixture;
-
 /* ------------------------------------------------------------------------------------------- */
 /* helpers */
-
-static void path_in(const Fixture *fx, const char *name, char *buf, size_t len) {
-  snprintf(buf, len, "%s/%s", fx->dir, name);
-}
-
-static int file_exists(const char *path) {
-  struct stat st;
-  return stat(path, &st) == 0;
-}
-
-static size_t n_values(const StateHeader *h) {
-  size_t np1 = (size_t)h->N + 1;
-  return (size_t)h->n_elems * (size_t)h->n_var * np1 * np1 * np1;
-}
 
 static StateHeader make_header(int N, int n_var, long n_elems) {
   StateHeader h;
@@ -95,42 +78,6 @@ static size_t flexi_index(const StateHeader *h, long e, int k, int j, int i, int
          (size_t)v;
 }
 
-/* Capture what the code under test prints to stderr. */
-typedef struct {
-  int saved_fd;
-  char path[300];
-} StderrCapture;
-
-static void capture_begin(StderrCapture *c, const Fixture *fx) {
-  path_in(fx, "stderr.txt", c->path, sizeof c->path);
-  fflush(stderr);
-  c->saved_fd = dup(2);
-  int fd = open(c->path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-  assert_true(fd >= 0 && c->saved_fd >= 0);
-  dup2(fd, 2);
-  close(fd);
-}
-
-static char *capture_end(StderrCapture *c) {
-  fflush(stderr);
-  dup2(c->saved_fd, 2);
-  close(c->saved_fd);
-  FILE *f = fopen(c->path, "rb");
-  assert_non_null(f);
-  char *text = calloc(8192, 1);
-  assert_non_null(text);
-  size_t got = fread(text, 1, 8191, f);
-  text[got] = '\0';
-  fclose(f);
-  remove(c->path);
-  fprintf(stderr, "%s", text); /* keep it visible in the test log */
-  return text;
-}
-
-static void assert_contains(const char *text, const char *part) {
-  if (!strstr(text, part)) fail_msg("message \"%s\" does not contain \"%s\"", text, part);
-}
-
 static void write_text_file(const char *path, const char *text) {
   FILE *f = fopen(path, "wb");
   assert_non_null(f);
@@ -149,37 +96,7 @@ static double *write_random_state(const char *path, const StateHeader *h, uint64
 /* ------------------------------------------------------------------------------------------- */
 /* fixture: one temporary directory per run */
 
-static int setup(void **state) {
-  Fixture *fx = calloc(1, sizeof *fx);
-  if (!fx) return -1;
-  const char *tmp = getenv("TMPDIR");
-  snprintf(fx->dir, sizeof fx->dir, "%s/hexdg_test_state_XXXXXX", tmp && *tmp ? tmp : "/tmp");
-  if (!mkdtemp(fx->dir)) return -1;
-  *state = fx;
-  return 0;
-}
-
-/* Remove the files in dir (the tests create no subdirectories that outlive a test). */
-static void empty_dir(const char *dir) {
-  DIR *d = opendir(dir);
-  if (!d) return;
-  struct dirent *entry;
-  while ((entry = readdir(d))) {
-    if (strcmp(entry->d_name, ".") == 0 || strcmp(entry->d_name, "..") == 0) continue;
-    char p[600];
-    snprintf(p, sizeof p, "%s/%s", dir, entry->d_name);
-    remove(p);
-  }
-  closedir(d);
-}
-
-static int teardown(void **state) {
-  Fixture *fx = *state;
-  empty_dir(fx->dir);
-  rmdir(fx->dir);
-  free(fx);
-  return 0;
-}
+static int setup(void **state) { return state_fixture_setup(state, "hexdg_test_state"); }
 
 /* ------------------------------------------------------------------------------------------- */
 /* tests */
