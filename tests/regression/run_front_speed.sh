@@ -24,11 +24,7 @@ hexdg=$1
 script=$2/tools/front_speed.py
 source "$(dirname "$0")/script_lib.sh"
 
-find_python numpy h5py
-if [ -z "$py" ]; then
-  echo "skip: no python3 with numpy and h5py (Debian: apt-get install python3-numpy python3-h5py)"
-  exit 77
-fi
+require_python numpy h5py
 enter_scratch
 
 # --- synthetic files -------------------------------------------------------------------------

@@ -18,11 +18,7 @@ hexdg=$1
 script=$2/tools/plot_slice.py
 source "$(dirname "$0")/script_lib.sh"
 
-find_python numpy
-if [ -z "$py" ]; then
-  echo "skip: no python3 with numpy (Debian: apt-get install python3-numpy python3-matplotlib)"
-  exit 77
-fi
+require_python numpy
 has_mpl=0
 "$py" -c "import matplotlib" >/dev/null 2>&1 && has_mpl=1
 

@@ -22,6 +22,15 @@ find_python() {
   done
 }
 
+# require_python module...: find_python, or skip the test (exit 77) saying what is missing.
+require_python() {
+  find_python "$@"
+  if [ -z "$py" ]; then
+    echo "skip: no python3 with $* (Debian: apt-get install $(printf 'python3-%s ' "$@"))"
+    exit 77
+  fi
+}
+
 # check description command...: runs the command, prints ok/FAIL and counts failures.
 check() {
   local what=$1
