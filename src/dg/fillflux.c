@@ -5,7 +5,7 @@
 #include "physics/navierstokes.h"
 #include "physics/bc.h"
 #include "physics/riemann.h"
-#include "physics/riemann_mix.h"
+#include "physics/mixture_bc.h"
 #include "dg/mixture.h"
 
 /* BR1 viscous flux (Bassi & Rebay 1997): the mean of both sides' viscous fluxes; on boundary sides
@@ -33,19 +33,6 @@ static void subtract_viscous_flux(const Solver *s, int side, int f, const double
   viscous_flux_normal(&s->phys, pL, gL[0], gL[1], gL[2], n, FL);
   for (int v = 0; v < HX_NVAR; v++) Fp[v] -= 0.5 * FL[v];
   for (int v = 0; v < HX_NVAR; v++) Fp[v] -= 0.5 * FR[v];
-}
-
-/* The mixture's numerical flux between two face states (physics/riemann_mix.h). The Newton
- * iteration for T starts from T_guess (face_T_guess). */
-static void mixture_face_flux(const Solver *s, int riemann, double T_guess, const double *uL,
-                              const double *uR, const double n[3], const double t1[3],
-                              const double t2[3], double *F) {
-  double pL[HX_NPRIM], pR[HX_NPRIM], YL[HX_MAX_SPECIES], YR[HX_MAX_SPECIES], cL, cR;
-  pL[TEMP] = pR[TEMP] = T_guess;
-  mix_cons_to_prim(s->mech, uL, pL, YL, &cL);
-  mix_cons_to_prim(s->mech, uR, pR, YR, &cR);
-  riemann_mix_flux(riemann, s->disc.split, &s->phys, s->n_species, uL, pL, YL, cL, uR, pR, YR, cR,
-                   n, t1, t2, F);
 }
 
 /* The last temperature of the volume node at face point f: of the master element, or of the
@@ -90,8 +77,8 @@ static void side_flux(const Solver *s, int side, double t) {
                        t, uR);
     }
     if (s->mech)
-      mixture_face_flux(s, bc < 0 ? s->riemann : s->riemann_bc, face_T_guess(s, side, f), uL, uR,
-                        n, t1, t2, Fp);
+      mix_face_flux(bc < 0 ? s->riemann : s->riemann_bc, s->disc.split, &s->phys, s->mech,
+                    face_T_guess(s, side, f), uL, uR, n, t1, t2, Fp);
     else if (bc < 0)
       riemann_flux(s->riemann, s->disc.split, &s->phys, uL, uR, n, t1, t2, Fp);
     else

@@ -13,7 +13,7 @@
 #include "parallel/parallel.h"
 #include "physics/bc.h"
 #include "physics/mixture.h"
-#include "physics/riemann_mix.h"
+#include "physics/mixture_bc.h"
 
 int mixture_define_params(Params *p) {
   HX_CHECK(chem_define_params(p));
@@ -162,48 +162,11 @@ void mixture_free(Solver *s) {
   s->ref_U = s->T_guess = NULL;
 }
 
-/* IniExactFunc 17: the species wave advected with AdvVel at the pressure of RefState
- * IniRefState: rho = rho0 (1 + A/2 sin(2 pi f phi)), Y_k ~ Y0_k (1 + A sin(2 pi f phi + 0.7 k))
- * normalised, phi = sum_i (x_i - a_i t). Uniform u and p make any profile of x - a t an exact
- * solution of the multicomponent Euler equations (a contact wave), so no source term is needed;
- * the temperature p W / (rho R) varies with rho and W, and with it the energy through the NASA
- * polynomials. */
-static void mixture_species_wave(const Solver *s, const double x[3], double t, double *U) {
-  const ChemMech *m = s->mech;
-  const ExactFuncParams *ef = &s->exact;
-  const double *ref = &s->ref_U[(size_t)ef->ref_state * s->n_var];
-  double phi = 0.0, Y[HX_MAX_SPECIES], sum = 0.0;
-  for (int k = 0; k < 3; k++) phi += x[k] - ef->adv_vel[k] * t;
-  const double arg = 2.0 * HX_PI * ef->frequency * phi, A = ef->amplitude;
-  for (int k = 0; k < m->n_species; k++) {
-    Y[k] = ref[HX_SPEC0 + k] / ref[DENS] * (1.0 + A * sin(arg + 0.7 * k));
-    sum += Y[k];
-  }
-  for (int k = 0; k < m->n_species; k++) Y[k] /= sum;
-  const double rho = ef->ref_prim[ef->ref_state][PDENS] * (1.0 + 0.5 * A * sin(arg));
-  const double p = ef->ref_prim[ef->ref_state][PRES];
-  mix_prim_to_cons(m, rho, ef->adv_vel, mix_temperature(m, rho, p, Y), Y, U);
-}
-
 void mixture_exact(const Solver *s, const double x[3], double t, double *U) {
-  const ExactFuncParams *ef = &s->exact;
-  if (ef->which == EXACT_SPECIES_MMS) {
-    mixture_species_wave(s, x, t, U);
-    return;
-  }
-  int ref = ef->which == EXACT_TWO_STATE ? exact_two_state_side(ef, x) : ef->ref_state;
-  memcpy(U, &s->ref_U[(size_t)ref * s->n_var], sizeof(double) * s->n_var);
+  mix_exact_state(s->mech, &s->exact, s->ref_U, x, t, U);
 }
 
 void mixture_bc_outer_state(const Solver *s, int type, const double *uL, const double n[3],
                             const double x[3], double t, double *uR) {
-  int nv = s->n_var;
-  if (type == BC_EXACT) {
-    mixture_exact(s, x, t, uR);
-    return;
-  }
-  /* slip wall: the mirror state (normal momentum reversed) */
-  double mn = uL[MOM1] * n[0] + uL[MOM2] * n[1] + uL[MOM3] * n[2];
-  for (int v = 0; v < nv; v++) uR[v] = uL[v];
-  for (int k = 0; k < 3; k++) uR[MOM1 + k] = uL[MOM1 + k] - 2.0 * mn * n[k];
+  mix_bc_outer_state(s->mech, &s->exact, s->ref_U, type, uL, n, x, t, uR);
 }
