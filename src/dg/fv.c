@@ -200,38 +200,14 @@ static void pull_to_mean(double *ue, const double *mean, int nv, int n3, double 
 }
 
 /* The mixture's stage limiter: rho, every rho Y_k and the internal energy above its floor
- * (fv_mix_admissible_fraction). */
+ * (fv_mix_limit_element). */
 static long fv_positivity_limit_mix(const Solver *s, double *U) {
-  int n3 = s->n_dof_elem, nv = s->n_var, ns = s->n_species;
+  int n3 = s->n_dof_elem, nv = s->n_var;
   long n_limited = 0;
 #pragma omp parallel for schedule(static) reduction(+ : n_limited)
-  for (int e = 0; e < s->mesh->n_elems; e++) {
-    double *ue = &U[(long)nv * n3 * e], mean[HX_NVAR_MAX] = {0}, vol = 0.0;
-    int bad = 0;
-    for (int q = 0; q < n3; q++) {
-      double u[HX_NVAR_MAX], wq = node_volume_weight(s, e, q);
-      for (int v = 0; v < nv; v++) u[v] = ue[v * n3 + q];
-      bad |= !(u[DENS] > 0.0) || !(fv_mix_energy_margin(s->mech, u) > 0.0);
-      for (int k = 0; k < ns; k++) bad |= u[HX_SPEC0 + k] < 0.0;
-      vol += wq;
-      for (int v = 0; v < nv; v++) mean[v] += wq * u[v];
-    }
-    if (!bad) continue;
-    for (int v = 0; v < nv; v++) mean[v] /= vol;
-    double margin = fv_mix_energy_margin(s->mech, mean);
-    if (!(mean[DENS] > 0.0 && margin > 0.0)) continue;
-    for (int k = 0; k < ns; k++) mean[HX_SPEC0 + k] = fmax(mean[HX_SPEC0 + k], 0.0);
-    double eps_rho = FV_POSITIVITY_EPS * mean[DENS], eps_e = FV_POSITIVITY_EPS * margin;
-    double theta = 1.0;
-    for (int q = 0; q < n3; q++) {
-      double u[HX_NVAR_MAX];
-      for (int v = 0; v < nv; v++) u[v] = ue[v * n3 + q];
-      double t = fv_mix_admissible_fraction(s->mech, mean, u, eps_rho, eps_e);
-      theta = t < theta ? t : theta;
-    }
-    pull_to_mean(ue, mean, nv, n3, theta);
-    n_limited++;
-  }
+  for (int e = 0; e < s->mesh->n_elems; e++)
+    n_limited += fv_mix_limit_element(s->mech, &U[(long)nv * n3 * e], s->np, s->disc.w,
+                                      &s->geo.sJ[(long)n3 * e]);
   return n_limited;
 }
 

@@ -6,6 +6,7 @@
 
 #include <stddef.h>
 
+#include "chem/radau5.h"
 #include "dg/solver.h"
 #include "time/rk_tables.h"
 
@@ -29,6 +30,8 @@ typedef struct {
                       flight during the inner sides and volume work (1); one stream, each
                       exchange waited for at once (0) */
   int mpi_transport; /* GPU_TRANSPORT_* */
+  int chem_split;    /* reacting flow with a chemistry stage: gpu_step_dt, gpu_step_flow and
+                        gpu_chem_advance instead of gpu_step */
 } GpuOptions;
 
 /* Number of usable CUDA devices (0 without a GPU or in a build without CUDA). */
@@ -58,6 +61,24 @@ int gpu_restore_good_state(GpuSolver *g, double *t);
  * from the current state first when the run is viscous): sums[HX_TGV_NSUMS], max |omega| of this
  * rank's elements (the caller reduces over the ranks). */
 int gpu_tgv_sums(GpuSolver *g, double *sums, double *max_vort);
+
+/* Reacting flow with a chemistry stage (ChemistrySplitting = strang | lie): the step in parts.
+ * gpu_step_dt: dt of the step (CFL, landing on t_analyze) without advancing; gpu_step_flow: every
+ * RK stage with that dt, returns the new time; gpu_chem_advance: dt of chemistry on every DOF at
+ * or above T_min (integrator: CHEM_INTEGRATOR_*). */
+int gpu_step_dt(GpuSolver *g, double t_analyze, double *dt, int *landed);
+int gpu_step_flow(GpuSolver *g, double *t);
+typedef struct {
+  long cells;     /* reactors integrated */
+  long steps;     /* integrator steps over all of them */
+  int max_steps;  /* of the most expensive reactor */
+  int launches;   /* integrator kernel launches (bulk-sparse schedule) */
+  double seconds, sparse_seconds; /* device time of the integration, of it in the sparse phase */
+} GpuChemStats;
+int gpu_chem_advance(GpuSolver *g, double dt, double T_min, int integrator,
+                     const ChemIntegratorOptions *opt, GpuChemStats *st);
+/* Integrator steps of each local element in the current (last) step. */
+int gpu_chem_elem_steps(GpuSolver *g, double *elem_steps);
 
 /* The transport of the face data between ranks: "ipc", "host", or NULL on one rank. */
 const char *gpu_mpi_transport_name(const GpuSolver *g);

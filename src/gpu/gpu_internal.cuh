@@ -8,6 +8,7 @@ extern "C" {
 #include "core/error.h"
 #include "dg/disc.h"
 #include "dg/solver.h"
+#include "gpu/gpu.h"
 #include "physics/exactfunc.h"
 #include "physics/physics.h"
 }
@@ -74,8 +75,22 @@ typedef struct {
    * the stage's update, as ordered keys (fv_key; the update kernel reduces, the post-update
    * kernel reads and resets them to FV_KEY_NONE); NULL without the limiter */
   unsigned long long *fv_minima;
+  /* Reacting flow (mix_kernels.cu; mech NULL for air): nvar = 5 + n_species. P holds every
+   * node's state of the mixture's equation of state, [elem][MIX_NP(ns)][n3] with the slots
+   * rho, u, v, w, p, Y_0..Y_ns-1 (the FV reconstruction variables, in fvblend_mix.h's order), T
+   * (also the next Newton guess), c; it is refreshed after every change of U. */
+  const struct ChemMech *mech; /* device copy */
+  int n_species;
+  const double *ref_U; /* [RefState][nvar] */
+  double *P;
+  double *fv_res; /* [elem][nvar][n3]: the mixture's FV subcell residual (alpha > 0 elements) */
+  int *elem_bad;  /* [elem]: a node failed the positivity check (FV_PositivityLimiter) */
   StepScalars *sc;
 } DevData;
+
+#define MIX_T(ns) (5 + (ns))
+#define MIX_C(ns) (6 + (ns))
+#define MIX_NP(ns) (7 + (ns))
 
 /* Ordered 64-bit keys of doubles: key(a) < key(b) iff a < b, NaN as the smallest key (so that a
  * NaN state counts as inadmissible); FV_KEY_NONE is the identity of the minimum. */
@@ -147,6 +162,35 @@ int fv_configure(const DevData *d);
 /* The subcell metrics of src/dg/fv.c reordered for the volume kernel's interface numbering. */
 extern "C" void fv_device_metrics(int np, long n_elems, const double *host, double *out);
 
+
+/* Reacting flow (mix_kernels.cu): the mixture's counterparts of the launchers above. */
+/* P of every node from U; flag_bad: mark the elements with an inadmissible node (elem_bad). */
+int launch_mix_prim(const DevData *d, bool flag_bad, cudaStream_t s);
+/* dt from P (CFL), then launch_dt_finalize */
+int launch_mix_timestep(const DevData *d, cudaStream_t s);
+int launch_mix_face_flux(const DevData *d, const DevPhysics *ph, double c_stage, int first,
+                         int last, cudaStream_t s);
+/* FV subcell residual of the blended elements (fv_res), before launch_mix_volume_integral */
+int launch_mix_fv_volume(const DevData *d, const DevPhysics *ph, cudaStream_t s);
+/* Ut = (1 - alpha) R_DG + alpha R_FV */
+int launch_mix_volume_integral(const DevData *d, const DevPhysics *ph, cudaStream_t s);
+/* After a stage's update: P, the positivity limiter (FV_PositivityLimiter), the indicator. */
+int launch_mix_post_update(const DevData *d, cudaStream_t s);
+/* The indicator's alpha of every element from P. */
+int launch_mix_indicator(const DevData *d, cudaStream_t s);
+
+/* The chemistry stage on the device (mix_chem.cu): gather, batch integration (chem_gpu.h),
+ * scatter, per-element integrator steps. */
+typedef struct MixChem MixChem;
+extern "C" int mix_chem_create(const DevData *d, const struct ChemMech *host_mech, MixChem **out);
+extern "C" void mix_chem_destroy(MixChem *c);
+extern "C" size_t mix_chem_bytes(const MixChem *c, int n_species);
+extern "C" int mix_chem_advance(MixChem *c, const DevData *d, cudaStream_t s, double dt,
+                                double T_min, int integrator, const ChemIntegratorOptions *opt,
+                                GpuChemStats *st);
+/* The integrator steps per element since the last reset (at the start of each step). */
+extern "C" int mix_chem_elem_steps(MixChem *c, const DevData *d, double *elem_steps);
+extern "C" int mix_chem_reset_steps(MixChem *c, const DevData *d, cudaStream_t s);
 
 /* CUDA backend on several MPI ranks (gpu_mpi.cu): every stage without a graph, the MPI sides on
  * the high-priority stream and their messages staged through pinned host memory. */

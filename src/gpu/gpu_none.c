@@ -87,3 +87,24 @@ int chem_gpu_integrate_host(ChemGpu *g, int mode, int n_cells, double *y, const 
                             int *steps, int *status, ChemGpuStats *st) {
   return chem_gpu_integrate(g, mode, n_cells, y, par, dt, opt, sch, steps, status, st);
 }
+
+int gpu_step_dt(GpuSolver *g, double t_analyze, double *dt, int *landed) {
+  (void)g, (void)t_analyze, (void)dt, (void)landed;
+  return gpu_select_device(NULL, 0);
+}
+
+int gpu_step_flow(GpuSolver *g, double *t) {
+  (void)g, (void)t;
+  return gpu_select_device(NULL, 0);
+}
+
+int gpu_chem_advance(GpuSolver *g, double dt, double T_min, int integrator,
+                     const ChemIntegratorOptions *opt, GpuChemStats *st) {
+  (void)g, (void)dt, (void)T_min, (void)integrator, (void)opt, (void)st;
+  return gpu_select_device(NULL, 0);
+}
+
+int gpu_chem_elem_steps(GpuSolver *g, double *elem_steps) {
+  (void)g, (void)elem_steps;
+  return gpu_select_device(NULL, 0);
+}

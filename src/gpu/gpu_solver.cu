@@ -9,6 +9,7 @@
 
 extern "C" {
 #include "analysis/tgv_pointwise.h"
+#include "chem/mech.h"
 #include "dg/indicator.h"
 #include "gpu/gpu.h"
 #include "parallel/parallel.h"
@@ -25,6 +26,11 @@ struct GpuSolver {
   cudaStream_t s_elem, s_side, s_mpi;
   cudaEvent_t ev_stage[64], ev_faces[64], ev_t0, ev_t1;
   cudaGraphExec_t step_graph;
+  /* reacting flow with a chemistry stage: the step in two graphs, dt and the RK stages, so that
+   * the chemistry (host-driven bulk-sparse schedule) runs between them */
+  int chem_split;
+  cudaGraphExec_t dt_graph, flow_graph;
+  MixChem *chem;
   StepScalars *sc_host; /* pinned mirror of the device scalars */
   double t_analyze_host;
   void *buffers[GPU_MAX_BUFFERS];
@@ -84,15 +90,18 @@ static int dev_alloc(GpuSolver *g, void **ptr, size_t bytes, const void *host, c
 /* Total device bytes that set-up will ask for: checked against free memory before allocating. */
 static size_t planned_bytes(const Solver *s) {
   size_t n3 = s->n_dof_elem, n2 = s->n_dof_face, ne = s->mesh->n_elems, ns = s->mesh->n_sides;
-  size_t vol = ne * n3 * (3 * HX_NVAR + 9 + 1 + (exact_has_source(s->exact.which) ? 3 : 0));
-  size_t face = ns * n2 * (HX_NVAR + 9 + 1 + 3);
+  size_t nv = s->n_var;
+  size_t vol = ne * n3 * (3 * nv + 9 + 1 + (exact_has_source(s->exact.which) ? 3 : 0));
+  size_t face = ns * n2 * (nv + 9 + 1 + 3);
+  if (s->mech) /* P, the chemistry batch, the FV residual */
+    vol += ne * n3 * (MIX_NP(s->n_species) + s->n_species + 4 + (s->fv.enabled ? nv : 0));
   if (s->viscous) {
     vol += ne * n3 * HX_NGRAD;
     face += ns * n2 * HX_NGRAD;
   }
   if (s->fv.enabled) { /* U_good, subcell metrics, alpha */
     size_t np = s->np;
-    vol += ne * (n3 * HX_NVAR + 9 * np * np * (np - 1) + 1);
+    vol += ne * (n3 * nv + 9 * np * np * (np - 1) + 1);
     face += 2 * ns;
   }
   return sizeof(double) * (vol + face) + sizeof(int) * (6 * ns + 12 * ne + 30 * n2) +
@@ -173,26 +182,69 @@ static int upload_fv(GpuSolver *g, const Solver *s) {
   size_t n_metrics = 9 * np * np * (np - 1) * ne;
   double *metrics = (double *)malloc(sizeof(double) * (n_metrics ? n_metrics : 1));
   if (!metrics) return HX_ERROR(HX_ERR_MEM, "out of host memory (FV subcell metrics)");
-  fv_device_metrics((int)np, (long)ne, fv->metrics, metrics);
+  if (s->mech) /* the mixture's line kernel reads the CPU's order */
+    memcpy(metrics, fv->metrics, sizeof(double) * n_metrics);
+  else
+    fv_device_metrics((int)np, (long)ne, fv->metrics, metrics);
   int rc = dev_alloc(g, (void **)&d->fv_metrics, sizeof(double) * n_metrics, metrics,
                      "FV subcell metrics");
   free(metrics);
   HX_CHECK(rc);
   HX_CHECK(dev_alloc(g, (void **)&d->fv_vinv, sizeof(double) * np * np, fv->Vinv, "FV modes"));
   HX_CHECK(dev_alloc(g, (void **)&d->fv_line, sizeof(FVLine), &fv->line, "FV subcells"));
-  HX_CHECK(dev_alloc(g, (void **)&d->U_good, sizeof(double) * HX_NVAR * s->n_dof_elem * ne, s->U,
+  HX_CHECK(dev_alloc(g, (void **)&d->U_good, sizeof(double) * s->n_var * s->n_dof_elem * ne, s->U,
                      "last admissible state"));
   if (fv->positivity) { /* 4 keys per element, all FV_KEY_NONE */
     const size_t bytes = sizeof(unsigned long long) * 4 * (ne ? ne : 1);
     HX_CHECK(dev_alloc(g, (void **)&d->fv_minima, bytes, NULL, "FV element minima"));
     CU_CHECK(cudaMemset(d->fv_minima, 0xff, bytes));
   }
-  return fv_configure(d);
+  return s->mech ? HX_OK : fv_configure(d);
+}
+
+/* Reacting flow: the mechanism (one block, rebased to its device copy), the RefStates, the node
+ * states P (T slots from the host's Newton guesses), the FV residual and the limiter's marks. */
+static int upload_mixture(GpuSolver *g, const Solver *s, const GpuOptions *opt) {
+  DevData *d = &g->d;
+  const ChemMech *m = s->mech;
+  const size_t n3 = s->n_dof_elem, ne = s->mesh->n_elems, ns = s->n_species, np_mix = MIX_NP(ns);
+  if (par_size() > 1)
+    return HX_ERROR(HX_ERR_INPUT, "Mechanism = %s: reacting flow runs on one GPU or on CPU ranks "
+                                  "in this version (the GPU face exchange carries 5 variables); "
+                                  "use one rank with Backend = cuda, or Backend = cpu", m->path);
+  if (s->viscous)
+    return HX_ERROR(HX_ERR_INPUT, "Mechanism = %s with mu0 > 0: species transport runs on the "
+                                  "CPU backend only in this version; set Backend = cpu", m->path);
+  d->n_species = (int)ns;
+  void *block = NULL;
+  HX_CHECK(dev_alloc(g, &block, m->block_bytes, m->block, "mechanism"));
+  ChemMech dev;
+  chem_mech_rebase(m, block, &dev);
+  HX_CHECK(dev_alloc(g, (void **)&d->mech, sizeof(ChemMech), &dev, "mechanism"));
+  const size_t n_ref = s->exact.n_ref_states > 0 ? s->exact.n_ref_states : 1;
+  HX_CHECK(dev_alloc(g, (void **)&d->ref_U, sizeof(double) * n_ref * s->n_var, s->ref_U,
+                     "RefStates"));
+  double *P = (double *)calloc(np_mix * n3 * (ne ? ne : 1), sizeof(double));
+  if (!P) return HX_ERROR(HX_ERR_MEM, "out of host memory (mixture node states)");
+  for (size_t e = 0; e < ne; e++)
+    for (size_t q = 0; q < n3; q++) P[(e * np_mix + MIX_T(ns)) * n3 + q] = s->T_guess[e * n3 + q];
+  int rc = dev_alloc(g, (void **)&d->P, sizeof(double) * np_mix * n3 * ne, P, "mixture node states");
+  free(P);
+  HX_CHECK(rc);
+  if (s->fv.enabled) {
+    HX_CHECK(dev_alloc(g, (void **)&d->fv_res, sizeof(double) * s->n_var * n3 * ne, NULL,
+                       "FV residual"));
+    HX_CHECK(dev_alloc(g, (void **)&d->elem_bad, sizeof(int) * (ne ? ne : 1), NULL,
+                       "limiter marks"));
+    CU_CHECK(cudaMemset(d->elem_bad, 0, sizeof(int) * (ne ? ne : 1)));
+  }
+  if (opt->chem_split) HX_CHECK(mix_chem_create(d, m, &g->chem));
+  return HX_OK;
 }
 
 static int upload_solver(GpuSolver *g, const Solver *s, const GpuOptions *opt) {
   DevData *d = &g->d;
-  size_t n3 = s->n_dof_elem, ne = s->mesh->n_elems, nvol = HX_NVAR * n3 * ne;
+  size_t n3 = s->n_dof_elem, ne = s->mesh->n_elems, nvol = (size_t)s->n_var * n3 * ne;
   size_t need = planned_bytes(s), free_b = 0, total_b = 0;
   CU_CHECK(cudaMemGetInfo(&free_b, &total_b));
   if (need > free_b)
@@ -226,7 +278,7 @@ static int upload_solver(GpuSolver *g, const Solver *s, const GpuOptions *opt) {
   HX_CHECK(dev_alloc(g, (void **)&d->Ut, sizeof(double) * nvol, NULL, "time derivative"));
   HX_CHECK(dev_alloc(g, (void **)&d->k, sizeof(double) * nvol, NULL, "RK register"));
   CU_CHECK(cudaMemset(d->k, 0, sizeof(double) * nvol));
-  HX_CHECK(dev_alloc(g, (void **)&d->flux, sizeof(double) * HX_NVAR * s->n_dof_face * d->n_sides,
+  HX_CHECK(dev_alloc(g, (void **)&d->flux, sizeof(double) * s->n_var * s->n_dof_face * d->n_sides,
                      NULL, "face fluxes"));
   HX_CHECK(upload_geometry(g, s));
   if (s->sponge) {
@@ -249,6 +301,7 @@ static int upload_solver(GpuSolver *g, const Solver *s, const GpuOptions *opt) {
   }
   HX_CHECK(upload_connectivity(g, s));
   if (s->fv.enabled) HX_CHECK(upload_fv(g, s));
+  if (s->mech) HX_CHECK(upload_mixture(g, s, opt));
   HX_CHECK(dev_alloc(g, (void **)&d->sc, sizeof(StepScalars), NULL, "time-step scalars"));
   CU_CHECK(cudaMemset(d->sc, 0, sizeof(StepScalars)));
   return volume_integral_configure(d);
@@ -294,16 +347,38 @@ static int enqueue_step_mpi(GpuSolver *g) {
   return HX_OK;
 }
 
-/* One RK step in stream order (GALAEXI Fig. 4): per stage the side work (ProlongToFace+FillFlux,
- * mid priority) runs beside VolInt (low priority); one join before SurfInt. Navier-Stokes lifts
- * on the side stream before the face fluxes: face values -> gradients and viscous volume term
- * (Ut_visc); VolInt (advective, needs only U) runs beside all of it. */
-static int enqueue_step(GpuSolver *g) {
+/* dt of the step on the element stream (CFL maxima, landing). */
+static int enqueue_timestep(GpuSolver *g) {
+  return g->d.mech ? launch_mix_timestep(&g->d, g->s_elem)
+                   : launch_timestep(&g->d, &g->ph, g->s_elem);
+}
+
+/* The mixture's stage: face fluxes on the side stream beside the FV residual and VolInt. */
+static int enqueue_mix_stage(GpuSolver *g, int st) {
+  const LowStorageRK *rk = g->rk;
+  CU_CHECK(cudaEventRecord(g->ev_stage[st], g->s_elem));
+  CU_CHECK(cudaStreamWaitEvent(g->s_side, g->ev_stage[st], 0));
+  HX_CHECK(launch_mix_face_flux(&g->d, &g->ph, rk->c[st], 0, g->d.n_sides, g->s_side));
+  CU_CHECK(cudaEventRecord(g->ev_faces[st], g->s_side));
+  if (g->d.alpha) {
+    HX_CHECK(fv_spread(g));
+    HX_CHECK(launch_mix_fv_volume(&g->d, &g->ph, g->s_elem));
+  }
+  HX_CHECK(launch_mix_volume_integral(&g->d, &g->ph, g->s_elem));
+  CU_CHECK(cudaStreamWaitEvent(g->s_elem, g->ev_faces[st], 0));
+  return launch_surface_update(&g->d, &g->ph, rk->A[st], rk->B[st], rk->c[st], st == 0,
+                               g->s_elem);
+}
+
+/* The RK stages of a step whose dt is set, the time update and the scalars to the host. */
+static int enqueue_stages(GpuSolver *g) {
   const LowStorageRK *rk = g->rk;
   int n_sides = g->d.n_sides;
-  if (g->mpi) return enqueue_step_mpi(g);
-  HX_CHECK(launch_timestep(&g->d, &g->ph, g->s_elem));
   for (int st = 0; st < rk->n_stages; st++) {
+    if (g->d.mech) {
+      HX_CHECK(enqueue_mix_stage(g, st));
+      continue;
+    }
     CU_CHECK(cudaEventRecord(g->ev_stage[st], g->s_elem));
     CU_CHECK(cudaStreamWaitEvent(g->s_side, g->ev_stage[st], 0));
     if (g->d.alpha) HX_CHECK(fv_spread(g));
@@ -324,21 +399,46 @@ static int enqueue_step(GpuSolver *g) {
   return HX_OK;
 }
 
-static int capture_step_graph(GpuSolver *g) {
+/* dt alone, its scalars to the host. */
+static int enqueue_dt(GpuSolver *g) {
+  HX_CHECK(enqueue_timestep(g));
+  CU_CHECK(cudaMemcpyAsync(g->sc_host, g->d.sc, sizeof(StepScalars), cudaMemcpyDeviceToHost,
+                           g->s_elem));
+  return HX_OK;
+}
+
+/* One RK step in stream order (GALAEXI Fig. 4): per stage the side work (ProlongToFace+FillFlux,
+ * mid priority) runs beside VolInt (low priority); one join before SurfInt. Navier-Stokes lifts
+ * on the side stream before the face fluxes: face values -> gradients and viscous volume term
+ * (Ut_visc); VolInt (advective, needs only U) runs beside all of it. */
+static int enqueue_step(GpuSolver *g) {
+  if (g->mpi) return enqueue_step_mpi(g);
+  HX_CHECK(enqueue_timestep(g));
+  return enqueue_stages(g);
+}
+
+static int capture_graph(GpuSolver *g, int (*enqueue)(GpuSolver *), cudaGraphExec_t *exec) {
   cudaGraph_t graph;
   CU_CHECK(cudaStreamBeginCapture(g->s_elem, cudaStreamCaptureModeThreadLocal));
-  int rc = enqueue_step(g);
+  int rc = enqueue(g);
   cudaError_t end = cudaStreamEndCapture(g->s_elem, &graph);
   if (rc != HX_OK) return rc;
   CU_CHECK(end);
-  CU_CHECK(cudaGraphInstantiateWithFlags(&g->step_graph, graph,
-                                         cudaGraphInstantiateFlagUseNodePriority));
+  CU_CHECK(cudaGraphInstantiateWithFlags(exec, graph, cudaGraphInstantiateFlagUseNodePriority));
   CU_CHECK(cudaGraphDestroy(graph));
   return HX_OK;
 }
 
+static int capture_step_graph(GpuSolver *g) {
+  if (g->chem_split) {
+    HX_CHECK(capture_graph(g, enqueue_dt, &g->dt_graph));
+    return capture_graph(g, enqueue_stages, &g->flow_graph);
+  }
+  return capture_graph(g, enqueue_step, &g->step_graph);
+}
+
 extern "C" int gpu_upload_state(GpuSolver *g, const double *U, double t) {
-  size_t n = (size_t)HX_NVAR * g->d.n3 * g->d.n_elems;
+  size_t n = (size_t)g->d.nvar * g->d.n3 * g->d.n_elems;
   if (U) CU_CHECK(cudaMemcpy(g->d.U, U, sizeof(double) * n, cudaMemcpyHostToDevice));
   g->sc_host->t = t;
   CU_CHECK(cudaMemcpy(&g->d.sc->t, &t, sizeof(double), cudaMemcpyHostToDevice));
@@ -346,7 +446,11 @@ extern "C" int gpu_upload_state(GpuSolver *g, const double *U, double t) {
     CU_CHECK(cudaMemcpy(g->d.U_good, g->d.U, sizeof(double) * n, cudaMemcpyDeviceToDevice));
     CU_CHECK(cudaMemcpy(&g->d.sc->t_good, &t, sizeof(double), cudaMemcpyHostToDevice));
   }
-  if (g->d.alpha) { /* the blending factors of the new state (the stages keep them current) */
+  if (g->d.mech) { /* node states and blending factors of the new state */
+    HX_CHECK(launch_mix_prim(&g->d, false, 0));
+    HX_CHECK(launch_mix_indicator(&g->d, 0));
+    CU_CHECK(cudaDeviceSynchronize());
+  } else if (g->d.alpha) { /* the blending factors of the new state (the stages keep them current) */
     HX_CHECK(launch_fv_indicator(&g->d, &g->ph, 0));
     CU_CHECK(cudaDeviceSynchronize());
   }
@@ -354,7 +458,7 @@ extern "C" int gpu_upload_state(GpuSolver *g, const double *U, double t) {
 }
 
 extern "C" int gpu_download_state(GpuSolver *g, double *U) {
-  size_t n = (size_t)HX_NVAR * g->d.n3 * g->d.n_elems;
+  size_t n = (size_t)g->d.nvar * g->d.n3 * g->d.n_elems;
   CU_CHECK(cudaMemcpy(U, g->d.U, sizeof(double) * n, cudaMemcpyDeviceToHost));
   return HX_OK;
 }
@@ -367,6 +471,7 @@ extern "C" int gpu_solver_create(const Solver *s, const GpuOptions *opt, double 
   g->rk = opt->rk;
   /* MPI calls cannot be captured: several ranks launch stage by stage */
   g->use_graphs = opt->use_graphs && par_size() == 1;
+  g->chem_split = opt->chem_split && s->mech;
   g->t_analyze_host = -1.0;
   int rc = g->rk->n_stages <= 64 ? HX_OK : HX_ERROR(HX_ERR_INTERNAL, "too many RK stages");
   if (rc == HX_OK) rc = upload_solver(g, s, opt);
@@ -388,7 +493,10 @@ extern "C" void gpu_solver_destroy(GpuSolver *g) {
   if (!g) return;
   cudaDeviceSynchronize();
   gpu_mpi_destroy(g->mpi);
+  mix_chem_destroy(g->chem);
   if (g->step_graph) cudaGraphExecDestroy(g->step_graph);
+  if (g->dt_graph) cudaGraphExecDestroy(g->dt_graph);
+  if (g->flow_graph) cudaGraphExecDestroy(g->flow_graph);
   for (int st = 0; st < g->rk->n_stages && st < 64; st++) {
     if (g->ev_stage[st]) cudaEventDestroy(g->ev_stage[st]);
     if (g->ev_faces[st]) cudaEventDestroy(g->ev_faces[st]);
@@ -403,7 +511,23 @@ extern "C" void gpu_solver_destroy(GpuSolver *g) {
   free(g);
 }
 
+static int launch_dt(GpuSolver *g) {
+  if (!g->use_graphs) return enqueue_dt(g);
+  CU_CHECK(cudaGraphLaunch(g->dt_graph, g->s_elem));
+  return HX_OK;
+}
+
+static int launch_stages(GpuSolver *g) {
+  if (!g->use_graphs) return enqueue_stages(g);
+  CU_CHECK(cudaGraphLaunch(g->flow_graph, g->s_elem));
+  return HX_OK;
+}
+
 static int launch_step(GpuSolver *g) {
+  if (g->chem_split) { /* the benchmark of a split run: the flow step without chemistry */
+    HX_CHECK(launch_dt(g));
+    return launch_stages(g);
+  }
   if (g->use_graphs) {
     CU_CHECK(cudaGraphLaunch(g->step_graph, g->s_elem));
     return HX_OK;
@@ -411,18 +535,64 @@ static int launch_step(GpuSolver *g) {
   return enqueue_step(g);
 }
 
-extern "C" int gpu_step(GpuSolver *g, double t_analyze, double *t, double *dt, int *landed) {
+static int set_t_analyze(GpuSolver *g, double t_analyze) {
   if (t_analyze != g->t_analyze_host) {
     CU_CHECK(cudaMemcpy(&g->d.sc->t_analyze, &t_analyze, sizeof(double), cudaMemcpyHostToDevice));
     g->t_analyze_host = t_analyze;
   }
-  HX_CHECK(launch_step(g));
-  CU_CHECK(cudaStreamSynchronize(g->s_elem));
-  const StepScalars *sc = g->sc_host;
+  return HX_OK;
+}
+
+static int check_step(const StepScalars *sc) {
   if (sc->bad || !(sc->dt > 0.0))
     return HX_ERROR(HX_ERR_NUMERIC, "non-physical state (density or pressure <= 0, or NaN) on the "
                                     "GPU at t = %.9g; reduce CFLscale or check the set-up",
                     sc->t);
+  return HX_OK;
+}
+
+extern "C" int gpu_step_dt(GpuSolver *g, double t_analyze, double *dt, int *landed) {
+  HX_CHECK(set_t_analyze(g, t_analyze));
+  if (g->chem) HX_CHECK(mix_chem_reset_steps(g->chem, &g->d, g->s_elem));
+  HX_CHECK(launch_dt(g));
+  CU_CHECK(cudaStreamSynchronize(g->s_elem));
+  HX_CHECK(check_step(g->sc_host));
+  *dt = g->sc_host->dt;
+  *landed = g->sc_host->landed;
+  return HX_OK;
+}
+
+extern "C" int gpu_step_flow(GpuSolver *g, double *t) {
+  HX_CHECK(launch_stages(g));
+  CU_CHECK(cudaStreamSynchronize(g->s_elem));
+  *t = g->sc_host->t;
+  return HX_OK;
+}
+
+extern "C" int gpu_chem_advance(GpuSolver *g, double dt, double T_min, int integrator,
+                                const ChemIntegratorOptions *opt, GpuChemStats *st) {
+  if (!g->chem)
+    return HX_ERROR(HX_ERR_INTERNAL, "gpu_chem_advance: the GPU solver was created without a "
+                                     "chemistry stage");
+  HX_CHECK(mix_chem_advance(g->chem, &g->d, g->s_elem, dt, T_min, integrator, opt, st));
+  CU_CHECK(cudaStreamSynchronize(g->s_elem));
+  return HX_OK;
+}
+
+extern "C" int gpu_chem_elem_steps(GpuSolver *g, double *elem_steps) {
+  if (!g->chem) {
+    for (int e = 0; e < g->d.n_elems; e++) elem_steps[e] = 0.0;
+    return HX_OK;
+  }
+  return mix_chem_elem_steps(g->chem, &g->d, elem_steps);
+}
+
+extern "C" int gpu_step(GpuSolver *g, double t_analyze, double *t, double *dt, int *landed) {
+  HX_CHECK(set_t_analyze(g, t_analyze));
+  HX_CHECK(launch_step(g));
+  CU_CHECK(cudaStreamSynchronize(g->s_elem));
+  const StepScalars *sc = g->sc_host;
+  HX_CHECK(check_step(sc));
   *t = sc->t;
   *dt = sc->dt;
   *landed = sc->landed;
@@ -431,7 +601,7 @@ extern "C" int gpu_step(GpuSolver *g, double t_analyze, double *t, double *dt, i
 
 extern "C" int gpu_restore_good_state(GpuSolver *g, double *t) {
   if (!g->d.U_good) return HX_ERR_INPUT;
-  size_t n = (size_t)HX_NVAR * g->d.n3 * g->d.n_elems;
+  size_t n = (size_t)g->d.nvar * g->d.n3 * g->d.n_elems;
   CU_CHECK(cudaDeviceSynchronize());
   CU_CHECK(cudaMemcpy(&g->sc_host->t_good, &g->d.sc->t_good, sizeof(double),
                       cudaMemcpyDeviceToHost));
@@ -470,7 +640,7 @@ extern "C" const char *gpu_mpi_transport_name(const GpuSolver *g) {
 }
 
 extern "C" size_t gpu_bytes_allocated(const GpuSolver *g) {
-  return g->bytes + gpu_mpi_bytes(g->mpi);
+  return g->bytes + gpu_mpi_bytes(g->mpi) + mix_chem_bytes(g->chem, g->d.n_species);
 }
 
 extern "C" int gpu_time_steps(GpuSolver *g, int n_steps, double *seconds) {

@@ -6,6 +6,7 @@
 extern "C" {
 #include "dg/faceops.h"
 #include "physics/eos.h"
+#include "physics/mixture.h"
 }
 
 /* FV_PositivityLimiter: the minima of rho, p, -rho, -rho E of the updated nodes per element
@@ -35,8 +36,10 @@ __device__ static __forceinline__ void update_minima(const DevData &d, const Phy
     for (int r = 0; r < 4; r++) atomicMin(&d.fv_minima[4 * (size_t)e + r], k[r]);
 }
 
-/* One node's update; returns its new state in u_new. backup: first stage of a step whose state
+/* One node's update; returns its new state in u_new. NV: the number of variables (HX_NVAR for
+ * air; 0: d.nvar, the mixture's 5 + species). backup: first stage of a step whose state
  * passed the check (dt > 0): the state before the update goes to U_good (shock capturing). */
+template <int NV>
 __device__ static __forceinline__ void update_node(const DevData &d, const DevPhysics &ph,
                                                    double a, double b, double c_stage, double dt,
                                                    bool backup, size_t gid, int e,
@@ -46,11 +49,12 @@ __device__ static __forceinline__ void update_node(const DevData &d, const DevPh
   int ijk[3] = {q % np, (q / np) % np, q / (np * np)};
   const Disc *disc = d.disc;
   double *ut = d.Ut + (size_t)e * d.nvar * d.n3 + q;
-  double acc[HX_NVAR];
-  for (int v = 0; v < HX_NVAR; v++) acc[v] = ut[v * d.n3];
+  const int nv = NV ? NV : d.nvar;
+  double acc[NV ? NV : HX_NVAR_MAX];
+  for (int v = 0; v < nv; v++) acc[v] = ut[v * d.n3];
   if (d.viscous) { /* the lifting kernel's viscous volume term */
     const double *uv = d.Ut_visc + (size_t)e * d.nvar * d.n3 + q;
-    for (int v = 0; v < HX_NVAR; v++) acc[v] = uv[v * d.n3] + acc[v];
+    for (int v = 0; v < nv; v++) acc[v] = uv[v * d.n3] + acc[v];
   }
   for (int ls = 0; ls < 6; ls++) {
     double w = surface_weight(disc, ls, ijk[side_normal_dir(ls)]);
@@ -61,13 +65,13 @@ __device__ static __forceinline__ void update_node(const DevData &d, const DevPh
     flip_master_to_slave(flip, N, ps, qs, &p, &qq); /* flips are involutions */
     double sign = flip == 0 ? 1.0 : -1.0;
     const double *F = d.flux + (size_t)side * d.nvar * d.n2 + qq * np + p;
-    for (int v = 0; v < HX_NVAR; v++) {
+    for (int v = 0; v < nv; v++) {
       double fl = sign * F[v * d.n2];
       acc[v] += w * fl;
     }
   }
-  double sJ = d.sJ[gid], S[HX_NVAR] = {0.0, 0.0, 0.0, 0.0, 0.0};
-  if (d.has_source) {
+  double sJ = d.sJ[gid], S[NV ? NV : HX_NVAR_MAX] = {0.0, 0.0, 0.0, 0.0, 0.0};
+  if (NV && d.has_source) { /* the manufactured solutions with a source are air cases */
     const double *x = d.elem_x + (size_t)e * 3 * d.n3 + q;
     double xq[3] = {x[0], x[d.n3], x[2 * d.n3]};
     exact_source(&ph.ef, &ph.pp, xq, d.sc->t + c_stage * dt, S);
@@ -76,9 +80,9 @@ __device__ static __forceinline__ void update_node(const DevData &d, const DevPh
   double sig = d.sponge ? d.sponge[gid] : 0.0;
   if (backup) {
     double *good = d.U_good + (size_t)e * d.nvar * d.n3 + q;
-    for (int v = 0; v < HX_NVAR; v++) good[v * d.n3] = U[v * d.n3];
+    for (int v = 0; v < nv; v++) good[v * d.n3] = U[v * d.n3];
   }
-  for (int v = 0; v < HX_NVAR; v++) {
+  for (int v = 0; v < nv; v++) {
     double u_t = acc[v] * -sJ;
     if (d.sponge) u_t -= sig * (U[v * d.n3] - d.sponge_base[v]);
     u_t += S[v];
@@ -89,6 +93,7 @@ __device__ static __forceinline__ void update_node(const DevData &d, const DevPh
   }
 }
 
+template <int NV>
 __global__ static void surface_update_kernel(DevData d, DevPhysics ph, double a, double b,
                                              double c_stage, bool backup) {
   size_t gid = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
@@ -97,9 +102,9 @@ __global__ static void surface_update_kernel(DevData d, DevPhysics ph, double a,
   if (backup && gid == 0) d.sc->t_good = d.sc->t;
   const bool node = gid < (size_t)d.n_elems * d.n3;
   const int e = node ? (int)(gid / d.n3) : -1;
-  double u_new[HX_NVAR];
-  if (node) update_node(d, ph, a, b, c_stage, dt, backup, gid, e, u_new);
-  if (d.fv_minima) update_minima(d, ph.pp, e, u_new);
+  double u_new[NV ? NV : HX_NVAR_MAX];
+  if (node) update_node<NV>(d, ph, a, b, c_stage, dt, backup, gid, e, u_new);
+  if (NV && d.fv_minima) update_minima(d, ph.pp, e, u_new);
 }
 
 int launch_surface_update(const DevData *d, const DevPhysics *ph, double a, double b,
@@ -107,8 +112,13 @@ int launch_surface_update(const DevData *d, const DevPhysics *ph, double a, doub
   size_t n = (size_t)d->n_elems * d->n3;
   int threads = 256;
   const bool backup = first_stage && d->U_good;
-  surface_update_kernel<<<(unsigned)((n + threads - 1) / threads), threads, 0, s>>>(
-      *d, *ph, a, b, c_stage, backup);
+  const unsigned blocks = (unsigned)((n + threads - 1) / threads);
+  if (d->mech) {
+    surface_update_kernel<0><<<blocks, threads, 0, s>>>(*d, *ph, a, b, c_stage, backup);
+    CU_CHECK(cudaGetLastError());
+    return launch_mix_post_update(d, s);
+  }
+  surface_update_kernel<HX_NVAR><<<blocks, threads, 0, s>>>(*d, *ph, a, b, c_stage, backup);
   CU_CHECK(cudaGetLastError());
   return d->alpha ? launch_fv_post_update(d, ph, s) : HX_OK;
 }

@@ -150,4 +150,49 @@ HD static inline double fv_mix_admissible_fraction(const ChemMech *m, const doub
   return lo;
 }
 
+/* Zhang & Shu's limiter of one mixture element (the stage limiter of FV_PositivityLimiter): where
+ * a node has rho <= 0, a negative rho Y_k or no internal energy above the floor, every node is
+ * pulled towards the element mean (quadrature weights w_i w_j w_k / sJ) by the largest common
+ * fraction that makes all of them admissible (fv_mix_admissible_fraction). ue[v * n3 + q];
+ * returns 1 if the element was limited. An inadmissible mean is left alone (the next time-step
+ * check stops the run). */
+HD static inline int fv_mix_limit_element(const ChemMech *m, double *ue, int np, const double *w,
+                                          const double *sJ) {
+  const int n3 = np * np * np, ns = m->n_species, nv = HX_NVAR + ns;
+  double mean[HX_NVAR_MAX] = {0}, vol = 0.0;
+  int bad = 0;
+  for (int q = 0; q < n3; q++) {
+    double u[HX_NVAR_MAX] = {0};
+    const double wq = w[q % np] * w[(q / np) % np] * w[q / (np * np)] / sJ[q];
+    for (int v = 0; v < nv; v++)
+      u[v] = ue[v * n3 + q];
+    bad |= !(u[DENS] > 0.0) || !(fv_mix_energy_margin(m, u) > 0.0);
+    for (int k = 0; k < ns; k++)
+      bad |= u[HX_SPEC0 + k] < 0.0;
+    vol += wq;
+    for (int v = 0; v < nv; v++)
+      mean[v] += wq * u[v];
+  }
+  if (!bad) return 0;
+  for (int v = 0; v < nv; v++)
+    mean[v] /= vol;
+  const double margin = fv_mix_energy_margin(m, mean);
+  if (!(mean[DENS] > 0.0 && margin > 0.0)) return 0;
+  for (int k = 0; k < ns; k++)
+    mean[HX_SPEC0 + k] = fmax(mean[HX_SPEC0 + k], 0.0);
+  const double eps_rho = FV_POSITIVITY_EPS * mean[DENS], eps_e = FV_POSITIVITY_EPS * margin;
+  double theta = 1.0;
+  for (int q = 0; q < n3; q++) {
+    double u[HX_NVAR_MAX] = {0};
+    for (int v = 0; v < nv; v++)
+      u[v] = ue[v * n3 + q];
+    const double t = fv_mix_admissible_fraction(m, mean, u, eps_rho, eps_e);
+    theta = t < theta ? t : theta;
+  }
+  for (int v = 0; v < nv; v++)
+    for (int q = 0; q < n3; q++)
+      ue[v * n3 + q] = mean[v] + theta * (ue[v * n3 + q] - mean[v]);
+  return 1;
+}
+
 #endif

@@ -38,6 +38,11 @@ void chemstage_free(ChemStage *cs);
 /* One chemistry step of length dt on the host state s->U; adds to elem_steps. */
 int chemstage_advance(ChemStage *cs, Solver *s, double dt);
 
+/* The same on the CUDA backend's state (gpu/gpu.h); elem_steps are kept on the device
+ * (gpu_chem_elem_steps) and reset at each step's gpu_step_dt. */
+struct GpuSolver;
+int chemstage_advance_gpu(ChemStage *cs, struct GpuSolver *g, double dt);
+
 /* ElemCost of each local element: the wall time of its last time step in units of one element's
  * flow step, 1 + (chemistry time per integrator step x its steps) / (flow time per element);
  * 1 everywhere before any chemistry. */

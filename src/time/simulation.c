@@ -115,10 +115,13 @@ static void state_header(const Simulation *sim, StateHeader *h) {
 }
 
 /* ElemCost from the chemistry steps and the measured flow and chemistry times. */
-static void update_elem_cost(Simulation *sim) {
-  if (!sim->elem_cost) return;
+static int update_elem_cost(Simulation *sim) {
+  if (!sim->elem_cost) return HX_OK;
+  if (sim->backend == BACKEND_CUDA && sim->chem.splitting != CHEM_SPLIT_NONE)
+    HX_CHECK(gpu_chem_elem_steps(sim->gpu, sim->chem.elem_steps));
   double per_elem = sim->flow_elem_steps > 0 ? sim->wall_flow / (double)sim->flow_elem_steps : 0.0;
   chemstage_elem_cost(&sim->chem, sim->solver, per_elem, sim->elem_cost);
+  return HX_OK;
 }
 
 int simulation_sync_host(Simulation *sim) {
@@ -129,7 +132,7 @@ int simulation_sync_host(Simulation *sim) {
 int simulation_write_state(Simulation *sim) {
   StateHeader h;
   HX_CHECK(simulation_sync_host(sim));
-  update_elem_cost(sim);
+  HX_CHECK(update_elem_cost(sim));
   state_header(sim, &h);
   state_file_name(sim->last_state, sizeof sim->last_state, sim->project, sim->t);
   const Solver *s = sim->solver;
@@ -165,13 +168,10 @@ static int backend_init(const Params *p, Simulation *sim) {
   HX_CHECK(params_get_choice(p, "MPITransport", &transport));
   HX_CHECK(params_get_logical(p, "UseCudaGraphs", &graphs));
   HX_CHECK(params_get_logical(p, "OverlapMPI", &overlap));
+  /* the GPU's reacting flow: one rank, Euler (gpu_solver_create says why otherwise) */
+  const bool gpu_mix = !sim->solver->mech || (par_size() == 1 && !sim->solver->viscous);
   if (sim->backend == BACKEND_AUTO) /* the same choice on every rank */
-    sim->backend = par_any(gpu_device_count() == 0) || sim->solver->mech ? BACKEND_CPU
-                                                                          : BACKEND_CUDA;
-  if (sim->backend == BACKEND_CUDA && sim->solver->mech)
-    return HX_ERROR(HX_ERR_INPUT, "Backend = cuda: the reacting flow (Mechanism = %s) runs on the "
-                                  "CPU backend in this version; set Backend = cpu or auto",
-                    sim->solver->mech->path);
+    sim->backend = par_any(gpu_device_count() == 0) || !gpu_mix ? BACKEND_CPU : BACKEND_CUDA;
   if (sim->backend == BACKEND_CPU) {
     if (sim->solver->fv.enabled) {
       sim->U_good = hx_malloc(sizeof(double) * sim->solver->n_var * sim->solver->n_dof,
@@ -183,7 +183,8 @@ static int backend_init(const Params *p, Simulation *sim) {
     return HX_OK;
   }
   HX_CHECK(gpu_select_device(sim->device_name, sizeof sim->device_name));
-  GpuOptions opt = {sim->td.rk, sim->td.cfl_scale, sim->td.dfl_scale, graphs, overlap, transport};
+  GpuOptions opt = {sim->td.rk, sim->td.cfl_scale, sim->td.dfl_scale, graphs, overlap, transport,
+                    sim->chem.splitting != CHEM_SPLIT_NONE};
   return gpu_solver_create(sim->solver, &opt, sim->t, &sim->gpu);
 }
 
@@ -238,10 +239,6 @@ int simulation_create(const Params *p, const char *restart_file, Simulation **ou
   if (rc == HX_OK)
     rc = vtu_read_params(p, sim->solver->disc.N, &sim->output_format, &sim->n_visu);
   if (rc == HX_OK) rc = bodyforces_enabled(p, sim->solver, &sim->body_forces);
-  if (rc == HX_OK && sim->output_format == OUTPUT_FORMAT_PARAVIEW && sim->solver->mech)
-    rc = HX_ERROR(HX_ERR_INPUT, "OutputFormat = ParaView is not available for reacting flow "
-                                "(Mechanism = %s) yet; the state files hold every variable "
-                                "(tools/read_state.py, h5py)", sim->solver->mech->path);
   if (rc == HX_OK && sim->output_format == OUTPUT_FORMAT_PARAVIEW && par_size() > 1)
     rc = HX_ERROR(HX_ERR_INPUT, "OutputFormat = ParaView is not available on %d MPI ranks yet; "
                                 "run without it and convert the state files afterwards (hexdg "
@@ -420,8 +417,23 @@ static int split_step(Simulation *sim, double dt) {
   return chemstage_advance(cs, s, cs->splitting == CHEM_SPLIT_STRANG ? 0.5 * dt : dt);
 }
 
+/* The GPU's split step: dt on the device, the chemistry stage around (Strang) or after (Lie) the
+ * flow step, as split_step. */
+static int gpu_split_step(Simulation *sim, double t_ana, double *dt, int *land) {
+  ChemStage *cs = &sim->chem;
+  HX_CHECK(gpu_step_dt(sim->gpu, t_ana, dt, land));
+  if (cs->splitting == CHEM_SPLIT_STRANG) HX_CHECK(chemstage_advance_gpu(cs, sim->gpu, 0.5 * *dt));
+  double t0 = omp_get_wtime();
+  HX_CHECK(gpu_step_flow(sim->gpu, &sim->t));
+  sim->wall_flow += omp_get_wtime() - t0;
+  sim->flow_elem_steps += sim->solver->mesh->n_elems;
+  return chemstage_advance_gpu(cs, sim->gpu, cs->splitting == CHEM_SPLIT_STRANG ? 0.5 * *dt : *dt);
+}
+
 /* One time step on the selected backend; the CPU and the GPU use the same landing rule. */
 static int advance(Simulation *sim, double t_ana, double *dt, int *land) {
+  if (sim->backend == BACKEND_CUDA && sim->chem.splitting != CHEM_SPLIT_NONE)
+    return gpu_split_step(sim, t_ana, dt, land);
   if (sim->backend == BACKEND_CUDA) return gpu_step(sim->gpu, t_ana, &sim->t, dt, land);
   *dt = timedisc_calc_dt(sim->solver, &sim->td);
   if (*dt < 0.0) return HX_ERR_NUMERIC;
