@@ -8,9 +8,9 @@
 #include <string.h>
 
 #include "app/chem_cli.h"
+#include "app/convert.h"
 #include "core/error.h"
 #include "core/params.h"
-#include "io/vtu.h"
 #include "mesh/meshtool.h"
 #include "parallel/parallel.h"
 #include "time/bench.h"
@@ -43,8 +43,9 @@ static void usage(FILE *f) {
              "  hexdg mesh refine in_mesh.h5|in.msh --levels L -o name_mesh.h5\n"
              "                                    write meshes in the HOPR format; refine:\n"
              "                                    uniform 2x2x2 refinement, L times\n"
-             "  hexdg convert case.ini state.h5 -o out.vtu [--NVisu n]\n"
-             "                                    ParaView file of a state\n"
+             "  hexdg convert case.ini state.h5 -o out.vtu [--NVisu n] [--mechanism FILE]\n"
+             "                                    ParaView file of a state (reacting flow: the\n"
+             "                                    state's mechanism, or FILE)\n"
              "  hexdg --help [--markdown]         list all parameters (Markdown: docs page)\n"
              "  hexdg --version\n\n"
              "Parameter files use FLEXI's syntax (Key = value, ! comments, T/F, (/a,b,c/)).\n"
@@ -101,29 +102,6 @@ static int run_case(const char *ini, const char *restart, const char *backend) {
   simulation_destroy(sim);
   params_destroy(p);
   return rc;
-}
-
-/* hexdg convert case.ini state.h5 -o out.vtu [--NVisu n] */
-static int convert_command(int argc, char **argv) {
-  const char *ini = NULL, *state = NULL, *out = NULL;
-  int nvisu = 0;
-  for (int a = 0; a < argc; a++) {
-    if (!strcmp(argv[a], "-o") && a + 1 < argc)
-      out = argv[++a];
-    else if (!strcmp(argv[a], "--NVisu") && a + 1 < argc)
-      nvisu = atoi(argv[++a]);
-    else if (!ini)
-      ini = argv[a];
-    else if (!state)
-      state = argv[a];
-    else
-      ini = NULL, a = argc; /* too many arguments: fall through to the usage message */
-  }
-  if (!ini || !state || !out) {
-    fprintf(stderr, "usage: hexdg convert case.ini state.h5 -o out.vtu [--NVisu n]\n");
-    return 2;
-  }
-  return vtu_convert_state(state, ini, out, nvisu) == HX_OK ? 0 : 1;
 }
 
 static int dispatch(int argc, char **argv) {

@@ -23,10 +23,10 @@
 
 #include "basis/basis.h"
 #include "basis/tensor.h"
+#include "chem/kinetics.h"
 #include "core/error.h"
-#include "io/state.h"
 #include "physics/eos.h"
-#include "time/simulation.h"
+#include "physics/mixture.h"
 
 /* ---------------------------------------------------------------------------------------------
  * Parameters */
@@ -109,17 +109,19 @@ typedef enum { SEC_POINT_DATA, SEC_CELL_DATA, SEC_POINTS, SEC_CELLS, SEC_COUNT }
 
 /* Kinds of values: where each array's values come from. */
 enum {
-  SRC_CONS,         /* conservative variable `var` */
-  SRC_PRIM,         /* primitive variable `var` (physics.h PDENS.. TEMP) */
-  SRC_CELL_EXTRA,   /* VtuExtra cell data */
-  SRC_POINTS,       /* node positions */
-  SRC_CONNECTIVITY, /* point ids of each cell in VTK order */
-  SRC_OFFSETS,      /* end of each cell in connectivity */
-  SRC_TYPES         /* cell types */
+  SRC_CONS,          /* conservative variable `var` */
+  SRC_PRIM,          /* primitive variable `var` (physics.h PDENS.. TEMP) */
+  SRC_MASS_FRACTION, /* mass fraction of species `var` (reacting flow) */
+  SRC_HEAT_RELEASE,  /* heat-release rate (reacting flow) */
+  SRC_CELL_EXTRA,    /* VtuExtra cell data */
+  SRC_POINTS,        /* node positions */
+  SRC_CONNECTIVITY,  /* point ids of each cell in VTK order */
+  SRC_OFFSETS,       /* end of each cell in connectivity */
+  SRC_TYPES          /* cell types */
 };
 
 typedef struct {
-  const char *name;
+  char name[64];
   ValueType type;
   int n_comp;
   Section section;
@@ -128,7 +130,8 @@ typedef struct {
   uint64_t offset; /* of the block in the appended data */
 } Field;
 
-#define VTU_MAX_FIELDS 16
+/* 5 conservative, 5 primitive, the mass fractions, heat release, cell data and the 4 mesh arrays */
+#define VTU_MAX_FIELDS (16 + HX_MAX_SPECIES)
 
 static const char *const CONS_NAMES[HX_NVAR] = {"Density", "MomentumX", "MomentumY", "MomentumZ",
                                                 "EnergyStagnationDensity"};
@@ -161,7 +164,8 @@ static const char *type_name(ValueType t) {
 static void add_field(VtuWriter *w, const char *name, ValueType type, int n_comp, Section sec,
                       int source, int var, long per_elem) {
   Field *f = &w->fields[w->n_fields++];
-  *f = (Field){name, type, n_comp, sec, source, var, per_elem, 0};
+  *f = (Field){"", type, n_comp, sec, source, var, per_elem, 0};
+  snprintf(f->name, sizeof f->name, "%s", name);
 }
 
 static void define_fields(VtuWriter *w) {
@@ -170,6 +174,13 @@ static void define_fields(VtuWriter *w) {
     add_field(w, CONS_NAMES[v], VT_FLOAT64, 1, SEC_POINT_DATA, SRC_CONS, v, npv);
   for (int v = VEL1; v <= TEMP; v++)
     add_field(w, PRIM_NAMES[v - VEL1], VT_FLOAT64, 1, SEC_POINT_DATA, SRC_PRIM, v, npv);
+  const ChemMech *m = w->s->mech;
+  for (int k = 0; m && k < m->n_species; k++) {
+    char name[64];
+    snprintf(name, sizeof name, "Y_%s", m->species_names[k]);
+    add_field(w, name, VT_FLOAT64, 1, SEC_POINT_DATA, SRC_MASS_FRACTION, k, npv);
+  }
+  if (m) add_field(w, "HeatRelease", VT_FLOAT64, 1, SEC_POINT_DATA, SRC_HEAT_RELEASE, 0, npv);
   if (w->extra && w->extra->cell_data)
     add_field(w, w->extra->cell_name ? w->extra->cell_name : "CellData", VT_FLOAT64, 1,
               SEC_CELL_DATA, SRC_CELL_EXTRA, 0, 1);
@@ -241,26 +252,93 @@ static void interpolate_element(const VtuWriter *w, long e, double *x, double *u
     tensor_interp_3d(w->np, w->nv1, w->V, &w->U[(e * s->n_var + v) * n3], &u[v * w->npv]);
 }
 
+/* Heat-release rate (W/m^3) of the mixture at (rho, T, Y): the kinetics' molar production rates
+ * at the concentrations C_k = rho Y_k / W_k. */
+static double heat_release(const ChemMech *m, double rho, double T, const double *Y) {
+  double C[HX_MAX_SPECIES], wdot[HX_MAX_SPECIES], work[3 * HX_MAX_SPECIES]; /* chem_kinetics_work */
+  for (int k = 0; k < m->n_species; k++)
+    C[k] = rho * Y[k] / m->mw[k];
+  chem_wdot(m, T, C, 1, wdot, 1, work, 1);
+  return mix_heat_release(m, T, wdot);
+}
+
+/* Derived values of one point of a reacting state: prim, the mass fractions Y and the heat
+ * release; T_guess: the Newton guess of the temperature, updated (a neighbouring point's T). A
+ * point without a temperature (rho <= 0 or e outside the NASA range) gets T = 0, p = -1 (as
+ * mix_cons_to_prim leaves it) and no heat release, so that it stands out in ParaView. */
+static void mixture_point(const ChemMech *m, const double *uq, double *prim, double *Y,
+                          double *q_dot, double *T_guess) {
+  double c;
+  prim[TEMP] = *T_guess;
+  *q_dot = 0.0;
+  if (mix_cons_to_prim(m, uq, prim, Y, &c) != 0) {
+    prim[TEMP] = 0.0;
+    if (!(uq[DENS] > 0.0))
+      for (int k = 0; k < m->n_species; k++)
+        Y[k] = 0.0;
+    return;
+  }
+  *T_guess = prim[TEMP];
+  *q_dot = heat_release(m, prim[PDENS], prim[TEMP], Y);
+}
+
+/* Per-thread scratch of one element: positions x[3][npv], conservative variables u[n_var][npv]
+ * and the derived point values d[quantity][npv]: the primitive variables (PDENS..TEMP), then,
+ * for reacting flow, the mass fractions and the heat release (DERIVED_Y, DERIVED_HEAT). */
+typedef struct {
+  double *x, *u, *d;
+} ElemScratch;
+
+#define DERIVED_Y HX_NPRIM
+#define DERIVED_HEAT(ns) (HX_NPRIM + (ns))
+
+static int derived_count(const Solver *s) {
+  return s->mech ? HX_NPRIM + s->n_species + 1 : HX_NPRIM;
+}
+
+/* The derived values at every visualization point of an element from its u[n_var][npv]. */
+static void derive_element(const VtuWriter *w, const double *u, double *d) {
+  const Solver *s = w->s;
+  const int npv = w->npv, ns = s->n_species;
+  double T_guess = -1.0; /* none: the bracketed search at the first point */
+  for (int q = 0; q < npv; q++) {
+    double uq[HX_NVAR_MAX], prim[HX_NPRIM], Y[HX_MAX_SPECIES], q_dot;
+    for (int v = 0; v < s->n_var; v++)
+      uq[v] = u[v * npv + q];
+    if (s->mech) {
+      mixture_point(s->mech, uq, prim, Y, &q_dot, &T_guess);
+      for (int k = 0; k < ns; k++)
+        d[(DERIVED_Y + k) * npv + q] = Y[k];
+      d[DERIVED_HEAT(ns) * npv + q] = q_dot;
+    } else {
+      cons_to_prim(&s->phys, uq, prim);
+    }
+    for (int v = 0; v < HX_NPRIM; v++)
+      d[v * npv + q] = prim[v];
+  }
+}
+
 /* The values of every array for element e, stored at position c (within the chunk). */
-static void fill_element(const VtuWriter *w, long e, long c, double *x, double *u) {
+static void fill_element(const VtuWriter *w, long e, long c, const ElemScratch *sc) {
   const int npv = w->npv;
-  interpolate_element(w, e, x, u);
+  interpolate_element(w, e, sc->x, sc->u);
+  derive_element(w, sc->u, sc->d);
   for (int f = 0; f < w->n_fields; f++) {
     const Field *fd = &w->fields[f];
     double *dv = (double *)w->buf[f] + c * fd->per_elem;
     int64_t *iv = (int64_t *)w->buf[f] + c * fd->per_elem;
     switch (fd->source) {
     case SRC_CONS:
-      memcpy(dv, &u[fd->var * npv], sizeof(double) * npv);
+      memcpy(dv, &sc->u[fd->var * npv], sizeof(double) * npv);
       break;
     case SRC_PRIM:
-      for (int q = 0; q < npv; q++) {
-        double uq[HX_NVAR], prim[HX_NPRIM];
-        for (int v = 0; v < HX_NVAR; v++)
-          uq[v] = u[v * npv + q];
-        cons_to_prim(&w->s->phys, uq, prim);
-        dv[q] = prim[fd->var];
-      }
+      memcpy(dv, &sc->d[fd->var * npv], sizeof(double) * npv);
+      break;
+    case SRC_MASS_FRACTION:
+      memcpy(dv, &sc->d[(DERIVED_Y + fd->var) * npv], sizeof(double) * npv);
+      break;
+    case SRC_HEAT_RELEASE:
+      memcpy(dv, &sc->d[DERIVED_HEAT(w->s->n_species) * npv], sizeof(double) * npv);
       break;
     case SRC_CELL_EXTRA:
       dv[0] = w->extra->cell_data[e];
@@ -268,7 +346,7 @@ static void fill_element(const VtuWriter *w, long e, long c, double *x, double *
     case SRC_POINTS:
       for (int q = 0; q < npv; q++)
         for (int d = 0; d < 3; d++)
-          dv[3 * q + d] = x[d * npv + q];
+          dv[3 * q + d] = sc->x[d * npv + q];
       break;
     case SRC_CONNECTIVITY:
       for (int m = 0; m < npv; m++)
@@ -288,17 +366,21 @@ static int fill_chunk(const VtuWriter *w, long e0, long e1) {
   int failed = 0;
 #pragma omp parallel
   {
-    double *x = malloc(sizeof(double) * 3 * w->npv);
-    double *u = malloc(sizeof(double) * w->s->n_var * w->npv);
-    if (!x || !u) {
+    ElemScratch sc;
+    sc.x = malloc(sizeof(double) * 3 * w->npv);
+    sc.u = malloc(sizeof(double) * w->s->n_var * w->npv);
+    sc.d = malloc(sizeof(double) * derived_count(w->s) * w->npv);
+    const int ok = sc.x && sc.u && sc.d;
+    if (!ok) {
 #pragma omp atomic write
       failed = 1;
     }
 #pragma omp for schedule(static)
     for (long e = e0; e < e1; e++)
-      if (x && u) fill_element(w, e, e - e0, x, u);
-    free(x);
-    free(u);
+      if (ok) fill_element(w, e, e - e0, &sc);
+    free(sc.x);
+    free(sc.u);
+    free(sc.d);
   }
   if (failed) return HX_ERROR(HX_ERR_MEM, "no memory for the visualization of one element");
   return HX_OK;
@@ -312,6 +394,21 @@ static int host_is_little_endian(void) {
   unsigned char first;
   memcpy(&first, &one, 1);
   return first == 1;
+}
+
+static void write_xml_escaped(FILE *fp, const char *s) {
+  for (; *s; s++) {
+    if (*s == '&')
+      fputs("&amp;", fp);
+    else if (*s == '"')
+      fputs("&quot;", fp);
+    else if (*s == '<')
+      fputs("&lt;", fp);
+    else if (*s == '>')
+      fputs("&gt;", fp);
+    else
+      fputc(*s, fp);
+  }
 }
 
 static void write_ascii_values(FILE *fp, const Field *fd, const unsigned char *buf, long n) {
@@ -328,8 +425,10 @@ static void write_ascii_values(FILE *fp, const Field *fd, const unsigned char *b
 
 static int write_data_array(FILE *fp, const VtuWriter *w, int f, int ascii) {
   const Field *fd = &w->fields[f];
-  fprintf(fp, "        <DataArray type=\"%s\" Name=\"%s\" NumberOfComponents=\"%d\" ",
-          type_name(fd->type), fd->name, fd->n_comp);
+  /* species names are the mechanism's: escaped like the .pvd's file names */
+  fprintf(fp, "        <DataArray type=\"%s\" Name=\"", type_name(fd->type));
+  write_xml_escaped(fp, fd->name);
+  fprintf(fp, "\" NumberOfComponents=\"%d\" ", fd->n_comp);
   if (!ascii) {
     fprintf(fp, "format=\"appended\" offset=\"%" PRIu64 "\"/>\n", fd->offset);
     return HX_OK;
@@ -456,9 +555,10 @@ int vtu_write(const char *path, const Solver *s, const double *U, int NVisu, dou
   char where[1100];
   snprintf(where, sizeof where, "ParaView output %s", path);
   HX_CHECK(check_nvisu(NVisu, where));
-  if (s->n_var != HX_NVAR)
+  const int n_var = HX_NVAR + (s->mech ? s->mech->n_species : 0);
+  if (s->n_var != n_var)
     return HX_ERROR(HX_ERR_INTERNAL, "%s: expected %d conservative variables, the solver has %d",
-                    where, HX_NVAR, s->n_var);
+                    where, n_var, s->n_var);
   VtuWriter w;
   int rc = writer_init(&w, s, U, NVisu, extra);
   VtuJob job = {&w, time, extra ? extra->ascii : 0};
@@ -573,21 +673,6 @@ static int pvd_read(const char *path, PvdList *l) {
   return rc;
 }
 
-static void write_xml_escaped(FILE *fp, const char *s) {
-  for (; *s; s++) {
-    if (*s == '&')
-      fputs("&amp;", fp);
-    else if (*s == '"')
-      fputs("&quot;", fp);
-    else if (*s == '<')
-      fputs("&lt;", fp);
-    else if (*s == '>')
-      fputs("&gt;", fp);
-    else
-      fputc(*s, fp);
-  }
-}
-
 static int write_pvd_file(FILE *fp, const char *tmp, void *ctx) {
   (void)tmp;
   const PvdList *l = ctx;
@@ -631,7 +716,7 @@ int pvd_update(const char *pvd_path, double time, const char *vtu_file) {
 }
 
 /* ---------------------------------------------------------------------------------------------
- * Run output and conversion of state files */
+ * Run output */
 
 static const char *base_name(const char *path) {
   const char *slash = strrchr(path, '/');
@@ -655,65 +740,5 @@ int vtu_write_output(const char *project, const Solver *s, const double *U, int 
   if (rc == HX_OK) rc = pvd_update(pvd, time, base_name(vtu));
   free(vtu);
   free(pvd);
-  return rc;
-}
-
-static int convert_with_params(Params *p, const char *state_path, const char *ini_path,
-                               const char *out_path, int NVisu) {
-  /* the lead may register the output keys in simulation_define_params; define them otherwise */
-  if (strcmp(params_choice_name(p, "OutputFormat", OUTPUT_FORMAT_NONE), "?") == 0)
-    HX_CHECK(vtu_define_params(p));
-  HX_CHECK(params_read_file(p, ini_path));
-  StateHeader found;
-  HX_CHECK(state_read_header(state_path, &found));
-  Solver *s = NULL;
-  HX_CHECK(solver_create(p, &s));
-  if (s->mech) {
-    int rc = HX_ERROR(HX_ERR_INPUT, "hexdg convert: %s is a reacting-flow case (Mechanism = %s); "
-                                    "ParaView output of species is not available yet: read %s "
-                                    "with h5py (tools/read_state.py shows its layout)",
-                      ini_path, s->mech->path, state_path);
-    solver_destroy(s);
-    return rc;
-  }
-  StateHeader expected;
-  memset(&expected, 0, sizeof expected);
-  expected.N = s->disc.N;
-  expected.n_var = s->n_var;
-  expected.n_elems = s->mesh->n_elems;
-  snprintf(expected.node_type, sizeof expected.node_type, "%s",
-           s->disc.node_type == NODE_GAUSS ? "GAUSS" : "GAUSS-LOBATTO");
-  if (strcmp(base_name(found.mesh_file), base_name(s->mesh->source)) != 0)
-    fprintf(stderr,
-            "hexdg warning: state file %s was computed on mesh '%s' but %s names mesh '%s'; "
-            "the geometry is taken from %s\n",
-            state_path, found.mesh_file, ini_path, s->mesh->source, ini_path);
-  int n_visu = NVisu, format, has_alpha = 0;
-  int rc = state_read(state_path, &expected, s->U);
-  /* the FV blending factor of a shock-capturing run, as cell data like the run's own output */
-  double *alpha = hx_malloc(sizeof(double) * (s->mesh->n_elems ? s->mesh->n_elems : 1), "FV_alpha");
-  if (!alpha) rc = HX_ERR_MEM;
-  if (rc == HX_OK)
-    rc = state_read_elem_data(state_path, "FV_alpha", s->mesh->n_elems, alpha, &has_alpha);
-  VtuExtra extra = {"FV_alpha", alpha, 0};
-  if (rc == HX_OK && n_visu <= 0) rc = vtu_read_params(p, s->disc.N, &format, &n_visu);
-  if (rc == HX_OK) rc = vtu_write(out_path, s, s->U, n_visu, found.time, has_alpha ? &extra : NULL);
-  free(alpha);
-  solver_destroy(s);
-  return rc;
-}
-
-int vtu_convert_state(const char *state_path, const char *ini_path, const char *out_path,
-                      int NVisu) {
-  if (!ini_path)
-    return HX_ERROR(HX_ERR_INPUT,
-                    "converting %s needs the parameter file of the run for the mesh and the "
-                    "discretization: hexdg convert case.ini state.h5 -o out.vtu [--NVisu n]",
-                    state_path);
-  Params *p = params_create();
-  if (!p) return HX_ERROR(HX_ERR_MEM, "no memory for the parameters");
-  int rc = simulation_define_params(p);
-  if (rc == HX_OK) rc = convert_with_params(p, state_path, ini_path, out_path, NVisu);
-  params_destroy(p);
   return rc;
 }

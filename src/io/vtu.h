@@ -38,10 +38,14 @@ int vtu_define_params(Params *p);
 /* Read them: *output_format is OUTPUT_FORMAT_*, *n_visu is NVisu or N when NVisu is not set. */
 int vtu_read_params(const Params *p, int N, int *output_format, int *n_visu);
 
-/* Write U ([elem][var][k][j][i] on the solution nodes, n_var = 5 conservative variables) and the
+/* Write U ([elem][var][k][j][i] on the solution nodes, s->n_var conservative variables) and the
  * mesh of s to path as a .vtu with point data Density, MomentumX/Y/Z, EnergyStagnationDensity,
  * VelocityX/Y/Z, Pressure, Temperature, field data TimeValue = time, and the optional cell data.
- * Writes to "<path>.tmp" and renames it, so a reader never sees a half-written file. */
+ * Reacting flow (s->mech): T and p of the mixture (mix_cons_to_prim), and the mass fractions
+ * Y_<species> and the heat-release rate HeatRelease (W/m^3, mix_heat_release of the kinetics'
+ * production rates) at every point; a point without a temperature gets T = 0, p = -1 and zero
+ * heat release. Writes to "<path>.tmp" and renames it, so a reader never sees a half-written
+ * file. */
 int vtu_write(const char *path, const Solver *s, const double *U, int NVisu, double time,
               const VtuExtra *extra);
 
@@ -57,12 +61,6 @@ void vtu_file_name(char *buf, size_t len, const char *project, double time);
  * <project>_Solution.pvd. extra may be NULL. */
 int vtu_write_output(const char *project, const Solver *s, const double *U, int NVisu, double time,
                      const VtuExtra *extra);
-
-/* `hexdg convert case.ini state.h5 -o out.vtu [--NVisu n]`: build the solver (mesh, geometry)
- * from the parameter file, read the state into it and write out_path (binary). NVisu > 0 overrides
- * the file's NVisu; NVisu <= 0 takes NVisu from the file, or N. ini_path is required. */
-int vtu_convert_state(const char *state_path, const char *ini_path, const char *out_path,
-                      int NVisu);
 
 /* VTK's Lagrange hexahedron numbering ("Modeling Arbitrary-Order Lagrange Finite Elements in the
  * Visualization Toolkit", Kitware blog 2018; vtkHigherOrderHexahedron::PointIndexFromIJK of VTK 9,

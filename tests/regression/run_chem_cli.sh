@@ -3,7 +3,9 @@
 # prints its last line in the documented form, a sweep writes its table, `hexdg equilibrate` gives
 # Cantera's adiabatic flame temperature (1 K), `hexdg bench chem` runs on the CPU, and bad input
 # (unknown species in --X, a Chemkin file, a missing mechanism, an unsupported reaction type) fails
-# with a message naming the culprit. Skipped (77) without ../shared/data's Burke mechanism.
+# with a message naming the culprit. A tiny reacting run writes its ParaView output with the species
+# fields, and `hexdg convert` of its state finds a moved mechanism through --mechanism (and says
+# so when it cannot find it). Skipped (77) without ../shared/data's Burke mechanism.
 # usage: run_chem_cli.sh path/to/hexdg repo_root
 set -u
 hexdg=$1
@@ -55,5 +57,45 @@ expect_fail "Chemkin file" "ck2yaml" "$hexdg" reactor "$root/tests/data/chem/bad
 expect_fail "missing mechanism" "nonexistent.yaml" "$hexdg" equilibrate nonexistent.yaml --T 300 --p 1e5 --X "H2:1"
 expect_fail "unsupported reaction type" "Chebyshev" "$hexdg" reactor "$root/tests/data/chem/bad_chebyshev.yaml" --T0 1000 --X "H2:1"
 expect_fail "no temperature" "--T0" "$hexdg" reactor "$mech" --X "H2:1"
+# a reacting run with OutputFormat = ParaView, and `hexdg convert` of its state when the mechanism
+# file has moved: an error naming it and --mechanism, then --mechanism gives the run's own file
+cp "$mech" mech.yaml
+cat >react.ini <<'INI'
+ProjectName        = react
+Backend            = cpu
+MeshFile           = box
+BoxElems           = (/2,1,1/)
+N                  = 1
+IniExactFunc       = 1
+RefState           = (/0.2316800,10.,0.,0.,101325./)
+RefStateX          = H2:2,O2:1,N2:3.76
+Mechanism          = mech.yaml
+Riemann            = HLLC
+CalcErrorNorms     = F
+tend               = 1e-7
+OutputFormat       = ParaView
+NVisu              = 2
+INI
+has_arrays() { # file name...: the .vtu's XML names every array
+  local file=$1 name
+  shift
+  for name in "$@"; do grep -aq "Name=\"$name\"" "$file" || return 1; done
+}
+run_to() { # file command...: the command with its output in file
+  local file=$1
+  shift
+  "$@" >"$file" 2>&1
+}
+check "a reacting run with OutputFormat = ParaView" run_to react.txt "$hexdg" react.ini
+vtu=$(ls react_Solution_*.vtu 2>/dev/null | sort | tail -1)
+state=$(ls react_State_*.h5 2>/dev/null | sort | tail -1)
+check "its .vtu has Temperature, Pressure, Y_H2, Y_OH and HeatRelease" \
+  has_arrays "$vtu" Temperature Pressure Y_H2 Y_OH HeatRelease
+mkdir moved && mv mech.yaml moved/
+expect_fail "convert without the mechanism file" "mech.yaml.*--mechanism FILE" \
+  "$hexdg" convert react.ini "$state" -o gone.vtu
+check "convert --mechanism moved/mech.yaml" \
+  run_to conv.txt "$hexdg" convert react.ini "$state" -o conv.vtu --mechanism moved/mech.yaml
+check "the converted file is the run's own .vtu" cmp -s conv.vtu "$vtu"
 echo "$fails failed"
 [ "$fails" -eq 0 ]

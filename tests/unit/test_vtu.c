@@ -8,11 +8,13 @@
 
 #include <cmocka.h>
 
+#include "app/convert.h"
 #include "basis/basis.h"
 #include "io/state.h"
 #include "io/vtu.h"
 #include "physics/eos.h"
 #include "regression/harness.h"
+#include "vtu_test_util.h"
 
 /* A curved box (NGeo = 2) of unequal edge lengths with Gauss nodes, so the visualization points
  * on the element faces are extrapolated, and the manufactured solution 4. */
@@ -53,132 +55,7 @@ static const double AFFINE_LOWER[3] = {-1.0, 0.5, 2.0}, AFFINE_UPPER[3] = {2.0, 
 static const int AFFINE_ELEMS[3] = {3, 2, 2};
 
 /* ---------------------------------------------------------------------------------------------
- * VTK's Lagrange hexahedron ordering, written out as the VTK documentation lists it: corners
- * counter-clockwise at the bottom then the top; the 12 edges as start corner and axis; the 6 faces
- * (i=0, i=n, j=0, j=n, k=0, k=n) with the lower free axis fastest; the interior with i fastest. */
-static int vtk_order_ijk(int n, int (*ijk)[3]) {
-  static const int CORNERS[8][3] = {{0, 0, 0}, {1, 0, 0}, {1, 1, 0}, {0, 1, 0},
-                                    {0, 0, 1}, {1, 0, 1}, {1, 1, 1}, {0, 1, 1}};
-  static const int EDGES[12][2] = {/* start corner, axis */
-                                   {0, 0}, {1, 1}, {3, 0}, {0, 1}, {4, 0}, {5, 1},
-                                   {7, 0}, {4, 1}, {0, 2}, {1, 2}, {2, 2}, {3, 2}};
-  int c = 0;
-  for (int v = 0; v < 8; v++, c++)
-    for (int d = 0; d < 3; d++)
-      ijk[c][d] = CORNERS[v][d] * n;
-  for (int e = 0; e < 12; e++)
-    for (int t = 1; t < n; t++, c++) {
-      for (int d = 0; d < 3; d++)
-        ijk[c][d] = CORNERS[EDGES[e][0]][d] * n;
-      ijk[c][EDGES[e][1]] = t;
-    }
-  for (int f = 0; f < 6; f++) {
-    int axis = f / 2, a = axis == 0 ? 1 : 0, b = axis == 2 ? 1 : 2;
-    for (int tb = 1; tb < n; tb++)
-      for (int ta = 1; ta < n; ta++, c++) {
-        ijk[c][axis] = (f % 2) * n;
-        ijk[c][a] = ta;
-        ijk[c][b] = tb;
-      }
-  }
-  for (int k = 1; k < n; k++)
-    for (int j = 1; j < n; j++)
-      for (int i = 1; i < n; i++, c++) {
-        ijk[c][0] = i;
-        ijk[c][1] = j;
-        ijk[c][2] = k;
-      }
-  return c;
-}
-
-/* ---------------------------------------------------------------------------------------------
- * Reading .vtu files back */
-
-static char *slurp(const char *path, long *size) {
-  FILE *fp = fopen(path, "rb");
-  if (!fp) return NULL;
-  fseek(fp, 0, SEEK_END);
-  long n = ftell(fp);
-  fseek(fp, 0, SEEK_SET);
-  char *text = malloc(n + 1);
-  if (fread(text, 1, n, fp) != (size_t)n) n = 0;
-  text[n] = 0;
-  fclose(fp);
-  if (size) *size = n;
-  return text;
-}
-
-/* The <DataArray ... Name="name" ...> tag. */
-static const char *find_array(const char *text, const char *name) {
-  char key[128];
-  snprintf(key, sizeof key, "Name=\"%s\"", name);
-  const char *at = strstr(text, key);
-  if (!at) return NULL;
-  while (at > text && strncmp(at, "<DataArray", 10) != 0)
-    at--;
-  return at;
-}
-
-static long attribute_long(const char *tag, const char *name) {
-  char key[64];
-  snprintf(key, sizeof key, " %s=\"", name);
-  const char *at = strstr(tag, key);
-  return at ? strtol(at + strlen(key), NULL, 10) : -1;
-}
-
-/* Numbers of an ASCII DataArray. */
-static double *ascii_array(const char *text, const char *name, long *count) {
-  const char *tag = find_array(text, name);
-  if (!tag) return NULL;
-  const char *p = strchr(tag, '>') + 1, *end = strstr(p, "</DataArray>");
-  long cap = 1024, n = 0;
-  double *v = malloc(sizeof(double) * cap);
-  for (;;) {
-    char *next;
-    double x = strtod(p, &next);
-    if (next == p || next > end) break;
-    if (n == cap) v = realloc(v, sizeof(double) * (cap *= 2));
-    v[n++] = x;
-    p = next;
-  }
-  *count = n;
-  return v;
-}
-
-/* Values of a raw appended DataArray (UInt64 headers) as doubles. */
-static double *binary_array(const char *text, long size, const char *name, long *count) {
-  const char *tag = find_array(text, name);
-  const char *data = strstr(text, "<AppendedData encoding=\"raw\">");
-  if (!tag || !data) return NULL;
-  data = strchr(data, '_') + 1;
-  long offset = attribute_long(tag, "offset");
-  uint64_t bytes;
-  memcpy(&bytes, data + offset, 8);
-  if (data + offset + 8 + bytes > text + size) return NULL;
-  const char *raw = data + offset + 8;
-  long n = 0;
-  double *v = NULL;
-  if (strstr(tag, "type=\"Float64\"") || strstr(tag, "type=\"Int64\"")) {
-    n = (long)(bytes / 8);
-    v = malloc(sizeof(double) * (n ? n : 1));
-    for (long q = 0; q < n; q++) {
-      if (strstr(tag, "type=\"Float64\"")) {
-        memcpy(&v[q], raw + 8 * q, 8);
-      } else {
-        int64_t iv;
-        memcpy(&iv, raw + 8 * q, 8);
-        v[q] = (double)iv;
-      }
-    }
-  } else { /* UInt8 */
-    n = (long)bytes;
-    v = malloc(sizeof(double) * (n ? n : 1));
-    for (long q = 0; q < n; q++)
-      v[q] = (unsigned char)raw[q];
-  }
-  *count = n;
-  return v;
-}
+ * Reading .vtu files back (the arrays: vtu_test_util.h) */
 
 typedef struct {
   long n_points, n_cells;
@@ -246,22 +123,6 @@ static void geometry_map(const Mesh *m, int e, const double xi[3], double x[3]) 
       for (int i = 0; i < ng; i++)
         for (int d = 0; d < 3; d++)
           x[d] += l[0][i] * l[1][j] * l[2][k] * nodes[3 * ((k * ng + j) * ng + i) + d];
-}
-
-/* The solution polynomial of element e at reference point xi, by 1-D Lagrange products. */
-static void solution_at(const Solver *s, const double *U, int e, const double xi[3], double *u) {
-  double l[3][HX_NPMAX];
-  int np = s->np;
-  for (int d = 0; d < 3; d++)
-    basis_lagrange_eval(s->disc.N, s->disc.x, s->disc.wb, xi[d], l[d]);
-  for (int v = 0; v < s->n_var; v++) {
-    u[v] = 0.0;
-    for (int k = 0; k < np; k++)
-      for (int j = 0; j < np; j++)
-        for (int i = 0; i < np; i++)
-          u[v] += l[0][i] * l[1][j] * l[2][k] *
-                  U[((long)e * s->n_var + v) * s->n_dof_elem + (k * np + j) * np + i];
-  }
 }
 
 static double max_abs3(const double *a, const double *b) {
@@ -458,7 +319,7 @@ static void test_binary_equals_ascii_with_cell_data(void **state) {
   assert_int_equal(vtu_write("bin.vtu", s, s->U, 4, 0.375, &bin), HX_OK);
   assert_int_equal(vtu_write("ascii.vtu", s, s->U, 4, 0.375, &ascii), HX_OK);
   check_file(sim, "bin.vtu", 1, 4);
-  long size_b, size_a, n_b, n_a;
+  long size_b = 0, size_a = 0, n_b = 0, n_a = 0;
   char *tb = slurp("bin.vtu", &size_b), *ta = slurp("ascii.vtu", &size_a);
   const char *names[] = {"Points",   "connectivity", "offsets",     "types",
                          "FV_alpha", "Density",      "Temperature", "VelocityZ"};
@@ -474,7 +335,7 @@ static void test_binary_equals_ascii_with_cell_data(void **state) {
     free(va);
   }
   assert_non_null(strstr(tb, "<CellData>"));
-  long n_time;
+  long n_time = 0;
   double *time = ascii_array(tb, "TimeValue", &n_time);
   assert_int_equal(n_time, 1);
   assert_true(time[0] == 0.375);
@@ -537,15 +398,6 @@ static void test_run_output_names(void **state) {
   simulation_destroy(sim);
 }
 
-static void write_ini(const char *path, const char *const *lines, const char *extra) {
-  FILE *fp = fopen(path, "w");
-  assert_non_null(fp);
-  for (int i = 0; lines[i]; i++)
-    fprintf(fp, "%s\n", lines[i]);
-  if (extra) fprintf(fp, "%s\n", extra);
-  fclose(fp);
-}
-
 /* Converting a state file gives the same bytes as writing the solver's solution directly. */
 static void test_convert_state(void **state) {
   (void)state;
@@ -554,14 +406,15 @@ static void test_convert_state(void **state) {
   assert_int_equal(simulation_write_state(sim), HX_OK);
   assert_int_equal(vtu_write("direct.vtu", sim->solver, sim->solver->U, 5, 0.125, NULL), HX_OK);
   write_ini("case.ini", CURVED, "NVisu = 5");
-  assert_int_equal(vtu_convert_state(sim->last_state, "case.ini", "converted.vtu", 0), HX_OK);
+  assert_int_equal(convert_state(sim->last_state, "case.ini", "converted.vtu", NULL), HX_OK);
   long n_direct, n_conv;
   char *direct = slurp("direct.vtu", &n_direct), *conv = slurp("converted.vtu", &n_conv);
   assert_int_equal(n_direct, n_conv);
   assert_memory_equal(direct, conv, n_direct);
   free(conv);
   /* --NVisu overrides the file's NVisu */
-  assert_int_equal(vtu_convert_state(sim->last_state, "case.ini", "converted2.vtu", 2), HX_OK);
+  const ConvertOptions nvisu2 = {2, NULL};
+  assert_int_equal(convert_state(sim->last_state, "case.ini", "converted2.vtu", &nvisu2), HX_OK);
   conv = slurp("converted2.vtu", NULL);
   assert_int_equal(attribute_long(strstr(conv, "<Piece"), "NumberOfPoints"),
                    27L * sim->solver->mesh->n_elems);
@@ -574,9 +427,9 @@ static void test_convert_state(void **state) {
     other[n] = strcmp(CURVED[n], "N = 3") == 0 ? "N = 4" : CURVED[n];
   other[n] = NULL;
   write_ini("other.ini", other, NULL);
-  assert_int_not_equal(vtu_convert_state(sim->last_state, "other.ini", "bad.vtu", 0), HX_OK);
+  assert_int_not_equal(convert_state(sim->last_state, "other.ini", "bad.vtu", NULL), HX_OK);
   assert_int_equal(access("bad.vtu", F_OK), -1);
-  assert_int_not_equal(vtu_convert_state(sim->last_state, NULL, "bad.vtu", 0), HX_OK);
+  assert_int_not_equal(convert_state(sim->last_state, NULL, "bad.vtu", NULL), HX_OK);
   simulation_destroy(sim);
 }
 
