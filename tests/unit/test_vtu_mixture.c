@@ -137,7 +137,7 @@ static void y_name(int k, char *buf, size_t len) {
 static double file_heat_release(const Simulation *sim) {
   VtuExtra ascii = {NULL, NULL, 1};
   assert_int_equal(vtu_write("uniform.vtu", sim->solver, sim->solver->U, 1, 0.0, &ascii), HX_OK);
-  long n;
+  long n = 0;
   double *q = ascii_point_array("uniform.vtu", "HeatRelease", &n);
   for (long i = 1; i < n; i++)
     assert_true(fabs(q[i] - q[0]) <= 1e-11 * fabs(q[0]));
@@ -405,7 +405,7 @@ static void test_binary_equals_ascii(void **state) {
   VtuExtra ascii = {NULL, NULL, 1};
   assert_int_equal(vtu_write("wave_bin.vtu", s, s->U, 3, 0.5, NULL), HX_OK);
   assert_int_equal(vtu_write("wave_ascii.vtu", s, s->U, 3, 0.5, &ascii), HX_OK);
-  long size_b, size_a;
+  long size_b = 0, size_a = 0;
   char *tb = slurp("wave_bin.vtu", &size_b), *ta = slurp("wave_ascii.vtu", &size_a);
   const long n_points = 64L * s->mesh->n_elems;
   char names[HX_MAX_SPECIES + 3][64] = {"Temperature", "Pressure", "HeatRelease"};
@@ -424,7 +424,7 @@ static void test_binary_equals_ascii(void **state) {
 }
 
 static void copy_file(const char *from, const char *to, const char *append) {
-  long n;
+  long n = 0;
   char *text = slurp(from, &n);
   assert_non_null(text);
   FILE *fp = fopen(to, "wb");
@@ -436,7 +436,7 @@ static void copy_file(const char *from, const char *to, const char *append) {
 }
 
 static int same_bytes(const char *a, const char *b) {
-  long na, nb;
+  long na = 0, nb = 0;
   char *ta = slurp(a, &na), *tb = slurp(b, &nb);
   int same = ta && tb && na == nb && memcmp(ta, tb, na) == 0;
   free(ta);
@@ -483,7 +483,7 @@ static void test_run_output_and_convert(void **state) {
   const char *run_vtu = "vtumix_Solution_0000000.500000000.vtu";
   assert_int_equal(access(run_vtu, R_OK), 0);
   assert_int_equal(access("vtumix_Solution.pvd", R_OK), 0);
-  long n;
+  long n = 0;
   char *text = slurp(run_vtu, &n);
   for (int k = 0; k < mech->n_species; k++) {
     char name[64];
