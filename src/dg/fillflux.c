@@ -6,6 +6,7 @@
 #include "physics/bc.h"
 #include "physics/riemann.h"
 #include "physics/mixture_bc.h"
+#include "physics/navierstokes_mix.h"
 #include "dg/mixture.h"
 
 /* BR1 viscous flux (Bassi & Rebay 1997): the mean of both sides' viscous fluxes; on boundary sides
@@ -35,17 +36,33 @@ static void subtract_viscous_flux(const Solver *s, int side, int f, const double
   for (int v = 0; v < HX_NVAR; v++) Fp[v] -= 0.5 * FR[v];
 }
 
-/* The last temperature of the volume node at face point f: of the master element, or of the
- * slave where the master is on another rank; both sides start from it. */
-static double face_T_guess(const Solver *s, int side, int f) {
-  const Mesh *m = s->mesh;
-  int n2 = s->n_dof_face, e = m->side_master_elem[side], ls = m->side_master_locside[side], flip = 0;
-  if (e < 0) {
-    e = m->side_slave_elem[side];
-    ls = m->side_slave_locside[side];
-    flip = m->side_flip[side];
+/* The mixture's BR1 viscous flux, as subtract_viscous_flux: the mean of both sides' fluxes, on
+ * boundary sides the boundary flux of the outer state uR with the inner gradients. */
+static void subtract_viscous_flux_mix(const Solver *s, int side, int f, const double *uL,
+                                      const double *uR, const double *n, double *Fp) {
+  const int n2 = s->n_dof_face, nl = s->n_lift, nv = s->n_var, bci = s->mesh->side_bc[side];
+  const double *qL = &s->grad_master[(long)side * 3 * nl * n2 + f];
+  const double *qR = bci >= 0 ? qL : &s->grad_slave[(long)side * 3 * nl * n2 + f];
+  double pL[HX_NPRIM], pR[HX_NPRIM], YL[HX_MAX_SPECIES], YR[HX_MAX_SPECIES];
+  double gL[3][HX_NLIFT_MAX], gR[3][HX_NLIFT_MAX], FL[HX_NVAR_MAX], FR[HX_NVAR_MAX];
+  for (int d = 0; d < 3; d++)
+    for (int v = 0; v < nl; v++) {
+      gL[d][v] = qL[(d * nl + v) * n2];
+      gR[d][v] = qR[(d * nl + v) * n2];
+    }
+  pL[TEMP] = pR[TEMP] = mixture_face_T_guess(s, side, f);
+  mix_transport_state(s->mech, uR, pR, YR);
+  if (bci >= 0) {
+    mix_bc_viscous_flux(s->bc_info[2 * bci], &s->phys, s->mech, s->mix_transport, pR, YR, gL[0],
+                        gL[1], gL[2], n, FR);
+    for (int v = 0; v < nv; v++) Fp[v] -= FR[v];
+    return;
   }
-  return s->T_guess[(long)e * s->n_dof_elem + s->s2v[(flip * 6 + ls) * n2 + f]];
+  mix_transport_state(s->mech, uL, pL, YL);
+  mix_viscous_flux_normal(&s->phys, s->mech, s->mix_transport, pR, YR, gR[0], gR[1], gR[2], n, FR);
+  mix_viscous_flux_normal(&s->phys, s->mech, s->mix_transport, pL, YL, gL[0], gL[1], gL[2], n, FL);
+  for (int v = 0; v < nv; v++) Fp[v] -= 0.5 * FL[v];
+  for (int v = 0; v < nv; v++) Fp[v] -= 0.5 * FR[v];
 }
 
 static void side_flux(const Solver *s, int side, double t) {
@@ -78,13 +95,16 @@ static void side_flux(const Solver *s, int side, double t) {
     }
     if (s->mech)
       mix_face_flux(bc < 0 ? s->riemann : s->riemann_bc, s->disc.split, &s->phys, s->mech,
-                    face_T_guess(s, side, f), uL, uR, n, t1, t2, Fp);
+                    mixture_face_T_guess(s, side, f), uL, uR, n, t1, t2, Fp);
     else if (bc < 0)
       riemann_flux(s->riemann, s->disc.split, &s->phys, uL, uR, n, t1, t2, Fp);
     else
       bc_advective_flux(s->bc_info[2 * bc], s->riemann_bc, s->disc.split, &s->phys, uL, uR, n, t1,
                         t2, Fp);
-    if (s->viscous) subtract_viscous_flux(s, side, f, uL, uR, n, Fp);
+    if (s->viscous && s->mech)
+      subtract_viscous_flux_mix(s, side, f, uL, uR, n, Fp);
+    else if (s->viscous)
+      subtract_viscous_flux(s, side, f, uL, uR, n, Fp);
     double sf = g->face_surf[(long)side * n2 + f];
     for (int v = 0; v < nv; v++) F[v * n2 + f] = Fp[v] * sf;
   }

@@ -13,14 +13,34 @@
  * may differ from the volume metrics on the face by the truncation error; sum_d D (Ja^d) then is
  * not zero node by node, and the strong conservative form subtracts w_i sum_d D (Ja^d) (the
  * "- w_i" above) so that a constant w keeps a zero gradient. It is the textbook form wherever the
- * metrics are exact (N >= 2 NGeo). */
+ * metrics are exact (N >= 2 NGeo).
+ * The mixture (Mechanism set) lifts n_lift = 4 + ns variables, w = (u, v, w, T, Y_0 .. Y_ns-1),
+ * with the same loops; its node and face states come from the mixture's equation of state and
+ * its fluxes from physics/navierstokes_mix.h. */
 #include <stdlib.h>
 
+#include "dg/mixture.h"
 #include "dg/solver.h"
 #include "parallel/exchange.h"
 #include "physics/bc.h"
 #include "physics/eos.h"
 #include "physics/navierstokes.h"
+#include "physics/navierstokes_mix.h"
+
+/* lift_flux of face point f: the face value wf[n_lift] times n_c s. */
+static inline void store_lift_flux(const Solver *s, int side, int f, int n_lift,
+                                   const double *wf) {
+  const Geometry *g = &s->geo;
+  int n2 = s->n_dof_face;
+  double sf = g->face_surf[(long)side * n2 + f];
+  double *out = &s->lift_flux[(long)side * 3 * n_lift * n2];
+  for (int c = 0; c < 3; c++) {
+    double nc = g->face_nvec[((long)side * 3 + c) * n2 + f] * sf;
+    for (int v = 0; v < n_lift; v++) {
+      out[(c * n_lift + v) * n2 + f] = wf[v] * nc;
+    }
+  }
+}
 
 static void face_lifting_point(const Solver *s, int side, int f, double t) {
   const Geometry *g = &s->geo;
@@ -47,21 +67,46 @@ static void face_lifting_point(const Solver *s, int side, int f, double t) {
   }
   double wf[HX_NLIFT];
   br1_face_value(s->lifting_form, bc, wL, wR, wf);
-  double sf = g->face_surf[(long)side * n2 + f];
-  double *out = &s->lift_flux[(long)side * HX_NGRAD * n2];
-  for (int c = 0; c < 3; c++) {
-    double nc = g->face_nvec[((long)side * 3 + c) * n2 + f] * sf;
-    for (int v = 0; v < HX_NLIFT; v++) {
-      out[(c * HX_NLIFT + v) * n2 + f] = wf[v] * nc;
-    }
-  }
+  store_lift_flux(s, side, f, HX_NLIFT, wf);
 }
 
-/* J q from the volume term; w of every node of the element in wbuf ([lift][node]). */
-static void lifting_volume_element(const Solver *s, const double *Uall, int e, double *wbuf) {
-  int np = s->np, n3 = s->n_dof_elem, nv = s->n_var;
-  const double *U = &Uall[(long)nv * n3 * e], *Ja = &s->geo.metrics[9L * n3 * e];
-  double *q = &s->grad[(long)HX_NGRAD * n3 * e];
+/* face_lifting_point for the mixture: both sides' temperatures start from the face's guess. */
+static void face_lifting_point_mix(const Solver *s, int side, int f, double t) {
+  const Geometry *g = &s->geo;
+  int n2 = s->n_dof_face, nv = s->n_var, ns = s->n_species, n_lift = s->n_lift;
+  long blk = (long)nv * n2;
+  double uL[HX_NVAR_MAX], uR[HX_NVAR_MAX], pL[HX_NPRIM], pR[HX_NPRIM], YL[HX_MAX_SPECIES],
+      YR[HX_MAX_SPECIES], wL[HX_NLIFT_MAX], wR[HX_NLIFT_MAX], wf[HX_NLIFT_MAX];
+  for (int v = 0; v < nv; v++) uL[v] = s->U_master[blk * side + v * n2 + f];
+  int bci = s->mesh->side_bc[side], bc = bci >= 0;
+  pL[TEMP] = pR[TEMP] = mixture_face_T_guess(s, side, f);
+  mix_transport_state(s->mech, uL, pL, YL);
+  mix_lifting_variables(ns, pL, YL, wL);
+  if (!bc) {
+    for (int v = 0; v < nv; v++) uR[v] = s->U_slave[blk * side + v * n2 + f];
+  } else {
+    double x[3], n[3];
+    for (int c = 0; c < 3; c++) {
+      x[c] = g->face_x[((long)side * 3 + c) * n2 + f];
+      n[c] = g->face_nvec[((long)side * 3 + c) * n2 + f];
+    }
+    mixture_bc_outer_state(s, s->bc_info[2 * bci], uL, n, x, t, uR);
+  }
+  mix_transport_state(s->mech, uR, pR, YR);
+  mix_lifting_variables(ns, pR, YR, wR);
+  if (bc) {
+    double wo[HX_NLIFT_MAX];
+    for (int v = 0; v < n_lift; v++) wo[v] = wR[v];
+    mix_bc_lifting_value(s->bc_info[2 * bci], n_lift, wL, wo, wR);
+  }
+  br1_face_value_n(s->lifting_form, bc, n_lift, wL, wR, wf);
+  store_lift_flux(s, side, f, n_lift, wf);
+}
+
+/* The lifting variables of every node of element e into wbuf ([lift][node]). */
+static void lifting_variables_element(const Solver *s, const double *Uall, int e, double *wbuf) {
+  int n3 = s->n_dof_elem, nv = s->n_var;
+  const double *U = &Uall[(long)nv * n3 * e];
   for (int n = 0; n < n3; n++) {
     double u[HX_NVAR], pr[HX_NPRIM], w[HX_NLIFT];
     for (int v = 0; v < nv; v++) u[v] = U[v * n3 + n];
@@ -69,16 +114,42 @@ static void lifting_volume_element(const Solver *s, const double *Uall, int e, d
     lifting_variables(pr, w);
     for (int v = 0; v < HX_NLIFT; v++) wbuf[v * n3 + n] = w[v];
   }
+}
+
+/* The same for the mixture; its temperatures become the nodes' next Newton guesses. */
+static void lifting_variables_element_mix(const Solver *s, const double *Uall, int e,
+                                          double *wbuf) {
+  int n3 = s->n_dof_elem, nv = s->n_var;
+  const double *U = &Uall[(long)nv * n3 * e];
+  for (int n = 0; n < n3; n++) {
+    long dof = (long)e * n3 + n;
+    double u[HX_NVAR_MAX], pr[HX_NPRIM], Y[HX_MAX_SPECIES], w[HX_NLIFT_MAX];
+    for (int v = 0; v < nv; v++) u[v] = U[v * n3 + n];
+    pr[TEMP] = s->T_guess[dof];
+    if (mix_transport_state(s->mech, u, pr, Y) == 0) s->T_guess[dof] = pr[TEMP];
+    mix_lifting_variables(s->n_species, pr, Y, w);
+    for (int v = 0; v < s->n_lift; v++) wbuf[v * n3 + n] = w[v];
+  }
+}
+
+/* J q of element e from the n_lift lifting variables of its nodes in wbuf ([lift][node]): the
+ * volume part of the lifting form. Called with the constant HX_NLIFT for air, which the compiler
+ * specialises (air's loops keep a compile-time count and their speed). */
+static inline void lifting_volume_gradients(const Solver *s, int e, int n_lift,
+                                            const double *wbuf) {
+  int np = s->np, n3 = s->n_dof_elem;
+  const double *Ja = &s->geo.metrics[9L * n3 * e];
+  double *q = &s->grad[3L * n_lift * n3 * e];
   const double *Dm = s->lifting_form == LIFT_WEAK ? s->disc.Dhat : s->disc.D;
   for (int k = 0; k < np; k++)
     for (int j = 0; j < np; j++)
       for (int i = 0; i < np; i++) {
         int n = (k * np + j) * np + i, idx[3] = {i, j, k};
         if (s->lifting_form == LIFT_STRONG) {
-          double dw[3][HX_NLIFT]; /* reference-space derivatives (D w)_d */
+          double dw[3][HX_NLIFT_MAX]; /* reference-space derivatives (D w)_d */
           for (int d = 0; d < 3; d++) {
             int stride = d == 0 ? 1 : d == 1 ? np : np * np, base = n - idx[d] * stride;
-            for (int v = 0; v < HX_NLIFT; v++) {
+            for (int v = 0; v < n_lift; v++) {
               double acc = 0.0;
               for (int l = 0; l < np; l++)
                 acc += Dm[idx[d] * np + l] * wbuf[v * n3 + base + l * stride];
@@ -86,15 +157,15 @@ static void lifting_volume_element(const Solver *s, const double *Uall, int e, d
             }
           }
           for (int c = 0; c < 3; c++)
-            for (int v = 0; v < HX_NLIFT; v++) {
+            for (int v = 0; v < n_lift; v++) {
               double acc = 0.0;
               for (int d = 0; d < 3; d++) acc += Ja[(d * 3 + c) * n3 + n] * dw[d][v];
-              q[(c * HX_NLIFT + v) * n3 + n] = acc;
+              q[(c * n_lift + v) * n3 + n] = acc;
             }
           continue;
         }
         for (int c = 0; c < 3; c++)
-          for (int v = 0; v < HX_NLIFT; v++) {
+          for (int v = 0; v < n_lift; v++) {
             double acc = 0.0;
             for (int d = 0; d < 3; d++) {
               int stride = d == 0 ? 1 : d == 1 ? np : np * np, base = n - idx[d] * stride;
@@ -105,32 +176,29 @@ static void lifting_volume_element(const Solver *s, const double *Uall, int e, d
                 acc += Dm[idx[d] * np + l] * Jdc[nl] * (wbuf[v * n3 + nl] - w0);
               }
             }
-            q[(c * HX_NLIFT + v) * n3 + n] = acc;
+            q[(c * n_lift + v) * n3 + n] = acc;
           }
       }
 }
 
-/* Ut = - sum_d sum_l Dvol[i][l] G_il, G the contravariant viscous flux g_l (weak form) or its
- * two-point mean (g_i + g_l)/2 (split form, the standard-DG part of the split operator). */
-static void viscous_volume_element(const Solver *s, const double *Uall, int e, double *gbuf,
-                                   double *Ut) {
-  int np = s->np, n3 = s->n_dof_elem, nv = s->n_var, split = s->disc.split != SPLIT_NONE;
-  const double *U = &Uall[(long)nv * n3 * e], *Ja = &s->geo.metrics[9L * n3 * e];
-  const double *q = &s->grad[(long)HX_NGRAD * n3 * e], *Dv = s->disc.Dvol;
-  for (int n = 0; n < n3; n++) {
-    double u[HX_NVAR], pr[HX_NPRIM], gr[3][HX_NLIFT], tau[9], cond[3];
-    for (int v = 0; v < nv; v++) u[v] = U[v * n3 + n];
-    cons_to_prim(&s->phys, u, pr);
-    for (int c = 0; c < 3; c++)
-      for (int v = 0; v < HX_NLIFT; v++) gr[c][v] = q[(c * HX_NLIFT + v) * n3 + n];
-    viscous_stress(&s->phys, pr, gr[0], gr[1], gr[2], tau, cond);
-    for (int d = 0; d < 3; d++) { /* contravariant flux Fv . Ja^d */
-      double Jad[3] = {Ja[(d * 3) * n3 + n], Ja[(d * 3 + 1) * n3 + n], Ja[(d * 3 + 2) * n3 + n]};
-      double F[HX_NVAR];
-      viscous_flux_from_stress(pr, tau, cond, Jad, F);
-      for (int v = 0; v < nv; v++) gbuf[(d * nv + v) * n3 + n] = F[v];
-    }
+/* J q from the volume term; w of every node of the element in wbuf ([lift][node]). */
+static void lifting_volume_element(const Solver *s, const double *Uall, int e, double *wbuf) {
+  if (s->mech) {
+    lifting_variables_element_mix(s, Uall, e, wbuf);
+    lifting_volume_gradients(s, e, s->n_lift, wbuf);
+  } else {
+    lifting_variables_element(s, Uall, e, wbuf);
+    lifting_volume_gradients(s, e, HX_NLIFT, wbuf);
   }
+}
+
+/* Ut = - sum_d sum_l Dvol[i][l] G_il, G the contravariant viscous flux g_l (weak form) or its
+ * two-point mean (g_i + g_l)/2 (split form, the standard-DG part of the split operator), from
+ * the fluxes in gbuf ([dir][var][node]). */
+static inline void viscous_volume_divergence(const Solver *s, int e, const double *gbuf,
+                                             double *Ut) {
+  int np = s->np, n3 = s->n_dof_elem, nv = s->n_var, split = s->disc.split != SPLIT_NONE;
+  const double *Dv = s->disc.Dvol;
   double *ut = &Ut[(long)nv * n3 * e];
   for (int k = 0; k < np; k++)
     for (int j = 0; j < np; j++)
@@ -151,18 +219,74 @@ static void viscous_volume_element(const Solver *s, const double *Uall, int e, d
       }
 }
 
+/* The viscous volume term of element e: contravariant viscous fluxes Fv . Ja^d of its nodes into
+ * gbuf ([dir][var][node]), then their divergence into Ut. */
+static void viscous_volume_element(const Solver *s, const double *Uall, int e, double *gbuf,
+                                   double *Ut) {
+  int n3 = s->n_dof_elem, nv = s->n_var;
+  const double *U = &Uall[(long)nv * n3 * e], *Ja = &s->geo.metrics[9L * n3 * e];
+  const double *q = &s->grad[(long)HX_NGRAD * n3 * e];
+  for (int n = 0; n < n3; n++) {
+    double u[HX_NVAR], pr[HX_NPRIM], gr[3][HX_NLIFT], tau[9], cond[3];
+    for (int v = 0; v < nv; v++) u[v] = U[v * n3 + n];
+    cons_to_prim(&s->phys, u, pr);
+    for (int c = 0; c < 3; c++)
+      for (int v = 0; v < HX_NLIFT; v++) gr[c][v] = q[(c * HX_NLIFT + v) * n3 + n];
+    viscous_stress(&s->phys, pr, gr[0], gr[1], gr[2], tau, cond);
+    for (int d = 0; d < 3; d++) { /* contravariant flux Fv . Ja^d */
+      double Jad[3] = {Ja[(d * 3) * n3 + n], Ja[(d * 3 + 1) * n3 + n], Ja[(d * 3 + 2) * n3 + n]};
+      double F[HX_NVAR];
+      viscous_flux_from_stress(pr, tau, cond, Jad, F);
+      for (int v = 0; v < nv; v++) gbuf[(d * nv + v) * n3 + n] = F[v];
+    }
+  }
+  viscous_volume_divergence(s, e, gbuf, Ut);
+}
+
+/* The same for the mixture (T from the guess the lifting left in T_guess). */
+static void viscous_volume_element_mix(const Solver *s, const double *Uall, int e, double *gbuf,
+                                       double *Ut) {
+  int n3 = s->n_dof_elem, nv = s->n_var, n_lift = s->n_lift, ns = s->n_species;
+  const double *U = &Uall[(long)nv * n3 * e], *Ja = &s->geo.metrics[9L * n3 * e];
+  const double *q = &s->grad[3L * n_lift * n3 * e];
+  for (int n = 0; n < n3; n++) {
+    double u[HX_NVAR_MAX], pr[HX_NPRIM], Y[HX_MAX_SPECIES], h[HX_MAX_SPECIES],
+        gr[3][HX_NLIFT_MAX], tau[9], cond[3], lambda;
+    for (int v = 0; v < nv; v++) u[v] = U[v * n3 + n];
+    pr[TEMP] = s->T_guess[(long)e * n3 + n];
+    mix_transport_state(s->mech, u, pr, Y);
+    for (int c = 0; c < 3; c++)
+      for (int v = 0; v < n_lift; v++) gr[c][v] = q[(c * n_lift + v) * n3 + n];
+    const double mu = mix_transport_point(&s->phys, s->mech, pr, Y, &lambda, h);
+    viscous_stress_with(mu, lambda, gr[0], gr[1], gr[2], tau, cond);
+    for (int d = 0; d < 3; d++) {
+      double Jad[3] = {Ja[(d * 3) * n3 + n], Ja[(d * 3 + 1) * n3 + n], Ja[(d * 3 + 2) * n3 + n]};
+      double F[HX_NVAR_MAX];
+      mix_viscous_flux_from_stress(ns, s->mix_transport, mu, pr, Y, h, tau, cond, gr[0], gr[1],
+                                   gr[2], Jad, F);
+      for (int v = 0; v < nv; v++) gbuf[(d * nv + v) * n3 + n] = F[v];
+    }
+  }
+  viscous_volume_divergence(s, e, gbuf, Ut);
+}
+
 static void face_lifting_range(const Solver *s, double t, int first, int last) {
   int n2 = s->n_dof_face;
 #pragma omp parallel for schedule(static)
   for (int side = first; side < last; side++)
-    for (int f = 0; f < n2; f++) face_lifting_point(s, side, f, t);
+    for (int f = 0; f < n2; f++) {
+      if (s->mech)
+        face_lifting_point_mix(s, side, f, t);
+      else
+        face_lifting_point(s, side, f, t);
+    }
 }
 
 /* MPI sides: the volume part runs while U_slave is in flight; the master's rank computes the face
  * values of its MPI sides first and sends them; the slave sides' gradients go out first. */
 void lifting(const Solver *s, const double *U, double *Ut, double t) {
   const Mesh *m = s->mesh;
-  int n2 = s->n_dof_face, n3 = s->n_dof_elem;
+  int n2 = s->n_dof_face, n3 = s->n_dof_elem, ng = 3 * s->n_lift;
   int first_mpi = mesh_first_mpi_side(m), first_yours = mesh_first_yours_side(m);
 #pragma omp parallel
   {
@@ -173,27 +297,31 @@ void lifting(const Solver *s, const double *U, double *Ut, double t) {
   }
   exchange_finish(s->exchange, EXCH_U);
   face_lifting_range(s, t, first_mpi, first_yours);
-  exchange_start(s->exchange, EXCH_LIFT, s->lift_flux, (long)HX_NGRAD * n2, EXCH_TO_SLAVE);
+  exchange_start(s->exchange, EXCH_LIFT, s->lift_flux, (long)ng * n2, EXCH_TO_SLAVE);
   face_lifting_range(s, t, 0, first_mpi);
   exchange_finish(s->exchange, EXCH_LIFT);
-  surface_integral_vars_signed(s, s->lift_flux, HX_NGRAD, s->lifting_form == LIFT_WEAK,
-                               s->grad);
+  surface_integral_vars_signed(s, s->lift_flux, ng, s->lifting_form == LIFT_WEAK, s->grad);
 #pragma omp parallel for schedule(static)
   for (int e = 0; e < m->n_elems; e++) {
     const double *sJ = &s->geo.sJ[(long)n3 * e];
-    double *q = &s->grad[(long)HX_NGRAD * n3 * e];
-    for (int c = 0; c < HX_NGRAD; c++)
+    double *q = &s->grad[(long)ng * n3 * e];
+    for (int c = 0; c < ng; c++)
       for (int n = 0; n < n3; n++) q[c * n3 + n] *= sJ[n];
   }
-  prolong_vars_to_face_range(s, s->grad, HX_NGRAD, s->grad_master, s->grad_slave, first_mpi,
+  prolong_vars_to_face_range(s, s->grad, ng, s->grad_master, s->grad_slave, first_mpi,
                              m->n_sides);
-  exchange_start(s->exchange, EXCH_GRAD, s->grad_slave, (long)HX_NGRAD * n2, EXCH_TO_MASTER);
-  prolong_vars_to_face_range(s, s->grad, HX_NGRAD, s->grad_master, s->grad_slave, 0, first_mpi);
+  exchange_start(s->exchange, EXCH_GRAD, s->grad_slave, (long)ng * n2, EXCH_TO_MASTER);
+  prolong_vars_to_face_range(s, s->grad, ng, s->grad_master, s->grad_slave, 0, first_mpi);
 #pragma omp parallel
   {
     double *buf = malloc(sizeof(double) * 3 * s->n_var * n3);
 #pragma omp for schedule(static)
-    for (int e = 0; e < m->n_elems; e++) viscous_volume_element(s, U, e, buf, Ut);
+    for (int e = 0; e < m->n_elems; e++) {
+      if (s->mech)
+        viscous_volume_element_mix(s, U, e, buf, Ut);
+      else
+        viscous_volume_element(s, U, e, buf, Ut);
+    }
     free(buf);
   }
 }

@@ -14,6 +14,7 @@
 #include "physics/bc.h"
 #include "physics/mixture.h"
 #include "physics/mixture_bc.h"
+#include "physics/navierstokes_mix.h"
 
 int mixture_define_params(Params *p) {
   HX_CHECK(chem_define_params(p));
@@ -25,6 +26,17 @@ int mixture_define_params(Params *p) {
                          "Reacting flow: composition of the RefState of the same number as mole "
                          "fractions 'H2:2,O2:1,N2:3.76' (normalised). The temperature of a "
                          "RefState (rho, u, v, w, p) is p W / (rho R); it is printed at start."));
+  HX_CHECK(params_define(p, "EquationOfState", "SpeciesLewis", PARAM_STRING, 0, "", false,
+                         "Reacting flow with mu0 > 0: constant Lewis numbers Le_k of the Fick "
+                         "diffusion, D_k = lambda / (rho cp Le_k) = mu / (rho Pr Le_k). One value "
+                         "for every species ('1.'), or per species 'H2:0.3,H:0.18,O2:1.1' where "
+                         "a leading bare value ('1.,H2:0.3') serves the species not named; "
+                         "without a bare value every species must be named. Default (neither "
+                         "SpeciesLewis nor SpeciesSchmidt): Le_k = 1."));
+  HX_CHECK(params_define(p, "EquationOfState", "SpeciesSchmidt", PARAM_STRING, 0, "", false,
+                         "Reacting flow with mu0 > 0: constant Schmidt numbers Sc_k of the Fick "
+                         "diffusion, D_k = mu / (rho Sc_k), instead of SpeciesLewis; the same "
+                         "forms ('0.7' or '0.7,H2:0.2,H:0.12')."));
   return HX_OK;
 }
 
@@ -95,10 +107,6 @@ static int mixture_ref_states(const Params *p, Solver *s) {
 /* What the mixture supports of the flow solver's options. */
 static int mixture_check_options(const Solver *s) {
   const char *mp = s->mech->path;
-  if (s->viscous)
-    return HX_ERROR(HX_ERR_INPUT,
-                    "Mechanism = %s with mu0 > 0: species transport (Fick diffusion, mixture "
-                    "viscosity) is not implemented yet; set mu0 = 0 (Euler equations)", mp);
   if (!riemann_mix_supported(s->riemann) || !riemann_mix_supported(s->riemann_bc))
     return HX_ERROR(HX_ERR_INPUT,
                     "Mechanism = %s: Riemann (or Riemann_BC) is not defined for the thermally "
@@ -128,6 +136,97 @@ static int mixture_check_options(const Solver *s) {
   return HX_OK;
 }
 
+/* One entry of a SpeciesLewis/SpeciesSchmidt list: "NAME:value" (*k the species) or a bare value
+ * (*k = -1). */
+static int species_value_item(const ChemMech *m, const char *key, const char *spec, char *item,
+                              int *k, double *value) {
+  while (*item == ' ') item++;
+  char *colon = strchr(item, ':'), *num = colon ? colon + 1 : item, *stop;
+  *k = -1;
+  if (colon) {
+    char *end = colon;
+    while (end > item && end[-1] == ' ') end--;
+    *end = '\0';
+    *k = chem_species_index(m, item);
+    if (*k < 0)
+      return HX_ERROR(HX_ERR_INPUT,
+                      "%s = %s: species '%s' is not in the mechanism %s (names are "
+                      "case-sensitive, e.g. %s)", key, spec, item, m->path, m->species_names[0]);
+  }
+  *value = strtod(num, &stop);
+  while (*stop == ' ') stop++;
+  if (stop == num || *stop || !(*value > 0.0) || !isfinite(*value))
+    return HX_ERROR(HX_ERR_INPUT,
+                    "%s = %s: '%s' is not a positive number; write one value for every species "
+                    "or NAME:VALUE pairs, e.g. '1.,H2:0.3'", key, spec, num);
+  return HX_OK;
+}
+
+/* Per-species values of SpeciesLewis or SpeciesSchmidt (see their help) into val[ns]. */
+static int species_values(const ChemMech *m, const char *key, const char *spec, double *val) {
+  const int ns = m->n_species;
+  double fallback = -1.0;
+  for (int k = 0; k < ns; k++) val[k] = -1.0;
+  size_t len = strlen(spec);
+  char *copy = hx_malloc(len + 1, key);
+  HX_ALLOC_CHECK(copy);
+  memcpy(copy, spec, len + 1);
+  int rc = HX_OK;
+  for (char *item = copy; item && rc == HX_OK;) {
+    char *comma = strchr(item, ',');
+    if (comma) *comma = '\0';
+    int k = -1;
+    double v = 0.0;
+    rc = species_value_item(m, key, spec, item, &k, &v);
+    if (rc == HX_OK && ((k < 0 && fallback > 0.0) || (k >= 0 && val[k] > 0.0)))
+      rc = HX_ERROR(HX_ERR_INPUT, "%s = %s: %s is given twice", key, spec,
+                    k < 0 ? "a value for every species" : m->species_names[k]);
+    if (rc == HX_OK && k < 0) fallback = v;
+    if (rc == HX_OK && k >= 0) val[k] = v;
+    item = comma ? comma + 1 : NULL;
+  }
+  free(copy);
+  for (int k = 0; k < ns && rc == HX_OK; k++) {
+    if (val[k] < 0.0) val[k] = fallback;
+    if (val[k] < 0.0)
+      rc = HX_ERROR(HX_ERR_INPUT,
+                    "%s = %s names no value for species %s; name every species of %s or start "
+                    "with a value for the others, e.g. '1.,%s'", key, spec, m->species_names[k],
+                    m->path, spec);
+  }
+  return rc;
+}
+
+/* The species diffusivities of a viscous mixture: rho D_k = mu / (Pr Le_k) or mu / Sc_k. */
+static int mixture_transport_init(const Params *p, Solver *s) {
+  const bool lewis = params_is_set(p, "SpeciesLewis"), schmidt = params_is_set(p, "SpeciesSchmidt");
+  const char *key = schmidt ? "SpeciesSchmidt" : "SpeciesLewis", *spec = "1.";
+  if (lewis && schmidt)
+    return HX_ERROR(HX_ERR_INPUT, "give SpeciesLewis or SpeciesSchmidt, not both (Le_k = Sc_k / "
+                                  "Pr with the Prandtl number Pr)");
+  if (!s->viscous) {
+    if (lewis || schmidt)
+      return HX_ERROR(HX_ERR_INPUT, "%s is set but mu0 = 0 (Euler equations: no species "
+                                    "diffusion); set mu0 > 0 or remove %s", key, key);
+    return HX_OK;
+  }
+  if (lewis || schmidt) HX_CHECK(params_get_string(p, key, &spec));
+  double val[HX_MAX_SPECIES];
+  HX_CHECK(species_values(s->mech, key, spec, val));
+  s->mix_transport = hx_calloc(1, sizeof(MixTransport), "species transport");
+  HX_ALLOC_CHECK(s->mix_transport);
+  MixTransport *tr = s->mix_transport;
+  for (int k = 0; k < s->n_species; k++) {
+    tr->diff_factor[k] = 1.0 / (schmidt ? val[k] : s->phys.Pr * val[k]);
+    tr->diff_factor_max = fmax(tr->diff_factor_max, tr->diff_factor[k]);
+  }
+  s->n_lift = HX_NLIFT + s->n_species;
+  if (par_is_root())
+    printf("  species diffusion: %s = %s (%s), largest D_k = %.4g mu / rho\n", key, spec,
+           lewis || schmidt ? "given" : "default", tr->diff_factor_max);
+  return HX_OK;
+}
+
 int mixture_init(const Params *p, Solver *s) {
   const char *path;
   HX_CHECK(params_get_string(p, "Mechanism", &path));
@@ -137,6 +236,9 @@ int mixture_init(const Params *p, Solver *s) {
     if (s->fv.enabled && s->fv.ind_var == FV_INDVAR_TEMPERATURE)
       return HX_ERROR(HX_ERR_INPUT, "IndVar = Temperature is for reacting flow (Mechanism set); "
                                     "use DensityTimesPressure, Density or Pressure");
+    if (params_is_set(p, "SpeciesLewis") || params_is_set(p, "SpeciesSchmidt"))
+      return HX_ERROR(HX_ERR_INPUT, "SpeciesLewis and SpeciesSchmidt are for reacting flow "
+                                    "(Mechanism set); remove them for air");
     return HX_OK;
   }
   HX_CHECK(chem_mech_load(path, NULL, &s->mech));
@@ -151,6 +253,7 @@ int mixture_init(const Params *p, Solver *s) {
   HX_ALLOC_CHECK(s->T_guess);
   for (long i = 0; i < s->n_dof; i++) s->T_guess[i] = -1.0;
   HX_CHECK(mixture_check_options(s));
+  HX_CHECK(mixture_transport_init(p, s));
   return mixture_ref_states(p, s);
 }
 
@@ -159,7 +262,21 @@ void mixture_free(Solver *s) {
   s->mech = NULL;
   free(s->ref_U);
   free(s->T_guess);
+  free(s->mix_transport);
   s->ref_U = s->T_guess = NULL;
+  s->mix_transport = NULL;
+}
+
+double mixture_face_T_guess(const Solver *s, int side, int f) {
+  const Mesh *m = s->mesh;
+  int n2 = s->n_dof_face, e = m->side_master_elem[side], ls = m->side_master_locside[side];
+  int flip = 0;
+  if (e < 0) {
+    e = m->side_slave_elem[side];
+    ls = m->side_slave_locside[side];
+    flip = m->side_flip[side];
+  }
+  return s->T_guess[(long)e * s->n_dof_elem + s->s2v[(flip * 6 + ls) * n2 + f]];
 }
 
 void mixture_exact(const Solver *s, const double x[3], double t, double *U) {

@@ -6,18 +6,24 @@
 
 #include "dg/solver.h"
 
-/* The chemistry keys (chem/chemparams.h) and RefStateY, RefStateX. */
+/* The chemistry keys (chem/chemparams.h), RefStateY, RefStateX, SpeciesLewis, SpeciesSchmidt. */
 int mixture_define_params(Params *p);
 
 /* Read Mechanism; with one, load it and set s->mech, s->n_species, s->n_var, the conservative
  * RefStates and the checks of what the mixture supports (Riemann solver, split form, boundary
- * conditions, exact function). Without one: nothing (air). Call after the mesh and the
- * discretization are set up, before the state is allocated. */
+ * conditions, exact function); with mu0 > 0 also the species diffusivities (s->mix_transport)
+ * and s->n_lift. Without one: nothing (air). Call after the mesh and the discretization are set
+ * up, before the state is allocated. */
 int mixture_init(const Params *p, Solver *s);
 void mixture_free(Solver *s);
 
 /* The mixture's exact function (IniExactFunc 1, 16, 17) at x, t: U with 5 + ns entries. */
 void mixture_exact(const Solver *s, const double x[3], double t, double *U);
+
+/* The Newton guess of the temperature at face point f of side: the last temperature of the
+ * volume node there, of the master element or of the slave where the master is on another rank;
+ * both sides' states start from it. */
+double mixture_face_T_guess(const Solver *s, int side, int f);
 
 /* Outer state of a boundary face point of BC type `type` (2: the exact function; 9: the slip
  * wall's mirror state) from the inner state uL and the outward unit normal n. */

@@ -133,8 +133,8 @@ static int alloc_state(Solver *s) {
   s->flux = hx_calloc(nface, sizeof(double), "face fluxes");
   if (!s->U || !s->Ut || !s->U_master || !s->U_slave || !s->flux) return HX_ERR_MEM;
   if (!s->viscous) return HX_OK;
-  long ngrad = (long)HX_NGRAD * s->n_dof_elem * s->mesh->n_elems;
-  long nface_grad = (long)HX_NGRAD * s->n_dof_face * s->mesh->n_sides;
+  long ngrad = 3L * s->n_lift * s->n_dof_elem * s->mesh->n_elems;
+  long nface_grad = 3L * s->n_lift * s->n_dof_face * s->mesh->n_sides;
   s->grad = hx_calloc(ngrad, sizeof(double), "lifted gradients");
   s->grad_master = hx_calloc(nface_grad, sizeof(double), "master face gradients");
   s->grad_slave = hx_calloc(nface_grad, sizeof(double), "slave face gradients");
@@ -165,6 +165,7 @@ static int solver_setup(const Params *p, const double *weights, Solver *s) {
   HX_CHECK(mesh_partition_from_params(p, weights, &s->mesh));
   HX_CHECK(setup_boundaries(s));
   s->n_var = HX_NVAR;
+  s->n_lift = HX_NLIFT; /* the mixture adds its mass fractions (mixture_init) */
   s->np = N + 1;
   s->n_dof_elem = s->np * s->np * s->np;
   s->n_dof_face = s->np * s->np;
@@ -262,8 +263,8 @@ size_t solver_host_bytes(const Solver *s) {
   size_t vol = ne * n3 * (3 * s->n_var + 9 + 1 + 3); /* U, Ut, RK register; metrics, 1/J, x */
   size_t face = ns * n2 * (3 * s->n_var + 9 + 1 + 3); /* states, flux; frame, surface, x */
   if (s->viscous) {
-    vol += ne * n3 * HX_NGRAD;
-    face += ns * n2 * 3 * HX_NGRAD;
+    vol += ne * n3 * 3 * s->n_lift;
+    face += ns * n2 * 3 * 3 * s->n_lift;
   }
   return sizeof(double) * (vol + face);
 }

@@ -45,13 +45,15 @@ typedef struct {
   int *bc_info;     /* [bc][2]: BC type and its state as physics/bc.h takes it */
   double *U, *Ut;
   double *U_master, *U_slave, *flux; /* [side][var][q][p] */
-  /* Navier-Stokes (mu0 > 0): BR1-lifted gradients of (u, v, w, T) */
+  /* Navier-Stokes (mu0 > 0): BR1-lifted gradients of (u, v, w, T), for the mixture also of
+   * Y_0 .. Y_{ns-1} (physics/navierstokes_mix.h) */
   int viscous;
   int lifting_form;                /* LIFT_WEAK, LIFT_STRONG, LIFT_STRONG_CONS (navierstokes.h) */
-  double *grad;                    /* [elem][dir 3][lift 4][k][j][i] */
-  double *grad_master, *grad_slave; /* [side][dir 3][lift 4][q][p] */
-  double *lift_flux;               /* [side][dir 3][lift 4][q][p]: w* n_dir s (weak lifting) or
-                                      (w* - w^-) n_dir s (strong) */
+  int n_lift;                      /* lifted variables: HX_NLIFT (air), HX_NLIFT + n_species */
+  double *grad;                    /* [elem][dir 3][lift n_lift][k][j][i] */
+  double *grad_master, *grad_slave; /* [side][dir 3][lift n_lift][q][p] */
+  double *lift_flux;               /* [side][dir 3][lift n_lift][q][p]: w* n_dir s (weak lifting)
+                                      or (w* - w^-) n_dir s (strong) */
   /* Sponge zone (SpongeLayer = T): Ut += -sponge (U - sponge_base); NULL when off */
   double *sponge;                  /* [elem][k][j][i]: damping * ramp */
   double sponge_base[HX_NVAR];
@@ -63,10 +65,12 @@ typedef struct {
                                       Newton guess of the mixture's equation of state */
   double *ref_U;                   /* [RefState][var]: the conservative RefStates */
   char (*var_names)[64];           /* [var]: FLEXI's names, then PartialDensity_<species> */
+  struct MixTransport *mix_transport; /* species diffusivities of a viscous mixture, else NULL */
   /* MPI: non-blocking exchange over the MPI sides (parallel/exchange.h); NULL on one rank */
   struct SideExchange *exchange;
 } Solver;
 
+/* Gradient components per node of air (the mixture has 3 * n_lift). */
 #define HX_NGRAD (3 * HX_NLIFT)
 
 int solver_define_params(Params *p);

@@ -33,9 +33,9 @@ enum { LIFT_WEAK = 0, LIFT_STRONG = 1, LIFT_STRONG_CONS = 2 };
 /* Face value of the lifting (to be multiplied by n_c s): weak form w* (mean of both sides, the
  * boundary value wR on boundary faces); strong forms w* - w^-, which for BR1 is (wR - wL)/2 on
  * inner faces for the master and, with its opposite normal, the same vector for the slave. */
-HD static inline void br1_face_value(int form, int bc, const double *wL, const double *wR,
-                                     double *out) {
-  for (int v = 0; v < HX_NLIFT; v++) {
+HD static inline void br1_face_value_n(int form, int bc, int n_lift, const double *wL,
+                                       const double *wR, double *out) {
+  for (int v = 0; v < n_lift; v++) {
     if (form == LIFT_WEAK)
       out[v] = bc ? wR[v] : 0.5 * (wL[v] + wR[v]);
     else
@@ -43,14 +43,17 @@ HD static inline void br1_face_value(int form, int bc, const double *wL, const d
   }
 }
 
+/* The same for the HX_NLIFT lifting variables of air. */
+HD static inline void br1_face_value(int form, int bc, const double *wL, const double *wR,
+                                     double *out) {
+  br1_face_value_n(form, bc, HX_NLIFT, wL, wR, out);
+}
+
 /* Viscous stress tau[3 i + j] = tau_ij and conduction term cond[j] = lambda dT/dx_j from the
- * gradients gx, gy, gz (d/dx, d/dy, d/dz of the lifting variables); mu = viscosity(prim[TEMP]).
- */
-HD static inline void viscous_stress(const PhysParams *pp, const double *prim, const double *gx,
-                                     const double *gy, const double *gz, double tau[9],
-                                     double cond[3]) {
-  const double mu = viscosity(pp, prim[TEMP]);
-  const double lambda = heat_conductivity(pp, mu);
+ * gradients gx, gy, gz (d/dx, d/dy, d/dz of the lifting variables) for given mu and lambda. */
+HD static inline void viscous_stress_with(double mu, double lambda, const double *gx,
+                                          const double *gy, const double *gz, double tau[9],
+                                          double cond[3]) {
   /* du[i][j] = d u_i / d x_j */
   const double du[3][3] = {{gx[LIFT_VEL1], gy[LIFT_VEL1], gz[LIFT_VEL1]},
                            {gx[LIFT_VEL2], gy[LIFT_VEL2], gz[LIFT_VEL2]},
@@ -64,6 +67,14 @@ HD static inline void viscous_stress(const PhysParams *pp, const double *prim, c
   cond[0] = lambda * gx[LIFT_TEMP];
   cond[1] = lambda * gy[LIFT_TEMP];
   cond[2] = lambda * gz[LIFT_TEMP];
+}
+
+/* The same with the gas's laws: mu = viscosity(prim[TEMP]), lambda = mu cp / Pr. */
+HD static inline void viscous_stress(const PhysParams *pp, const double *prim, const double *gx,
+                                     const double *gy, const double *gz, double tau[9],
+                                     double cond[3]) {
+  const double mu = viscosity(pp, prim[TEMP]);
+  viscous_stress_with(mu, heat_conductivity(pp, mu), gx, gy, gz, tau, cond);
 }
 
 /* Viscous flux through a face with (not necessarily unit) normal n, from tau and cond. */

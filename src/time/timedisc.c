@@ -10,6 +10,7 @@
 #include "physics/eos.h"
 #include "physics/mixture.h"
 #include "physics/navierstokes.h"
+#include "physics/navierstokes_mix.h"
 
 int timedisc_define_params(Params *p) {
   const char *s = "TimeDisc";
@@ -88,7 +89,9 @@ static void element_max_lambda(const Solver *s, int e, double lam_sum[2]) {
       lam_sum[0] = -1.0;
       return;
     }
-    double coeff = s->viscous ? viscous_spectral_coeff(&s->phys, pr) : 0.0;
+    double coeff = !s->viscous ? 0.0
+                   : s->mech   ? mix_viscous_spectral_coeff(&s->phys, s->mix_transport, pr, c)
+                               : viscous_spectral_coeff(&s->phys, pr);
     for (int d = 0; d < 3; d++) {
       const double *m0 = &Ja[(d * 3 + 0) * n3], *m1 = &Ja[(d * 3 + 1) * n3],
                    *m2 = &Ja[(d * 3 + 2) * n3];
