@@ -178,6 +178,8 @@ int launch_mix_volume_integral(const DevData *d, const DevPhysics *ph, cudaStrea
 int launch_mix_post_update(const DevData *d, cudaStream_t s);
 /* The indicator's alpha of every element from P. */
 int launch_mix_indicator(const DevData *d, cudaStream_t s);
+/* Shared-memory limits of the mixture's kernels (once at set-up). */
+int mix_configure(const DevData *d);
 
 /* The chemistry stage on the device (mix_chem.cu): gather, batch integration (chem_gpu.h),
  * scatter, per-element integrator steps. */

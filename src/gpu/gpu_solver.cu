@@ -239,7 +239,7 @@ static int upload_mixture(GpuSolver *g, const Solver *s, const GpuOptions *opt) 
     CU_CHECK(cudaMemset(d->elem_bad, 0, sizeof(int) * (ne ? ne : 1)));
   }
   if (opt->chem_split) HX_CHECK(mix_chem_create(d, m, &g->chem));
-  return HX_OK;
+  return mix_configure(d);
 }
 
 static int upload_solver(GpuSolver *g, const Solver *s, const GpuOptions *opt) {

@@ -8,12 +8,14 @@
  * once per change of U into P (prim kernel: rho, u, v, w, p, Y_k, T, c per node; T is also the
  * next Newton guess) and every other kernel reads them:
  *   timestep      one block per element, the CFL maxima from P;
- *   face flux     one thread per face point: both states prolonged (any node type), the Newton
- *                 guess from the master's adjacent node, riemann_mix via mix_face_flux;
+ *   face flux     one thread per face point: on Gauss-Lobatto nodes the inner faces read both
+ *                 states from P (the face points are nodes); otherwise both states prolonged, the
+ *                 Newton guess from the master's adjacent node, mix_face_flux;
  *   FV volume     (blended elements) per direction one thread per subcell line,
  *                 fv_mix_line_residual into fv_res; three launches so that no two threads write
  *                 one node;
- *   volume        one thread per node: the split form sums D_il F#(u_i, u_l) over the node's
+ *   volume        one block per element (U and P in shared memory), one thread per node: the
+ *                 split form sums D_il F#(u_i, u_l) over the node's
  *                 three lines (each pair computed from both ends), the weak form D_il f(u_l) . Ja;
  *                 Ut = (1 - alpha) R_DG + alpha R_FV;
  *   post-update   P of the new U (marking elements with an inadmissible node), the Zhang-Shu
@@ -142,26 +144,38 @@ __global__ static void mix_face_flux_kernel(DevData d, DevPhysics ph, double c_s
     t1[c] = d.face_t1[at];
     t2[c] = d.face_t2[at];
   }
-  const int node0 = d.s2v[info[1] * d.n2 + f];
-  mix_prolong_point(d, info[0], info[1], node0, uL);
-  /* the Newton guess of both sides: the last temperature of the master's adjacent node */
-  const double T_guess = d.P[((size_t)info[0] * MIX_NP(ns) + MIX_T(ns)) * d.n3 + node0];
-  const int bc = info[5];
-  if (bc < 0) {
-    if (info[2] >= 0) {
-      mix_prolong_point(d, info[2], info[3], d.s2v[(info[4] * 6 + info[3]) * d.n2 + f], uR);
-    } else {
-      const double *r = d.mpi_U_recv + (size_t)(side - d.first_mpi) * d.nvar * d.n2 + f;
-      for (int v = 0; v < d.nvar; v++) uR[v] = r[(size_t)v * d.n2];
-    }
+  const int node0 = d.s2v[info[1] * d.n2 + f], bc = info[5];
+  if (d.node_type == NODE_GAUSS_LOBATTO && bc < 0 && info[2] >= 0) {
+    /* the face points are nodes: both states as P holds them, no Newton iteration */
+    const int node1 = d.s2v[(info[4] * 6 + info[3]) * d.n2 + f];
+    double pL[HX_NPRIM], pR[HX_NPRIM], YL[HX_MAX_SPECIES], YR[HX_MAX_SPECIES];
+    mix_node_u(d, info[0], node0, uL);
+    mix_node_u(d, info[2], node1, uR);
+    mix_node_prim(d, info[0], node0, pL, YL);
+    mix_node_prim(d, info[2], node1, pR, YR);
+    const double cL = d.P[((size_t)info[0] * MIX_NP(ns) + MIX_C(ns)) * d.n3 + node0];
+    const double cR = d.P[((size_t)info[2] * MIX_NP(ns) + MIX_C(ns)) * d.n3 + node1];
+    riemann_mix_flux(d.riemann, d.split, &ph.pp, ns, uL, pL, YL, cL, uR, pR, YR, cR, n, t1, t2, F);
   } else {
-    double x[3];
-    for (int c = 0; c < 3; c++) x[c] = d.face_x[((size_t)side * 3 + c) * d.n2 + f];
-    mix_bc_outer_state(d.mech, &ph.ef, d.ref_U, d.bc_info[2 * bc], uL, n, x,
-                       d.sc->t + c_stage * d.sc->dt, uR);
+    mix_prolong_point(d, info[0], info[1], node0, uL);
+    /* the Newton guess of both sides: the last temperature of the master's adjacent node */
+    const double T_guess = d.P[((size_t)info[0] * MIX_NP(ns) + MIX_T(ns)) * d.n3 + node0];
+    if (bc < 0) {
+      if (info[2] >= 0) {
+        mix_prolong_point(d, info[2], info[3], d.s2v[(info[4] * 6 + info[3]) * d.n2 + f], uR);
+      } else {
+        const double *r = d.mpi_U_recv + (size_t)(side - d.first_mpi) * d.nvar * d.n2 + f;
+        for (int v = 0; v < d.nvar; v++) uR[v] = r[(size_t)v * d.n2];
+      }
+    } else {
+      double x[3];
+      for (int c = 0; c < 3; c++) x[c] = d.face_x[((size_t)side * 3 + c) * d.n2 + f];
+      mix_bc_outer_state(d.mech, &ph.ef, d.ref_U, d.bc_info[2 * bc], uL, n, x,
+                         d.sc->t + c_stage * d.sc->dt, uR);
+    }
+    mix_face_flux(bc < 0 ? d.riemann : d.riemann_bc, d.split, &ph.pp, d.mech, T_guess, uL, uR, n,
+                  t1, t2, F);
   }
-  mix_face_flux(bc < 0 ? d.riemann : d.riemann_bc, d.split, &ph.pp, d.mech, T_guess, uL, uR, n,
-                t1, t2, F);
   const double sf = d.face_surf[(size_t)side * d.n2 + f];
   double *out = d.flux + (size_t)side * d.nvar * d.n2 + f;
   for (int v = 0; v < d.nvar; v++) out[(size_t)v * d.n2] = F[v] * sf;
@@ -177,21 +191,30 @@ int launch_mix_face_flux(const DevData *d, const DevPhysics *ph, double c_stage,
   return HX_OK;
 }
 
-/* One thread per node: the DG volume operator of the mixture, blended with the FV residual. */
+/* One block per element, one thread per node: the element's U and P are staged in shared memory
+ * (every node reads its 3 np neighbours from there), then the DG volume operator of the mixture,
+ * blended with the FV residual. */
 template <bool SPLIT>
-__global__ static void mix_volint_kernel(DevData d, DevPhysics ph) {
-  const size_t gid = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-  if (gid >= (size_t)d.n_elems * d.n3) return;
-  const int e = (int)(gid / d.n3), q = (int)(gid % d.n3), np = d.np, n3 = d.n3, nv = d.nvar;
-  const int ns = d.n_species;
+__global__ static void __launch_bounds__(512) mix_volint_kernel(DevData d, DevPhysics ph) {
+  extern __shared__ double smem[];
+  const int e = blockIdx.x, q = threadIdx.x, np = d.np, n3 = d.n3, nv = d.nvar;
+  const int ns = d.n_species, nprim = MIX_NP(ns);
+  double *sU = smem, *sP = smem + (size_t)nv * n3;
+  const double *Ue = d.U + (size_t)e * nv * n3, *Pe = d.P + (size_t)e * nprim * n3;
+  for (int t = q; t < nv * n3; t += blockDim.x) sU[t] = Ue[t];
+  for (int t = q; t < nprim * n3; t += blockDim.x) sP[t] = Pe[t];
+  __syncthreads();
+  if (q >= n3) return;
   const int ijk[3] = {q % np, (q / np) % np, q / (np * np)};
   const double *Dv = d.disc->Dvol;
   double ui[HX_NVAR_MAX], pi[HX_NPRIM], Yi[HX_MAX_SPECIES], acc[HX_NVAR_MAX];
   for (int v = 0; v < nv; v++) acc[v] = 0.0;
   double aux_i = 0.0;
   if (SPLIT) {
-    mix_node_u(d, e, q, ui);
-    mix_node_prim(d, e, q, pi, Yi);
+    for (int v = 0; v < nv; v++) ui[v] = sU[v * n3 + q];
+    for (int v = 0; v < 5; v++) pi[v] = sP[v * n3 + q];
+    pi[TEMP] = sP[MIX_T(ns) * n3 + q];
+    for (int k = 0; k < ns; k++) Yi[k] = sP[(5 + k) * n3 + q];
     aux_i = split_node_aux(d.split, ui, pi);
   }
   for (int dir = 0; dir < 3; dir++) {
@@ -205,8 +228,10 @@ __global__ static void mix_volint_kernel(DevData d, DevPhysics ph) {
       const int ql = base + l * stride;
       double ul[HX_NVAR_MAX], pl[HX_NPRIM], Yl[HX_MAX_SPECIES], F[HX_NVAR_MAX];
       const double ml[3] = {Ja[ql], Ja[n3 + ql], Ja[2 * n3 + ql]};
-      mix_node_u(d, e, ql, ul);
-      mix_node_prim(d, e, ql, pl, Yl);
+      for (int v = 0; v < nv; v++) ul[v] = sU[v * n3 + ql];
+      for (int v = 0; v < 5; v++) pl[v] = sP[v * n3 + ql];
+      pl[TEMP] = sP[MIX_T(ns) * n3 + ql];
+      for (int k = 0; k < ns; k++) Yl[k] = sP[(5 + k) * n3 + ql];
       if (SPLIT) {
         split_volume_flux_aux(d.split, &ph.pp, ui, pi, aux_i, ul, pl, split_node_aux(d.split, ul, pl),
                               mi, ml, F);
@@ -227,15 +252,32 @@ __global__ static void mix_volint_kernel(DevData d, DevPhysics ph) {
   }
 }
 
+static size_t mix_volint_shared(const DevData *d) {
+  return sizeof(double) * (size_t)(d->nvar + MIX_NP(d->n_species)) * d->n3;
+}
+
 int launch_mix_volume_integral(const DevData *d, const DevPhysics *ph, cudaStream_t s) {
-  const size_t n = (size_t)d->n_elems * d->n3;
-  if (n == 0) return HX_OK;
-  const unsigned blocks = (unsigned)((n + MIX_THREADS - 1) / MIX_THREADS);
+  if (d->n_elems == 0) return HX_OK;
+  const int threads = (d->n3 + 31) / 32 * 32;
+  const size_t shared = mix_volint_shared(d);
   if (d->split == SPLIT_NONE)
-    mix_volint_kernel<false><<<blocks, MIX_THREADS, 0, s>>>(*d, *ph);
+    mix_volint_kernel<false><<<d->n_elems, threads, shared, s>>>(*d, *ph);
   else
-    mix_volint_kernel<true><<<blocks, MIX_THREADS, 0, s>>>(*d, *ph);
+    mix_volint_kernel<true><<<d->n_elems, threads, shared, s>>>(*d, *ph);
   CU_CHECK(cudaGetLastError());
+  return HX_OK;
+}
+
+int mix_configure(const DevData *d) {
+  const size_t shared = mix_volint_shared(d);
+  if (shared > 227 * 1024)
+    return HX_ERROR(HX_ERR_INPUT, "reacting flow on the GPU: N = %d with %d species needs %zu "
+                                  "bytes of shared memory per element (at most 227 KiB); use a "
+                                  "lower N or Backend = cpu", d->N, d->n_species, shared);
+  CU_CHECK(cudaFuncSetAttribute(mix_volint_kernel<false>,
+                                cudaFuncAttributeMaxDynamicSharedMemorySize, (int)shared));
+  CU_CHECK(cudaFuncSetAttribute(mix_volint_kernel<true>,
+                                cudaFuncAttributeMaxDynamicSharedMemorySize, (int)shared));
   return HX_OK;
 }
 
