@@ -39,15 +39,29 @@ __device__ static inline void mix_node_u(const DevData &d, int e, int q, double 
   for (int v = 0; v < d.nvar; v++) u[v] = Ue[(size_t)v * d.n3];
 }
 
-/* Primitive state (rho, u, v, w, p, T) and mass fractions of node q of element e from P. */
-__device__ static inline void mix_node_prim(const DevData &d, int e, int q, double *pr,
+/* U, the primitive state and the mass fractions of node q of element e from global memory (NS as
+ * in the kernels: a compile-time species count, or 0). */
+template <int NS>
+__device__ static inline void mix_node_load(const DevData &d, int e, int q, double *u, double *pr,
                                             double *Y) {
-  const int ns = d.n_species;
-  const double *Pe = d.P + (size_t)e * MIX_NP(ns) * d.n3 + q;
-  for (int v = 0; v < 5; v++) pr[v] = Pe[(size_t)v * d.n3];
-  pr[TEMP] = Pe[(size_t)MIX_T(ns) * d.n3];
-  for (int k = 0; k < ns; k++) Y[k] = Pe[(size_t)(5 + k) * d.n3];
+  const int ns = NS ? NS : d.n_species, n3 = d.n3;
+  const double *Ue = d.U + (size_t)e * (HX_NVAR + ns) * n3 + q;
+  const double *Pe = d.P + (size_t)e * MIX_NP(ns) * n3 + q;
+  for (int v = 0; v < HX_NVAR + ns; v++) u[v] = Ue[(size_t)v * n3];
+  for (int v = 0; v < 5; v++) pr[v] = Pe[(size_t)v * n3];
+  pr[TEMP] = Pe[(size_t)MIX_T(ns) * n3];
+  for (int k = 0; k < ns; k++) Y[k] = Pe[(size_t)(5 + k) * n3];
 }
+
+/* Launch KERNEL(NS) with the compile-time species count of the mechanism sizes in use (Li 2004:
+ * 9, H2/O2 with AR and N2: 10, Burke 2012: 13), or KERNEL(0) (run-time count) for others. */
+#define MIX_DISPATCH(ns, KERNEL)                                                                   \
+  switch (ns) {                                                                                    \
+  case 9: KERNEL(9); break;                                                                        \
+  case 10: KERNEL(10); break;                                                                      \
+  case 13: KERNEL(13); break;                                                                      \
+  default: KERNEL(0); break;                                                                       \
+  }
 
 /* P of one node from its U; returns whether the node fails the positivity limiter's test. */
 __device__ static bool mix_prim_node(const DevData &d, int e, int q) {
@@ -131,13 +145,17 @@ __device__ static void mix_prolong_point(const DevData &d, int elem, int locside
     u[v] = prolong_to_face_point(d.disc, Ue + (size_t)v * d.n3, node0, locside);
 }
 
+/* NS: the species count as a compile-time constant (0: d.n_species, arrays for HX_MAX_SPECIES),
+ * so that the species loops unroll and the node states stay in registers. */
+template <int NS>
 __global__ static void mix_face_flux_kernel(DevData d, DevPhysics ph, double c_stage, int first,
                                             int last) {
   const int gid = blockIdx.x * blockDim.x + threadIdx.x;
   if (gid >= (last - first) * d.n2 || !(d.sc->dt > 0.0)) return;
-  const int side = first + gid / d.n2, f = gid % d.n2, ns = d.n_species;
+  constexpr int NSA = NS ? NS : HX_MAX_SPECIES, NVA = HX_NVAR + NSA;
+  const int side = first + gid / d.n2, f = gid % d.n2, ns = NS ? NS : d.n_species;
   const int *info = d.side_info + 6 * side;
-  double uL[HX_NVAR_MAX], uR[HX_NVAR_MAX], F[HX_NVAR_MAX], n[3], t1[3], t2[3];
+  double uL[NVA], uR[NVA], F[NVA], n[3], t1[3], t2[3];
   for (int c = 0; c < 3; c++) {
     const size_t at = ((size_t)side * 3 + c) * d.n2 + f;
     n[c] = d.face_nvec[at];
@@ -148,11 +166,9 @@ __global__ static void mix_face_flux_kernel(DevData d, DevPhysics ph, double c_s
   if (d.node_type == NODE_GAUSS_LOBATTO && bc < 0 && info[2] >= 0) {
     /* the face points are nodes: both states as P holds them, no Newton iteration */
     const int node1 = d.s2v[(info[4] * 6 + info[3]) * d.n2 + f];
-    double pL[HX_NPRIM], pR[HX_NPRIM], YL[HX_MAX_SPECIES], YR[HX_MAX_SPECIES];
-    mix_node_u(d, info[0], node0, uL);
-    mix_node_u(d, info[2], node1, uR);
-    mix_node_prim(d, info[0], node0, pL, YL);
-    mix_node_prim(d, info[2], node1, pR, YR);
+    double pL[HX_NPRIM], pR[HX_NPRIM], YL[NSA], YR[NSA];
+    mix_node_load<NS>(d, info[0], node0, uL, pL, YL);
+    mix_node_load<NS>(d, info[2], node1, uR, pR, YR);
     const double cL = d.P[((size_t)info[0] * MIX_NP(ns) + MIX_C(ns)) * d.n3 + node0];
     const double cR = d.P[((size_t)info[2] * MIX_NP(ns) + MIX_C(ns)) * d.n3 + node1];
     riemann_mix_flux(d.riemann, d.split, &ph.pp, ns, uL, pL, YL, cL, uR, pR, YR, cR, n, t1, t2, F);
@@ -178,15 +194,17 @@ __global__ static void mix_face_flux_kernel(DevData d, DevPhysics ph, double c_s
   }
   const double sf = d.face_surf[(size_t)side * d.n2 + f];
   double *out = d.flux + (size_t)side * d.nvar * d.n2 + f;
-  for (int v = 0; v < d.nvar; v++) out[(size_t)v * d.n2] = F[v] * sf;
+  for (int v = 0; v < HX_NVAR + ns; v++) out[(size_t)v * d.n2] = F[v] * sf;
 }
 
 int launch_mix_face_flux(const DevData *d, const DevPhysics *ph, double c_stage, int first,
                          int last, cudaStream_t s) {
   const int n = (last - first) * d->n2;
   if (n <= 0) return HX_OK;
-  mix_face_flux_kernel<<<(n + MIX_THREADS - 1) / MIX_THREADS, MIX_THREADS, 0, s>>>(*d, *ph,
-                                                                                 c_stage, first, last);
+  const unsigned blocks = (n + MIX_THREADS - 1) / MIX_THREADS;
+#define MIX_FACE(NS) mix_face_flux_kernel<NS><<<blocks, MIX_THREADS, 0, s>>>(*d, *ph, c_stage, first, last)
+  MIX_DISPATCH(d->n_species, MIX_FACE);
+#undef MIX_FACE
   CU_CHECK(cudaGetLastError());
   return HX_OK;
 }
@@ -194,11 +212,12 @@ int launch_mix_face_flux(const DevData *d, const DevPhysics *ph, double c_stage,
 /* One block per element, one thread per node: the element's U and P are staged in shared memory
  * (every node reads its 3 np neighbours from there), then the DG volume operator of the mixture,
  * blended with the FV residual. */
-template <bool SPLIT>
+template <bool SPLIT, int NS>
 __global__ static void __launch_bounds__(512) mix_volint_kernel(DevData d, DevPhysics ph) {
   extern __shared__ double smem[];
-  const int e = blockIdx.x, q = threadIdx.x, np = d.np, n3 = d.n3, nv = d.nvar;
-  const int ns = d.n_species, nprim = MIX_NP(ns);
+  constexpr int NSA = NS ? NS : HX_MAX_SPECIES, NVA = HX_NVAR + NSA;
+  const int ns = NS ? NS : d.n_species, nv = HX_NVAR + ns, nprim = MIX_NP(ns);
+  const int e = blockIdx.x, q = threadIdx.x, np = d.np, n3 = d.n3;
   double *sU = smem, *sP = smem + (size_t)nv * n3;
   const double *Ue = d.U + (size_t)e * nv * n3, *Pe = d.P + (size_t)e * nprim * n3;
   for (int t = q; t < nv * n3; t += blockDim.x) sU[t] = Ue[t];
@@ -207,7 +226,7 @@ __global__ static void __launch_bounds__(512) mix_volint_kernel(DevData d, DevPh
   if (q >= n3) return;
   const int ijk[3] = {q % np, (q / np) % np, q / (np * np)};
   const double *Dv = d.disc->Dvol;
-  double ui[HX_NVAR_MAX], pi[HX_NPRIM], Yi[HX_MAX_SPECIES], acc[HX_NVAR_MAX];
+  double ui[NVA], pi[HX_NPRIM], Yi[NSA], acc[NVA];
   for (int v = 0; v < nv; v++) acc[v] = 0.0;
   double aux_i = 0.0;
   if (SPLIT) {
@@ -226,7 +245,7 @@ __global__ static void __launch_bounds__(512) mix_volint_kernel(DevData d, DevPh
       const double D = Dv[idx * np + l];
       if (D == 0.0) continue;
       const int ql = base + l * stride;
-      double ul[HX_NVAR_MAX], pl[HX_NPRIM], Yl[HX_MAX_SPECIES], F[HX_NVAR_MAX];
+      double ul[NVA], pl[HX_NPRIM], Yl[NSA], F[NVA];
       const double ml[3] = {Ja[ql], Ja[n3 + ql], Ja[2 * n3 + ql]};
       for (int v = 0; v < nv; v++) ul[v] = sU[v * n3 + ql];
       for (int v = 0; v < 5; v++) pl[v] = sP[v * n3 + ql];
@@ -260,10 +279,12 @@ int launch_mix_volume_integral(const DevData *d, const DevPhysics *ph, cudaStrea
   if (d->n_elems == 0) return HX_OK;
   const int threads = (d->n3 + 31) / 32 * 32;
   const size_t shared = mix_volint_shared(d);
-  if (d->split == SPLIT_NONE)
-    mix_volint_kernel<false><<<d->n_elems, threads, shared, s>>>(*d, *ph);
-  else
-    mix_volint_kernel<true><<<d->n_elems, threads, shared, s>>>(*d, *ph);
+#define MIX_VOL(NS)                                                                                \
+  (d->split == SPLIT_NONE                                                                          \
+       ? mix_volint_kernel<false, NS><<<d->n_elems, threads, shared, s>>>(*d, *ph)                 \
+       : mix_volint_kernel<true, NS><<<d->n_elems, threads, shared, s>>>(*d, *ph))
+  MIX_DISPATCH(d->n_species, MIX_VOL);
+#undef MIX_VOL
   CU_CHECK(cudaGetLastError());
   return HX_OK;
 }
@@ -274,10 +295,15 @@ int mix_configure(const DevData *d) {
     return HX_ERROR(HX_ERR_INPUT, "reacting flow on the GPU: N = %d with %d species needs %zu "
                                   "bytes of shared memory per element (at most 227 KiB); use a "
                                   "lower N or Backend = cpu", d->N, d->n_species, shared);
-  CU_CHECK(cudaFuncSetAttribute(mix_volint_kernel<false>,
-                                cudaFuncAttributeMaxDynamicSharedMemorySize, (int)shared));
-  CU_CHECK(cudaFuncSetAttribute(mix_volint_kernel<true>,
-                                cudaFuncAttributeMaxDynamicSharedMemorySize, (int)shared));
+#define MIX_ATTR(NS)                                                                               \
+  do {                                                                                             \
+    CU_CHECK(cudaFuncSetAttribute(mix_volint_kernel<false, NS>,                                    \
+                                  cudaFuncAttributeMaxDynamicSharedMemorySize, (int)shared));      \
+    CU_CHECK(cudaFuncSetAttribute(mix_volint_kernel<true, NS>,                                     \
+                                  cudaFuncAttributeMaxDynamicSharedMemorySize, (int)shared));      \
+  } while (0)
+  MIX_DISPATCH(d->n_species, MIX_ATTR);
+#undef MIX_ATTR
   return HX_OK;
 }
 

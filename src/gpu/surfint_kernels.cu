@@ -71,7 +71,7 @@ __device__ static __forceinline__ void update_node(const DevData &d, const DevPh
     }
   }
   double sJ = d.sJ[gid], S[NV ? NV : HX_NVAR_MAX] = {0.0, 0.0, 0.0, 0.0, 0.0};
-  if (NV && d.has_source) { /* the manufactured solutions with a source are air cases */
+  if (NV == HX_NVAR && d.has_source) { /* the manufactured solutions with a source are air cases */
     const double *x = d.elem_x + (size_t)e * 3 * d.n3 + q;
     double xq[3] = {x[0], x[d.n3], x[2 * d.n3]};
     exact_source(&ph.ef, &ph.pp, xq, d.sc->t + c_stage * dt, S);
@@ -104,7 +104,7 @@ __global__ static void surface_update_kernel(DevData d, DevPhysics ph, double a,
   const int e = node ? (int)(gid / d.n3) : -1;
   double u_new[NV ? NV : HX_NVAR_MAX];
   if (node) update_node<NV>(d, ph, a, b, c_stage, dt, backup, gid, e, u_new);
-  if (NV && d.fv_minima) update_minima(d, ph.pp, e, u_new);
+  if (NV == HX_NVAR && d.fv_minima) update_minima(d, ph.pp, e, u_new);
 }
 
 int launch_surface_update(const DevData *d, const DevPhysics *ph, double a, double b,
@@ -113,8 +113,20 @@ int launch_surface_update(const DevData *d, const DevPhysics *ph, double a, doub
   int threads = 256;
   const bool backup = first_stage && d->U_good;
   const unsigned blocks = (unsigned)((n + threads - 1) / threads);
-  if (d->mech) {
-    surface_update_kernel<0><<<blocks, threads, 0, s>>>(*d, *ph, a, b, c_stage, backup);
+  if (d->mech) { /* the mechanism sizes in use with nVar at compile time (as mix_kernels.cu) */
+    switch (d->nvar) {
+    case HX_NVAR + 9:
+      surface_update_kernel<HX_NVAR + 9><<<blocks, threads, 0, s>>>(*d, *ph, a, b, c_stage, backup);
+      break;
+    case HX_NVAR + 10:
+      surface_update_kernel<HX_NVAR + 10><<<blocks, threads, 0, s>>>(*d, *ph, a, b, c_stage, backup);
+      break;
+    case HX_NVAR + 13:
+      surface_update_kernel<HX_NVAR + 13><<<blocks, threads, 0, s>>>(*d, *ph, a, b, c_stage, backup);
+      break;
+    default:
+      surface_update_kernel<0><<<blocks, threads, 0, s>>>(*d, *ph, a, b, c_stage, backup);
+    }
     CU_CHECK(cudaGetLastError());
     return launch_mix_post_update(d, s);
   }
