@@ -98,9 +98,9 @@ int gpu_step_flow(GpuSolver *g, double *t) {
   return gpu_select_device(NULL, 0);
 }
 
-int gpu_chem_advance(GpuSolver *g, double dt, double T_min, int integrator,
+int gpu_chem_advance(GpuSolver *g, double dt, double T_min, int integrator, int single_launch,
                      const ChemIntegratorOptions *opt, GpuChemStats *st) {
-  (void)g, (void)dt, (void)T_min, (void)integrator, (void)opt, (void)st;
+  (void)g, (void)dt, (void)T_min, (void)integrator, (void)single_launch, (void)opt, (void)st;
   return gpu_select_device(NULL, 0);
 }
 

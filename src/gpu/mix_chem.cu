@@ -94,8 +94,8 @@ __global__ static void scatter_kernel(DevData d, MixChem c, int n, bool all) {
 }
 
 extern "C" int mix_chem_advance(MixChem *c, const DevData *d, cudaStream_t s, double dt,
-                                double T_min, int integrator, const ChemIntegratorOptions *opt,
-                                GpuChemStats *st) {
+                                double T_min, int integrator, int single_launch,
+                                const ChemIntegratorOptions *opt, GpuChemStats *st) {
   memset(st, 0, sizeof *st);
   int n = (int)c->n_dof;
   const bool all = !(T_min > 0.0);
@@ -113,6 +113,7 @@ extern "C" int mix_chem_advance(MixChem *c, const DevData *d, cudaStream_t s, do
   CU_CHECK(cudaStreamSynchronize(s));
   ChemSchedule sch = chem_schedule_default();
   sch.integrator = integrator;
+  sch.single_launch = single_launch;
   ChemGpuStats gs;
   HX_CHECK(chem_gpu_integrate(c->cg, CHEM_MODE_CV, n, c->y, c->rho, dt, opt, &sch, c->steps,
                               c->status, &gs));

@@ -16,6 +16,10 @@ enum { CHEM_SPLIT_NONE = 0, CHEM_SPLIT_LIE = 1, CHEM_SPLIT_STRANG = 2 };
 typedef struct {
   int splitting;            /* CHEM_SPLIT_*; CHEM_SPLIT_NONE without a mechanism */
   int integrator;           /* CHEM_INTEGRATOR_* (chem/batch.h) */
+  int gpu_single_launch;    /* ChemGpuSchedule = single: one launch runs every reactor to the end
+                               (the reference of the bulk-sparse schedule) */
+  double gpu_seconds;       /* device time of the GPU integrations since the start */
+  long gpu_launches;        /* integrator launches of the GPU batch since the start */
   double T_min;             /* ChemTmin: DOFs below it are frozen */
   ChemIntegratorOptions opt;
   /* host work arrays over the DOFs (species-major reactor states) */
@@ -42,6 +46,8 @@ int chemstage_advance(ChemStage *cs, Solver *s, double dt);
  * (gpu_chem_elem_steps) and reset at each step's gpu_step_dt. */
 struct GpuSolver;
 int chemstage_advance_gpu(ChemStage *cs, struct GpuSolver *g, double dt);
+/* ChemGpuSchedule values */
+enum { CHEM_GPU_BULK_SPARSE = 0, CHEM_GPU_SINGLE = 1 };
 
 /* ElemCost of each local element: the wall time of its last time step in units of one element's
  * flow step, 1 + (chemistry time per integrator step x its steps) / (flow time per element);

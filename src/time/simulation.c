@@ -336,6 +336,11 @@ static void print_chemistry(const Simulation *sim, double wall) {
          wall > 0.0 ? 100.0 * cs->wall_chem / wall : 0.0,
          sim->iter > 0 ? cs->steps_global / (dofs * sim->iter) : 0.0,
          cs->imbalance);
+  if (sim->backend == BACKEND_CUDA)
+    printf("  chemistry on the GPU (%s): %.4g s of device time in %ld integrator launches, %.4g "
+           "s per time step\n",
+           cs->gpu_single_launch ? "single launch" : "bulk-sparse", cs->gpu_seconds,
+           cs->gpu_launches, sim->iter > 0 ? cs->gpu_seconds / sim->iter : 0.0);
 }
 
 /* Analysis at the current time: error norms (CSV), totals and a progress line. */
