@@ -88,14 +88,17 @@ static void side_flux(const Solver *s, int side, double t) {
       double x[3];
       for (int c = 0; c < 3; c++) x[c] = g->face_x[((long)side * 3 + c) * n2 + f];
       if (s->mech)
-        mixture_bc_outer_state(s, s->bc_info[2 * bc], uL, n, x, t, uR);
+        mixture_bc_outer_state(s, bc, mixture_face_T_guess(s, side, f), uL, n, x, t, uR);
       else
         bc_outer_state(s->bc_info[2 * bc], s->bc_info[2 * bc + 1], &s->exact, &s->phys, uL, n, x,
                        t, uR);
     }
-    if (s->mech)
-      mix_face_flux(bc < 0 ? s->riemann : s->riemann_bc, s->disc.split, &s->phys, s->mech,
+    if (s->mech && bc < 0)
+      mix_face_flux(s->riemann, s->disc.split, &s->phys, s->mech,
                     mixture_face_T_guess(s, side, f), uL, uR, n, t1, t2, Fp);
+    else if (s->mech)
+      mix_bc_advective_flux(s->bc_info[2 * bc], s->riemann_bc, s->disc.split, &s->phys, s->mech,
+                            mixture_face_T_guess(s, side, f), uL, uR, n, t1, t2, Fp);
     else if (bc < 0)
       riemann_flux(s->riemann, s->disc.split, &s->phys, uL, uR, n, t1, t2, Fp);
     else

@@ -90,7 +90,7 @@ static void face_lifting_point_mix(const Solver *s, int side, int f, double t) {
       x[c] = g->face_x[((long)side * 3 + c) * n2 + f];
       n[c] = g->face_nvec[((long)side * 3 + c) * n2 + f];
     }
-    mixture_bc_outer_state(s, s->bc_info[2 * bci], uL, n, x, t, uR);
+    mixture_bc_outer_state(s, bci, mixture_face_T_guess(s, side, f), uL, n, x, t, uR);
   }
   mix_transport_state(s->mech, uR, pR, YR);
   mix_lifting_variables(ns, pR, YR, wR);

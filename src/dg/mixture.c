@@ -71,7 +71,8 @@ static int ref_state_composition(const Params *p, const ChemMech *m, int i, int 
   return HX_OK;
 }
 
-/* The conservative RefStates of the mixture (rho, u, v, w, p of RefState; T = p W / (rho R)). */
+/* The conservative RefStates of the mixture (rho, u, v, w, p of RefState; T = p W / (rho R), which
+ * also replaces the air's T in ref_prim). */
 static int mixture_ref_states(const Params *p, Solver *s) {
   const ChemMech *m = s->mech;
   int n = s->exact.n_ref_states, n_y = params_count(p, "RefStateY"),
@@ -96,6 +97,7 @@ static int mixture_ref_states(const Params *p, Solver *s) {
                       "RefState #%d (rho = %g, p = %g) has T = p W / (rho R) = %g K with its "
                       "composition, outside [%g, %g] K; check rho and p (SI units)",
                       i + 1, prim[PDENS], prim[PRES], T, CHEM_T_LOW, m->T_hi);
+    s->exact.ref_prim[i][TEMP] = T; /* the isothermal wall's temperature (BC 4) */
     mix_prim_to_cons(m, prim[PDENS], prim + VEL1, T, Y, &s->ref_U[(size_t)i * nv]);
     if (par_is_root())
       printf("  RefState %d: rho %.6g kg/m^3, p %.6g Pa, T %.6g K, W %.6g kg/kmol\n", i + 1,
@@ -117,11 +119,13 @@ static int mixture_check_options(const Solver *s) {
                     "conserving flux; choose PI, KG, DU, MO or SD", mp);
   for (int b = 0; b < s->mesh->n_bcs; b++) {
     int type = s->bc_info[2 * b];
-    if (type != BC_EXACT && type != BC_WALL_SLIP)
+    if (!mix_bc_supported(type))
       return HX_ERROR(HX_ERR_INPUT,
                       "boundary '%s' has BC type %d, which is not implemented for reacting "
                       "flow (Mechanism = %s) yet; use 2 (exact function / RefState inflow and "
-                      "supersonic outflow) or 9 (slip wall), or a periodic box",
+                      "supersonic outflow), 3 or 4 (adiabatic or isothermal no-slip wall), 9 "
+                      "(slip wall), 23, 24 or 25 (Mach, pressure or subsonic outflow), or a "
+                      "periodic box",
                       s->mesh->bcs[b].name, type, mp);
   }
   int w = s->exact.which;
@@ -283,7 +287,8 @@ void mixture_exact(const Solver *s, const double x[3], double t, double *U) {
   mix_exact_state(s->mech, &s->exact, s->ref_U, x, t, U);
 }
 
-void mixture_bc_outer_state(const Solver *s, int type, const double *uL, const double n[3],
-                            const double x[3], double t, double *uR) {
-  mix_bc_outer_state(s->mech, &s->exact, s->ref_U, type, uL, n, x, t, uR);
+void mixture_bc_outer_state(const Solver *s, int bc, double T_guess, const double *uL,
+                            const double n[3], const double x[3], double t, double *uR) {
+  mix_bc_outer_state(s->mech, &s->exact, s->ref_U, s->bc_info[2 * bc], s->bc_info[2 * bc + 1],
+                     T_guess, uL, n, x, t, uR);
 }

@@ -25,9 +25,10 @@ void mixture_exact(const Solver *s, const double x[3], double t, double *U);
  * both sides' states start from it. */
 double mixture_face_T_guess(const Solver *s, int side, int f);
 
-/* Outer state of a boundary face point of BC type `type` (2: the exact function; 9: the slip
- * wall's mirror state) from the inner state uL and the outward unit normal n. */
-void mixture_bc_outer_state(const Solver *s, int type, const double *uL, const double n[3],
-                            const double x[3], double t, double *uR);
+/* Outer state of a boundary face point of boundary `bc` (its type and state from bc_info:
+ * mix_bc_outer_state) from the inner state uL and the outward unit normal n; T_guess starts the
+ * Newton iteration for the inner temperature. */
+void mixture_bc_outer_state(const Solver *s, int bc, double T_guess, const double *uL,
+                            const double n[3], const double x[3], double t, double *uR);
 
 #endif

@@ -186,11 +186,14 @@ __global__ static void mix_face_flux_kernel(DevData d, DevPhysics ph, double c_s
     } else {
       double x[3];
       for (int c = 0; c < 3; c++) x[c] = d.face_x[((size_t)side * 3 + c) * d.n2 + f];
-      mix_bc_outer_state(d.mech, &ph.ef, d.ref_U, d.bc_info[2 * bc], uL, n, x,
-                         d.sc->t + c_stage * d.sc->dt, uR);
+      mix_bc_outer_state(d.mech, &ph.ef, d.ref_U, d.bc_info[2 * bc], d.bc_info[2 * bc + 1],
+                         T_guess, uL, n, x, d.sc->t + c_stage * d.sc->dt, uR);
     }
-    mix_face_flux(bc < 0 ? d.riemann : d.riemann_bc, d.split, &ph.pp, d.mech, T_guess, uL, uR, n,
-                  t1, t2, F);
+    if (bc < 0)
+      mix_face_flux(d.riemann, d.split, &ph.pp, d.mech, T_guess, uL, uR, n, t1, t2, F);
+    else
+      mix_bc_advective_flux(d.bc_info[2 * bc], d.riemann_bc, d.split, &ph.pp, d.mech, T_guess, uL,
+                            uR, n, t1, t2, F);
   }
   const double sf = d.face_surf[(size_t)side * d.n2 + f];
   double *out = d.flux + (size_t)side * d.nvar * d.n2 + f;

@@ -206,18 +206,25 @@ HD static inline void bc_outer_state(int type, int state, const ExactFuncParams 
 
 /* Wall pressure: exact solution of the Riemann problem between the inner state and its mirror
  * image (Toro 2009, Sec. 4.2/4.3): a rarefaction when the flow leaves the wall (u_n < 0), a shock
- * when it moves into it; u_n = v . n with n the outward unit normal. */
-HD static inline double bc_wall_pressure(const PhysParams *pp, const double *prim,
-                                         const double n[3]) {
+ * when it moves into it; u_n = v . n with n the outward unit normal; kappa the ratio of the
+ * specific heats (the mixture's frozen one, rho c^2 / p, in mixture_bc.h). */
+HD static inline double bc_wall_pressure_kappa(double kappa, const double *prim,
+                                               const double n[3]) {
   const double vn = prim[VEL1] * n[0] + prim[VEL2] * n[1] + prim[VEL3] * n[2];
-  const double rho = prim[PDENS], p = prim[PRES], kappa = pp->kappa;
+  const double rho = prim[PDENS], p = prim[PRES], km1 = kappa - 1.0, kp1 = kappa + 1.0;
   if (vn <= 0.0) {
     const double c = sqrt(kappa * p / rho);
-    const double base = 1.0 + 0.5 * pp->kappa_m1 * vn / c;
-    return base > 0.0 ? p * pow(base, 2.0 * kappa / pp->kappa_m1) : 0.0;
+    const double base = 1.0 + 0.5 * km1 * vn / c;
+    return base > 0.0 ? p * pow(base, 2.0 * kappa / km1) : 0.0;
   }
-  const double ar = 2.0 / (pp->kappa_p1 * rho), br = pp->kappa_m1 / pp->kappa_p1 * p;
+  const double ar = 2.0 / (kp1 * rho), br = km1 / kp1 * p;
   return p + vn / ar * 0.5 * (vn + sqrt(vn * vn + 4.0 * ar * (p + br)));
+}
+
+/* bc_wall_pressure_kappa of the calorically perfect gas. */
+HD static inline double bc_wall_pressure(const PhysParams *pp, const double *prim,
+                                         const double n[3]) {
+  return bc_wall_pressure_kappa(pp->kappa, prim, n);
 }
 
 /* Advective boundary flux F . n per unit area. No-slip walls: the pressure flux of the wall

@@ -49,23 +49,124 @@ HD static inline void mix_exact_state(const ChemMech *m, const ExactFuncParams *
     U[v] = ref_U[(size_t)ref * nv + v];
 }
 
-/* Outer state of a boundary face point of BC type `type` (2: the exact function; 9: the slip
- * wall's mirror state, normal momentum reversed) from the inner state uL and the outward unit
- * normal n. */
+/* No-slip wall state (3, 4): zero velocity, inner composition; the inner density and temperature
+ * (adiabatic, T_wall <= 0) or the inner pressure at the wall temperature, rho = p W / (R T_wall)
+ * (isothermal). */
+HD static inline void mix_bc_wall_state(const ChemMech *m, double T_wall, const double *prim,
+                                        const double *Y, double *uR) {
+  const double zero[3] = {0.0, 0.0, 0.0};
+  if (!(T_wall > 0.0)) {
+    mix_prim_to_cons(m, prim[PDENS], zero, prim[TEMP], Y, uR);
+    return;
+  }
+  const double rho = prim[PRES] * chem_mean_mw(m, Y, 1) / (CHEM_R * T_wall);
+  mix_prim_to_cons(m, rho, zero, T_wall, Y, uR);
+}
+
+/* 24 for the mixture: subsonic (u_n < c, frozen c; backflow included) the prescribed pressure
+ * p_set with the inner density, velocity and composition, T = p_set W / (rho R), as FLEXI's
+ * pressure outflow takes "the rest from inside"; supersonic the inner state. */
+HD static inline void mix_bc_outflow_pressure(const ChemMech *m, double p_set, const double n[3],
+                                              const double *uL, const double *prim,
+                                              const double *Y, double c, double *uR) {
+  if (!(bc_normal_velocity(prim, n) < c)) {
+    for (int v = 0; v < HX_NVAR + m->n_species; v++)
+      uR[v] = uL[v];
+    return;
+  }
+  mix_prim_to_cons(m, prim[PDENS], prim + VEL1, mix_temperature(m, prim[PDENS], p_set, Y), Y, uR);
+}
+
+/* The outer state of the density rho_b, pressure p_b and velocity vel with the inner composition:
+ * T = p_b W / (rho_b R). */
+HD static inline void mix_bc_state_rho_p(const ChemMech *m, double rho_b, double p_b,
+                                         const double *vel, const double *Y, double *uR) {
+  mix_prim_to_cons(m, rho_b, vel, mix_temperature(m, rho_b, p_b, Y), Y, uR);
+}
+
+/* 23 for the mixture: bc_outflow_mach (Carlson 2011, Eqs. 19-24) with the frozen ratio of the
+ * specific heats gamma = rho c^2 / p of the inner point in place of kappa: the boundary pressure
+ * from the inner normal Mach number and the prescribed one, rho_b = gamma p_b / c^2 (the inner
+ * sound speed kept), inner velocity and composition. */
+HD static inline void mix_bc_outflow_mach(const ChemMech *m, double mach_set, const double n[3],
+                                          const double *prim, const double *Y, double c,
+                                          double *uR) {
+  const double gamma = prim[PDENS] * c * c / prim[PRES], mach_n = bc_normal_velocity(prim, n) / c;
+  const double vel2 = prim[VEL1] * prim[VEL1] + prim[VEL2] * prim[VEL2] + prim[VEL3] * prim[VEL3];
+  double p_b = prim[PRES] + 0.5 * prim[PDENS] * vel2;
+  if (mach_n < 1.0) {
+    const double half_gm1 = 0.5 * (gamma - 1.0);
+    const double ratio =
+        (1.0 + half_gm1 * mach_n * mach_n) / (1.0 + half_gm1 * mach_set * mach_set);
+    p_b = prim[PRES] * pow(ratio, gamma / (gamma - 1.0));
+  }
+  mix_bc_state_rho_p(m, gamma * p_b / (c * c), p_b, prim + VEL1, Y, uR);
+}
+
+/* 25 for the mixture: bc_outflow_subsonic (Carlson 2011, Eqs. 27-29, as FLEXI) with the frozen
+ * gamma = rho c^2 / p: p = p_set, rho = gamma p* / c^2 (p* = p_set, or p + rho |v|^2 / 2 for
+ * supersonic outflow), backflow turned into outflow |u_n| n, inner composition. */
+HD static inline void mix_bc_outflow_subsonic(const ChemMech *m, double p_set, const double n[3],
+                                              const double *prim, const double *Y, double c,
+                                              double *uR) {
+  const double gamma = prim[PDENS] * c * c / prim[PRES], vel_n = bc_normal_velocity(prim, n);
+  double vel[3] = {prim[VEL1], prim[VEL2], prim[VEL3]}, p_star = p_set;
+  if (vel_n >= c)
+    p_star = prim[PRES] + 0.5 * prim[PDENS] * (vel[0] * vel[0] + vel[1] * vel[1] + vel[2] * vel[2]);
+  if (vel_n < 0.0)
+    for (int k = 0; k < 3; k++)
+      vel[k] = -vel_n * n[k];
+  mix_bc_state_rho_p(m, gamma * p_star / (c * c), p_set, vel, Y, uR);
+}
+
+/* Whether the mixture implements BC type `type` on boundary faces. */
+HD static inline int mix_bc_supported(int type) {
+  return type == BC_EXACT || type == BC_WALL_ADIABATIC || type == BC_WALL_ISOTHERMAL ||
+         type == BC_WALL_SLIP || type == BC_OUTFLOW_MACH || type == BC_OUTFLOW_PRESSURE ||
+         type == BC_OUTFLOW_SUBSONIC;
+}
+
+/* Outer state of a boundary face point of BC type `type` (bc.h's codes, mix_bc_supported) from
+ * the inner state uL and the outward unit normal n: 2 the exact function; 9 the slip wall's mirror
+ * state (normal momentum reversed); 3, 4 the no-slip wall state; 23, 24, 25 the outflow states
+ * above. `state`: the 0-based RefState of 4 (its T = p W / (rho R) is the wall temperature), 23
+ * (the Mach number in its u entry), 24 and 25 (its pressure), as bc_outer_state. T_guess starts
+ * the Newton iteration for the inner temperature. */
 HD static inline void mix_bc_outer_state(const ChemMech *m, const ExactFuncParams *ef,
-                                         const double *ref_U, int type, const double *uL,
-                                         const double n[3], const double x[3], double t,
-                                         double *uR) {
+                                         const double *ref_U, int type, int state, double T_guess,
+                                         const double *uL, const double n[3], const double x[3],
+                                         double t, double *uR) {
   if (type == BC_EXACT) {
     mix_exact_state(m, ef, ref_U, x, t, uR);
     return;
   }
   const int nv = HX_NVAR + m->n_species;
-  const double mn = uL[MOM1] * n[0] + uL[MOM2] * n[1] + uL[MOM3] * n[2];
-  for (int v = 0; v < nv; v++)
-    uR[v] = uL[v];
-  for (int k = 0; k < 3; k++)
-    uR[MOM1 + k] = uL[MOM1 + k] - 2.0 * mn * n[k];
+  if (type == BC_WALL_SLIP) {
+    const double mn = uL[MOM1] * n[0] + uL[MOM2] * n[1] + uL[MOM3] * n[2];
+    for (int v = 0; v < nv; v++)
+      uR[v] = uL[v];
+    for (int k = 0; k < 3; k++)
+      uR[MOM1 + k] = uL[MOM1 + k] - 2.0 * mn * n[k];
+    return;
+  }
+  double prim[HX_NPRIM], Y[HX_MAX_SPECIES], c = 0.0;
+  prim[TEMP] = T_guess;
+  if (mix_cons_to_prim(m, uL, prim, Y, &c) != 0) { /* no temperature: the admissibility check */
+    for (int v = 0; v < nv; v++)                     /* of the time step stops the run */
+      uR[v] = uL[v];
+    return;
+  }
+  switch (type) {
+  case BC_WALL_ADIABATIC: mix_bc_wall_state(m, 0.0, prim, Y, uR); break;
+  case BC_WALL_ISOTHERMAL: mix_bc_wall_state(m, ef->ref_prim[state][TEMP], prim, Y, uR); break;
+  case BC_OUTFLOW_MACH: mix_bc_outflow_mach(m, ef->ref_prim[state][VEL1], n, prim, Y, c, uR); break;
+  case BC_OUTFLOW_SUBSONIC:
+    mix_bc_outflow_subsonic(m, ef->ref_prim[state][PRES], n, prim, Y, c, uR);
+    break;
+  default: /* BC_OUTFLOW_PRESSURE */
+    mix_bc_outflow_pressure(m, ef->ref_prim[state][PRES], n, uL, prim, Y, c, uR);
+    break;
+  }
 }
 
 /* The mixture's numerical flux between two face states (riemann_mix.h); the Newton iteration for
@@ -80,6 +181,28 @@ HD static inline void mix_face_flux(int riemann, int split, const PhysParams *pp
   mix_cons_to_prim(m, uR, pR, YR, &cR);
   riemann_mix_flux(riemann, split, pp, m->n_species, uL, pL, YL, cL, uR, pR, YR, cR, n, t1, t2,
                    F);
+}
+
+/* Advective boundary flux F . n of the mixture: at the no-slip walls (3, 4) the pressure flux of
+ * bc_wall_pressure_kappa with the inner frozen gamma = rho c^2 / p (no mass, species or energy
+ * crosses the wall, as bc_advective_flux for air); the Riemann flux against uR otherwise. */
+HD static inline void mix_bc_advective_flux(int type, int riemann, int split, const PhysParams *pp,
+                                            const ChemMech *m, double T_guess, const double *uL,
+                                            const double *uR, const double n[3],
+                                            const double t1[3], const double t2[3], double *F) {
+  if (type != BC_WALL_ADIABATIC && type != BC_WALL_ISOTHERMAL) {
+    mix_face_flux(riemann, split, pp, m, T_guess, uL, uR, n, t1, t2, F);
+    return;
+  }
+  double prim[HX_NPRIM], Y[HX_MAX_SPECIES], c = 0.0;
+  prim[TEMP] = T_guess;
+  mix_cons_to_prim(m, uL, prim, Y, &c);
+  const double p_wall =
+      prim[PRES] > 0.0 ? bc_wall_pressure_kappa(prim[PDENS] * c * c / prim[PRES], prim, n) : 0.0;
+  for (int v = 0; v < HX_NVAR + m->n_species; v++)
+    F[v] = 0.0;
+  for (int k = 0; k < 3; k++)
+    F[MOM1 + k] = p_wall * n[k];
 }
 
 #endif

@@ -123,7 +123,9 @@ HD static inline void mix_bc_lifting_value(int type, int n_lift, const double *w
 }
 
 /* Viscous boundary flux from the outer state (primR, YR) and the inner gradients: none through
- * the slip wall (no stress, heat or species flux), the outer state's flux otherwise. */
+ * the slip wall (no stress, heat or species flux); at the no-slip walls (3, 4) the stress and, at
+ * the isothermal wall, the heat conduction -lambda grad T, but no species diffusion (and so no
+ * enthalpy it carries), as bc_viscous_flux for air; the outer state's flux otherwise. */
 HD static inline void mix_bc_viscous_flux(int type, const PhysParams *pp, const ChemMech *m,
                                           const MixTransport *tr, const double *primR,
                                           const double *YR, const double *gx, const double *gy,
@@ -131,6 +133,16 @@ HD static inline void mix_bc_viscous_flux(int type, const PhysParams *pp, const 
   if (type == BC_WALL_SLIP) {
     for (int v = 0; v < HX_NVAR + m->n_species; v++)
       F[v] = 0.0;
+    return;
+  }
+  if (type == BC_WALL_ADIABATIC || type == BC_WALL_ISOTHERMAL) {
+    double h[HX_MAX_SPECIES], lambda, tau[9], cond[3];
+    const double mu = mix_transport_point(pp, m, primR, YR, &lambda, h);
+    viscous_stress_with(mu, lambda, gx, gy, gz, tau, cond);
+    if (type == BC_WALL_ADIABATIC) cond[0] = cond[1] = cond[2] = 0.0;
+    viscous_flux_from_stress(primR, tau, cond, n, F);
+    for (int k = 0; k < m->n_species; k++)
+      F[HX_SPEC0 + k] = 0.0;
     return;
   }
   mix_viscous_flux_normal(pp, m, tr, primR, YR, gx, gy, gz, n, F);
