@@ -88,6 +88,16 @@ typedef struct {
   StepScalars *sc;
 } DevData;
 
+/* Launch KERNEL(NS) with the compile-time species count of the mechanism sizes in use (Li 2004:
+ * 9, H2/O2 with AR and N2: 10, Burke 2012: 13), or KERNEL(0) (run-time count) for others. */
+#define MIX_DISPATCH(ns, KERNEL)                                                                   \
+  switch (ns) {                                                                                    \
+  case 9: KERNEL(9); break;                                                                        \
+  case 10: KERNEL(10); break;                                                                      \
+  case 13: KERNEL(13); break;                                                                      \
+  default: KERNEL(0); break;                                                                       \
+  }
+
 #define MIX_T(ns) (5 + (ns))
 #define MIX_C(ns) (6 + (ns))
 #define MIX_NP(ns) (7 + (ns))

@@ -33,10 +33,19 @@ extern "C" {
 
 #define MIX_THREADS 128
 
-/* Conservative state of node q of element e. */
-__device__ static inline void mix_node_u(const DevData &d, int e, int q, double *u) {
-  const double *Ue = d.U + (size_t)e * d.nvar * d.n3 + q;
-  for (int v = 0; v < d.nvar; v++) u[v] = Ue[(size_t)v * d.n3];
+/* The nv values of a node stored at stride n3 from src (U in global or shared memory). */
+__device__ static inline void mix_read_vars(const double *src, int n3, int nv, double *u) {
+  for (int v = 0; v < nv; v++) u[v] = src[(size_t)v * n3];
+}
+
+/* The primitive state (rho, u, v, w, p, T) and, unless Y is NULL, the mass fractions of a node
+ * whose P slots start at p (stride n3). */
+__device__ static inline void mix_read_prim(const double *p, int n3, int ns, double *pr,
+                                            double *Y) {
+  for (int v = 0; v < 5; v++) pr[v] = p[(size_t)v * n3];
+  pr[TEMP] = p[(size_t)MIX_T(ns) * n3];
+  if (Y)
+    for (int k = 0; k < ns; k++) Y[k] = p[(size_t)(5 + k) * n3];
 }
 
 /* U, the primitive state and the mass fractions of node q of element e from global memory (NS as
@@ -45,46 +54,31 @@ template <int NS>
 __device__ static inline void mix_node_load(const DevData &d, int e, int q, double *u, double *pr,
                                             double *Y) {
   const int ns = NS ? NS : d.n_species, n3 = d.n3;
-  const double *Ue = d.U + (size_t)e * (HX_NVAR + ns) * n3 + q;
-  const double *Pe = d.P + (size_t)e * MIX_NP(ns) * n3 + q;
-  for (int v = 0; v < HX_NVAR + ns; v++) u[v] = Ue[(size_t)v * n3];
-  for (int v = 0; v < 5; v++) pr[v] = Pe[(size_t)v * n3];
-  pr[TEMP] = Pe[(size_t)MIX_T(ns) * n3];
-  for (int k = 0; k < ns; k++) Y[k] = Pe[(size_t)(5 + k) * n3];
+  mix_read_vars(d.U + (size_t)e * (HX_NVAR + ns) * n3 + q, n3, HX_NVAR + ns, u);
+  mix_read_prim(d.P + (size_t)e * MIX_NP(ns) * n3 + q, n3, ns, pr, Y);
 }
 
-/* Launch KERNEL(NS) with the compile-time species count of the mechanism sizes in use (Li 2004:
- * 9, H2/O2 with AR and N2: 10, Burke 2012: 13), or KERNEL(0) (run-time count) for others. */
-#define MIX_DISPATCH(ns, KERNEL)                                                                   \
-  switch (ns) {                                                                                    \
-  case 9: KERNEL(9); break;                                                                        \
-  case 10: KERNEL(10); break;                                                                      \
-  case 13: KERNEL(13); break;                                                                      \
-  default: KERNEL(0); break;                                                                       \
-  }
-
-/* P of one node from its U; returns whether the node fails the positivity limiter's test. */
-__device__ static bool mix_prim_node(const DevData &d, int e, int q) {
+/* P of one node from its U; check: return whether the node fails the positivity limiter's test
+ * (fv_mix_node_admissible), else false. */
+__device__ static bool mix_prim_node(const DevData &d, int e, int q, bool check) {
   const int ns = d.n_species, n3 = d.n3;
   double u[HX_NVAR_MAX], pr[HX_NPRIM], Y[HX_MAX_SPECIES], c;
   double *Pe = d.P + (size_t)e * MIX_NP(ns) * n3 + q;
-  mix_node_u(d, e, q, u);
+  mix_read_vars(d.U + (size_t)e * d.nvar * n3 + q, n3, d.nvar, u);
   pr[TEMP] = Pe[(size_t)MIX_T(ns) * n3];
   int rc = mix_cons_to_prim(d.mech, u, pr, Y, &c);
   for (int v = 0; v < 5; v++) Pe[(size_t)v * n3] = pr[v];
   for (int k = 0; k < ns; k++) Pe[(size_t)(5 + k) * n3] = Y[k];
   if (rc == 0) Pe[(size_t)MIX_T(ns) * n3] = pr[TEMP];
   Pe[(size_t)MIX_C(ns) * n3] = c;
-  bool bad = !(u[DENS] > 0.0) || !(fv_mix_energy_margin(d.mech, u) > 0.0);
-  for (int k = 0; k < ns; k++) bad |= u[HX_SPEC0 + k] < 0.0;
-  return bad;
+  return check && !fv_mix_node_admissible(d.mech, u);
 }
 
 __global__ static void mix_prim_kernel(DevData d, bool flag_bad) {
   size_t gid = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
   if (gid >= (size_t)d.n_elems * d.n3) return;
   const int e = (int)(gid / d.n3), q = (int)(gid % d.n3);
-  if (mix_prim_node(d, e, q) && flag_bad) d.elem_bad[e] = 1;
+  if (mix_prim_node(d, e, q, flag_bad)) d.elem_bad[e] = 1;
 }
 
 int launch_mix_prim(const DevData *d, bool flag_bad, cudaStream_t s) {
@@ -233,10 +227,8 @@ __global__ static void __launch_bounds__(512) mix_volint_kernel(DevData d, DevPh
   for (int v = 0; v < nv; v++) acc[v] = 0.0;
   double aux_i = 0.0;
   if (SPLIT) {
-    for (int v = 0; v < nv; v++) ui[v] = sU[v * n3 + q];
-    for (int v = 0; v < 5; v++) pi[v] = sP[v * n3 + q];
-    pi[TEMP] = sP[MIX_T(ns) * n3 + q];
-    for (int k = 0; k < ns; k++) Yi[k] = sP[(5 + k) * n3 + q];
+    mix_read_vars(sU + q, n3, nv, ui);
+    mix_read_prim(sP + q, n3, ns, pi, Yi);
     aux_i = split_node_aux(d.split, ui, pi);
   }
   for (int dir = 0; dir < 3; dir++) {
@@ -250,10 +242,8 @@ __global__ static void __launch_bounds__(512) mix_volint_kernel(DevData d, DevPh
       const int ql = base + l * stride;
       double ul[NVA], pl[HX_NPRIM], Yl[NSA], F[NVA];
       const double ml[3] = {Ja[ql], Ja[n3 + ql], Ja[2 * n3 + ql]};
-      for (int v = 0; v < nv; v++) ul[v] = sU[v * n3 + ql];
-      for (int v = 0; v < 5; v++) pl[v] = sP[v * n3 + ql];
-      pl[TEMP] = sP[MIX_T(ns) * n3 + ql];
-      for (int k = 0; k < ns; k++) Yl[k] = sP[(5 + k) * n3 + ql];
+      mix_read_vars(sU + ql, n3, nv, ul);
+      mix_read_prim(sP + ql, n3, ns, pl, Yl);
       if (SPLIT) {
         split_volume_flux_aux(d.split, &ph.pp, ui, pi, aux_i, ul, pl, split_node_aux(d.split, ul, pl),
                               mi, ml, F);
@@ -344,7 +334,7 @@ __global__ static void mix_limit_kernel(DevData d) {
   if (!(d.sc->dt > 0.0)) return;
   if (fv_mix_limit_element(d.mech, d.U + (size_t)e * d.nvar * d.n3, d.np, d.disc->w,
                            d.sJ + (size_t)e * d.n3))
-    for (int q = 0; q < d.n3; q++) mix_prim_node(d, e, q);
+    for (int q = 0; q < d.n3; q++) mix_prim_node(d, e, q, false);
 }
 
 /* One block per element: alpha from the modal energy of the indicator quantity of P
@@ -362,8 +352,7 @@ __global__ static void mix_indicator_kernel(DevData d) {
   const double *Pe = d.P + (size_t)e * MIX_NP(ns) * n3;
   for (int q = threadIdx.x; q < n3; q += blockDim.x) {
     double pr[HX_NPRIM];
-    for (int v = 0; v < 5; v++) pr[v] = Pe[(size_t)v * n3 + q];
-    pr[TEMP] = Pe[(size_t)MIX_T(ns) * n3 + q];
+    mix_read_prim(Pe + q, n3, ns, pr, NULL);
     a[q] = fv_indicator_quantity_prim(d.fv_ind_var, pr);
   }
   __syncthreads();

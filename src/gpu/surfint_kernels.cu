@@ -113,20 +113,12 @@ int launch_surface_update(const DevData *d, const DevPhysics *ph, double a, doub
   int threads = 256;
   const bool backup = first_stage && d->U_good;
   const unsigned blocks = (unsigned)((n + threads - 1) / threads);
-  if (d->mech) { /* the mechanism sizes in use with nVar at compile time (as mix_kernels.cu) */
-    switch (d->nvar) {
-    case HX_NVAR + 9:
-      surface_update_kernel<HX_NVAR + 9><<<blocks, threads, 0, s>>>(*d, *ph, a, b, c_stage, backup);
-      break;
-    case HX_NVAR + 10:
-      surface_update_kernel<HX_NVAR + 10><<<blocks, threads, 0, s>>>(*d, *ph, a, b, c_stage, backup);
-      break;
-    case HX_NVAR + 13:
-      surface_update_kernel<HX_NVAR + 13><<<blocks, threads, 0, s>>>(*d, *ph, a, b, c_stage, backup);
-      break;
-    default:
-      surface_update_kernel<0><<<blocks, threads, 0, s>>>(*d, *ph, a, b, c_stage, backup);
-    }
+  if (d->mech) { /* the mechanism sizes in use with nVar at compile time (MIX_DISPATCH) */
+#define MIX_UPDATE(NS)                                                                             \
+  surface_update_kernel<(NS) ? HX_NVAR + (NS) : 0><<<blocks, threads, 0, s>>>(*d, *ph, a, b,      \
+                                                                            c_stage, backup)
+    MIX_DISPATCH(d->n_species, MIX_UPDATE);
+#undef MIX_UPDATE
     CU_CHECK(cudaGetLastError());
     return launch_mix_post_update(d, s);
   }

@@ -150,6 +150,15 @@ HD static inline double fv_mix_admissible_fraction(const ChemMech *m, const doub
   return lo;
 }
 
+/* Whether a mixture node is admissible for the positivity limiter: rho > 0, every rho Y_k >= 0
+ * and internal energy above the floor (fv_mix_energy_margin). */
+HD static inline int fv_mix_node_admissible(const ChemMech *m, const double *u) {
+  if (!(u[DENS] > 0.0) || !(fv_mix_energy_margin(m, u) > 0.0)) return 0;
+  for (int k = 0; k < m->n_species; k++)
+    if (u[HX_SPEC0 + k] < 0.0) return 0;
+  return 1;
+}
+
 /* Zhang & Shu's limiter of one mixture element (the stage limiter of FV_PositivityLimiter): where
  * a node has rho <= 0, a negative rho Y_k or no internal energy above the floor, every node is
  * pulled towards the element mean (quadrature weights w_i w_j w_k / sJ) by the largest common
@@ -166,9 +175,7 @@ HD static inline int fv_mix_limit_element(const ChemMech *m, double *ue, int np,
     const double wq = w[q % np] * w[(q / np) % np] * w[q / (np * np)] / sJ[q];
     for (int v = 0; v < nv; v++)
       u[v] = ue[v * n3 + q];
-    bad |= !(u[DENS] > 0.0) || !(fv_mix_energy_margin(m, u) > 0.0);
-    for (int k = 0; k < ns; k++)
-      bad |= u[HX_SPEC0 + k] < 0.0;
+    bad |= !fv_mix_node_admissible(m, u);
     vol += wq;
     for (int v = 0; v < nv; v++)
       mean[v] += wq * u[v];
