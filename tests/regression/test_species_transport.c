@@ -21,6 +21,7 @@
 
 #include <cmocka.h>
 
+#include "../test_rng.h"
 #include "../chem_paths.h"
 #include "analysis/analyze.h"
 #include "harness.h"
@@ -216,19 +217,6 @@ static void test_conservation_periodic(void **state) {
 }
 
 /* ------------------------------------------------------------------ correction velocity */
-
-typedef struct {
-  uint64_t s;
-} Rng;
-
-static double rng_uniform(Rng *rng, double lo, double hi) {
-  /* xorshift64* (Vigna 2016) */
-  rng->s ^= rng->s >> 12;
-  rng->s ^= rng->s << 25;
-  rng->s ^= rng->s >> 27;
-  const uint64_t r = rng->s * 2685821657736338717ULL;
-  return lo + (hi - lo) * (double)(r >> 11) * (1.0 / 9007199254740992.0);
-}
 
 /* Pointwise: random states, gradients and normals of the three-species gas with unequal
  * diffusivities; the species fluxes sum to zero (|sum| vs the largest Fick term), F_rho = 0,

@@ -8,6 +8,7 @@
 
 #include <cmocka.h>
 
+#include "../test_rng.h"
 #include "physics/eos.h"
 #include "physics/euler.h"
 #include "physics/exactfunc.h"
@@ -15,19 +16,6 @@
 #include "physics/viscosity.h"
 
 #define N_SAMPLES 200
-
-typedef struct {
-  uint64_t s;
-} Rng;
-
-static double rng_uniform(Rng *rng, double lo, double hi) {
-  /* xorshift64* (Vigna 2016) */
-  rng->s ^= rng->s >> 12;
-  rng->s ^= rng->s << 25;
-  rng->s ^= rng->s >> 27;
-  const uint64_t r = rng->s * 2685821657736338717ULL;
-  return lo + (hi - lo) * (double)(r >> 11) * (1.0 / 9007199254740992.0);
-}
 
 /* Air-like gas with the given law; FLEXI's default Pr, Ts, Tref, ExpoSuth. */
 static PhysParams gas(int law, double mu0, double R) {

@@ -8,6 +8,7 @@
 
 #include <cmocka.h>
 
+#include "../test_rng.h"
 #include "physics/eos.h"
 #include "physics/euler.h"
 #include "physics/exactfunc.h"
@@ -22,19 +23,6 @@ static const int all_solvers[] = {
     RIEMANN_LF,  RIEMANN_HLLC, RIEMANN_ROE, RIEMANN_ROEL2, RIEMANN_ROE_ENTROPYFIX,
     RIEMANN_HLL, RIEMANN_HLLE, RIEMANN_CH};
 #define N_SOLVERS 8
-
-typedef struct {
-  uint64_t s;
-} Rng;
-
-static double rng_uniform(Rng *rng, double lo, double hi) {
-  /* xorshift64* (Vigna 2016) */
-  rng->s ^= rng->s >> 12;
-  rng->s ^= rng->s << 25;
-  rng->s ^= rng->s >> 27;
-  const uint64_t r = rng->s * 2685821657736338717ULL;
-  return lo + (hi - lo) * (double)(r >> 11) * (1.0 / 9007199254740992.0);
-}
 
 static PhysParams gas(void) {
   PhysParams pp = {0}; /* mu0 = 0: Euler */
