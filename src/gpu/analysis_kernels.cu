@@ -6,6 +6,7 @@
 
 extern "C" {
 #include "analysis/tgv_pointwise.h"
+#include "physics/eos.h"
 }
 
 #define TGV_THREADS 128
@@ -67,6 +68,35 @@ int launch_tgv_sums(const DevData *d, const DevPhysics *ph, double *elem_sums, d
   tgv_element_kernel<<<d->n_elems, TGV_THREADS, 0, s>>>(*d, *ph, elem_sums);
   CU_CHECK(cudaGetLastError());
   tgv_total_kernel<<<1, TGV_THREADS, 0, s>>>(d->n_elems, elem_sums, total);
+  CU_CHECK(cudaGetLastError());
+  return HX_OK;
+}
+
+/* Numerical soot foil (analysis/maxpressure.c): p_max = max(p_max, p) at every node after a step;
+ * p from the node states P of the mixture (current after every stage and chemistry stage), from
+ * U for air. */
+__global__ static void max_pressure_kernel(DevData d, DevPhysics ph, double *p_max) {
+  const size_t n = (size_t)d.n_elems * d.n3;
+  for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n;
+       i += (size_t)gridDim.x * blockDim.x) {
+    const size_t e = i / d.n3, q = i % d.n3;
+    double p;
+    if (d.mech) {
+      p = d.P[(e * MIX_NP(d.n_species) + PRES) * d.n3 + q];
+    } else {
+      double u[HX_NVAR];
+      for (int v = 0; v < HX_NVAR; v++) u[v] = d.U[(e * d.nvar + v) * d.n3 + q];
+      p = pressure_from_cons(&ph.pp, u);
+    }
+    p_max[i] = fmax(p_max[i], p);
+  }
+}
+
+int launch_max_pressure(const DevData *d, const DevPhysics *ph, double *p_max, cudaStream_t s) {
+  const size_t n = (size_t)d->n_elems * d->n3;
+  if (n == 0) return HX_OK;
+  const int blocks = (int)((n + 255) / 256 < 65535 ? (n + 255) / 256 : 65535);
+  max_pressure_kernel<<<blocks, 256, 0, s>>>(*d, *ph, p_max);
   CU_CHECK(cudaGetLastError());
   return HX_OK;
 }

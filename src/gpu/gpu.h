@@ -61,6 +61,11 @@ int gpu_restore_good_state(GpuSolver *g, double *t);
  * from the current state first when the run is viscous): sums[HX_TGV_NSUMS], max |omega| of this
  * rank's elements (the caller reduces over the ranks). */
 int gpu_tgv_sums(GpuSolver *g, double *sums, double *max_vort);
+/* Maximum pressure per node over the run (RecordMaxPressure): set the device copy from p_max
+ * (n_elems*(N+1)^3 doubles, [elem][node]), fold in the current state after a step, read it back. */
+int gpu_max_pressure_set(GpuSolver *g, const double *p_max);
+int gpu_max_pressure_update(GpuSolver *g);
+int gpu_max_pressure_get(GpuSolver *g, double *p_max);
 
 /* Reacting flow with a chemistry stage (ChemistrySplitting = strang | lie): the step in parts.
  * gpu_step_dt: dt of the step (CFL, landing on t_analyze) without advancing; gpu_step_flow: every

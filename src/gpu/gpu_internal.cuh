@@ -143,6 +143,8 @@ bool lifting_face_gradients(const DevData *d, int n_ranks);
 /* TGV analysis: per-element sums (HX_TGV_NSUMS integrals + max vorticity) and their total. */
 int launch_tgv_sums(const DevData *d, const DevPhysics *ph, double *elem_sums, double *total,
                     cudaStream_t s);
+/* p_max = max(p_max, p) at every node ([elem][n3]): the numerical soot foil. */
+int launch_max_pressure(const DevData *d, const DevPhysics *ph, double *p_max, cudaStream_t s);
 int volume_integral_configure(const DevData *d);
 /* SurfInt + RK update of one stage; first_stage: also U_good = U, t_good = t (shock capturing:
  * the state that passed the step's check) before the update. */
@@ -176,8 +178,9 @@ extern "C" void fv_device_metrics(int np, long n_elems, const double *host, doub
 /* Reacting flow (mix_kernels.cu): the mixture's counterparts of the launchers above. */
 /* P of every node from U; flag_bad: mark the elements with an inadmissible node (elem_bad). */
 int launch_mix_prim(const DevData *d, bool flag_bad, cudaStream_t s);
-/* dt from P (CFL), then launch_dt_finalize */
+/* dt from P (CFL), then launch_dt_finalize; the first half alone for several ranks */
 int launch_mix_timestep(const DevData *d, cudaStream_t s);
+int launch_mix_lambda_max(const DevData *d, cudaStream_t s);
 int launch_mix_face_flux(const DevData *d, const DevPhysics *ph, double c_stage, int first,
                          int last, cudaStream_t s);
 /* FV subcell residual of the blended elements (fv_res), before launch_mix_volume_integral */

@@ -535,6 +535,18 @@ int gpu_mpi_stage(GpuMpi *m, const DevData *d, const DevPhysics *ph, double a, d
     HX_CHECK(
         launch_pack_slave(d, d->U, d->nvar, m->first_yours, m->n_sides, m->d_send_U, m->s_mpi));
   }
+  if (d->mech) { /* reacting flow: the mixture's launches (mix_kernels.cu) */
+    HX_CHECK(launch_mix_face_flux(d, ph, c, 0, m->first_mpi, m->s_side));
+    CU_CHECK(cudaEventRecord(m->ev_inner, m->s_side));
+    if (d->alpha) HX_CHECK(launch_mix_fv_volume(d, ph, m->s_elem));
+    HX_CHECK(launch_mix_volume_integral(d, ph, m->s_elem));
+    HX_CHECK(exchange_slot(m, EXCH_U, m->d_send_U, m->d_recv_U, nv, EXCH_TO_MASTER));
+    HX_CHECK(launch_mix_face_flux(d, ph, c, m->first_mpi, m->first_yours, m->s_mpi));
+    HX_CHECK(exchange_slot(m, EXCH_FLUX, d->flux + nv * m->first_mpi,
+                           d->flux + nv * m->first_yours, nv, EXCH_TO_SLAVE));
+    HX_CHECK(join_sides(m));
+    return launch_surface_update(d, ph, a, b, c, first_stage, m->s_elem);
+  }
   HX_CHECK(launch_face_flux(d, ph, c, 0, m->first_mpi, m->s_side));
   CU_CHECK(cudaEventRecord(m->ev_inner, m->s_side));
   HX_CHECK(launch_volume_integral(d, ph, m->s_elem));
@@ -585,7 +597,7 @@ static unsigned long long double_to_bits(double v) {
 /* The eigenvalue maxima are non-negative doubles: their max over the ranks is exact, so every
  * rank gets the dt of one rank holding the whole mesh. */
 int gpu_mpi_timestep(GpuMpi *m, const DevData *d, const DevPhysics *ph, StepScalars *sc_host) {
-  HX_CHECK(launch_lambda_max(d, ph, m->s_elem));
+  HX_CHECK(d->mech ? launch_mix_lambda_max(d, m->s_elem) : launch_lambda_max(d, ph, m->s_elem));
   CU_CHECK(cudaMemcpyAsync(sc_host, d->sc, sizeof(StepScalars), cudaMemcpyDeviceToHost, m->s_elem));
   CU_CHECK(cudaStreamSynchronize(m->s_elem));
   double v[3] = {bits_to_double(sc_host->lmax_bits), bits_to_double(sc_host->lvmax_bits),

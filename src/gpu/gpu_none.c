@@ -48,6 +48,21 @@ const char *gpu_mpi_transport_name(const GpuSolver *g) {
   return NULL;
 }
 
+int gpu_max_pressure_set(GpuSolver *g, const double *p_max) {
+  (void)g, (void)p_max;
+  return gpu_select_device(NULL, 0);
+}
+
+int gpu_max_pressure_update(GpuSolver *g) {
+  (void)g;
+  return gpu_select_device(NULL, 0);
+}
+
+int gpu_max_pressure_get(GpuSolver *g, double *p_max) {
+  (void)g, (void)p_max;
+  return gpu_select_device(NULL, 0);
+}
+
 size_t gpu_bytes_allocated(const GpuSolver *g) {
   (void)g;
   return 0;

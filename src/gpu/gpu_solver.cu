@@ -37,6 +37,7 @@ struct GpuSolver {
   int n_buffers;
   size_t bytes;
   double *tgv_elem, *tgv_total; /* TGV analysis sums (allocated on first use) */
+  double *p_max;                /* RecordMaxPressure: max p per node (allocated on first use) */
   GpuMpi *mpi;                  /* several ranks (gpu_mpi.cu); NULL on one rank */
 };
 
@@ -208,10 +209,6 @@ static int upload_mixture(GpuSolver *g, const Solver *s, const GpuOptions *opt) 
   DevData *d = &g->d;
   const ChemMech *m = s->mech;
   const size_t n3 = s->n_dof_elem, ne = s->mesh->n_elems, ns = s->n_species, np_mix = MIX_NP(ns);
-  if (par_size() > 1)
-    return HX_ERROR(HX_ERR_INPUT, "Mechanism = %s: reacting flow runs on one GPU or on CPU ranks "
-                                  "in this version (the GPU face exchange carries 5 variables); "
-                                  "use one rank with Backend = cuda, or Backend = cpu", m->path);
   if (s->viscous)
     return HX_ERROR(HX_ERR_INPUT, "Mechanism = %s with mu0 > 0: species transport runs on the "
                                   "CPU backend only in this version; set Backend = cpu", m->path);
@@ -333,10 +330,9 @@ static int fv_spread(GpuSolver *g) {
   return HX_OK;
 }
 
-/* Several ranks: dt reduced over the ranks, every stage with its exchanges (gpu_mpi.cu). */
-static int enqueue_step_mpi(GpuSolver *g) {
+/* Several ranks: every stage with its exchanges (gpu_mpi.cu), after the dt of the step. */
+static int enqueue_stages_mpi(GpuSolver *g) {
   const LowStorageRK *rk = g->rk;
-  HX_CHECK(gpu_mpi_timestep(g->mpi, &g->d, &g->ph, g->sc_host));
   for (int st = 0; st < rk->n_stages; st++) {
     if (g->d.alpha) HX_CHECK(gpu_mpi_fv_alpha(g->mpi, &g->d));
     HX_CHECK(gpu_mpi_stage(g->mpi, &g->d, &g->ph, rk->A[st], rk->B[st], rk->c[st], st == 0));
@@ -374,6 +370,7 @@ static int enqueue_mix_stage(GpuSolver *g, int st) {
 static int enqueue_stages(GpuSolver *g) {
   const LowStorageRK *rk = g->rk;
   int n_sides = g->d.n_sides;
+  if (g->mpi) return enqueue_stages_mpi(g);
   for (int st = 0; st < rk->n_stages; st++) {
     if (g->d.mech) {
       HX_CHECK(enqueue_mix_stage(g, st));
@@ -401,7 +398,7 @@ static int enqueue_stages(GpuSolver *g) {
 
 /* dt alone, its scalars to the host. */
 static int enqueue_dt(GpuSolver *g) {
-  HX_CHECK(enqueue_timestep(g));
+  HX_CHECK(g->mpi ? gpu_mpi_timestep(g->mpi, &g->d, &g->ph, g->sc_host) : enqueue_timestep(g));
   CU_CHECK(cudaMemcpyAsync(g->sc_host, g->d.sc, sizeof(StepScalars), cudaMemcpyDeviceToHost,
                            g->s_elem));
   return HX_OK;
@@ -412,7 +409,10 @@ static int enqueue_dt(GpuSolver *g) {
  * on the side stream before the face fluxes: face values -> gradients and viscous volume term
  * (Ut_visc); VolInt (advective, needs only U) runs beside all of it. */
 static int enqueue_step(GpuSolver *g) {
-  if (g->mpi) return enqueue_step_mpi(g);
+  if (g->mpi) { /* dt reduced over the ranks, then the stages */
+    HX_CHECK(gpu_mpi_timestep(g->mpi, &g->d, &g->ph, g->sc_host));
+    return enqueue_stages_mpi(g);
+  }
   HX_CHECK(enqueue_timestep(g));
   return enqueue_stages(g);
 }
@@ -634,6 +634,27 @@ extern "C" int gpu_tgv_sums(GpuSolver *g, double *sums, double *max_vort) {
   CU_CHECK(cudaStreamSynchronize(g->s_elem));
   for (int m = 0; m < HX_TGV_NSUMS; m++) sums[m] = host[m];
   *max_vort = host[HX_TGV_NSUMS];
+  return HX_OK;
+}
+
+extern "C" int gpu_max_pressure_set(GpuSolver *g, const double *p_max) {
+  const size_t n = (size_t)g->d.n_elems * g->d.n3;
+  if (!g->p_max)
+    HX_CHECK(dev_alloc(g, (void **)&g->p_max, sizeof(double) * (n ? n : 1), NULL, "MaxPressure"));
+  if (n) CU_CHECK(cudaMemcpy(g->p_max, p_max, sizeof(double) * n, cudaMemcpyHostToDevice));
+  return HX_OK;
+}
+
+extern "C" int gpu_max_pressure_update(GpuSolver *g) {
+  if (!g->p_max) return HX_ERROR(HX_ERR_INTERNAL, "gpu_max_pressure_update before _set");
+  return launch_max_pressure(&g->d, &g->ph, g->p_max, g->s_elem);
+}
+
+extern "C" int gpu_max_pressure_get(GpuSolver *g, double *p_max) {
+  const size_t n = (size_t)g->d.n_elems * g->d.n3;
+  if (!g->p_max) return HX_ERROR(HX_ERR_INTERNAL, "gpu_max_pressure_get before _set");
+  CU_CHECK(cudaStreamSynchronize(g->s_elem));
+  if (n) CU_CHECK(cudaMemcpy(p_max, g->p_max, sizeof(double) * n, cudaMemcpyDeviceToHost));
   return HX_OK;
 }
 

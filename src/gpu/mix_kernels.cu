@@ -125,9 +125,14 @@ __global__ static void mix_lambda_kernel(DevData d) {
   }
 }
 
-int launch_mix_timestep(const DevData *d, cudaStream_t s) {
+int launch_mix_lambda_max(const DevData *d, cudaStream_t s) {
   if (d->n_elems > 0) mix_lambda_kernel<<<d->n_elems, MIX_THREADS, 0, s>>>(*d);
   CU_CHECK(cudaGetLastError());
+  return HX_OK;
+}
+
+int launch_mix_timestep(const DevData *d, cudaStream_t s) {
+  HX_CHECK(launch_mix_lambda_max(d, s));
   return launch_dt_finalize(d, s);
 }
 

@@ -47,6 +47,7 @@ static const char *const PROGRAM_NAME = "hexdg";
 static const int SPATIAL_DIMENSION = 3;
 
 static const char *const DATASET_NAME = "DG_Solution";
+static const char *const FIELD_DATASET_NAME = "FieldData";
 
 /* ---------------------------------------------------------------------------------------------
  * HDF5 error printing: HDF5 prints its own error stack to stderr by default; hexdg reports the
@@ -145,16 +146,21 @@ static int write_string_attr(hid_t loc, const char *name, const char *value, con
   return write_fortran_strings(loc, name, len > 0 ? value : " ", len > 0 ? len : 1, 1, path);
 }
 
-static int write_var_names_attr(hid_t loc, const char *const *var_names, int n_var,
-                                const char *path) {
+static int write_var_names_attr_named(hid_t loc, const char *attr, const char *const *var_names,
+                                      int n_var, const char *path) {
   char *padded = hx_malloc((size_t)n_var * VAR_NAME_BYTES, "VarNames attribute buffer");
   HX_ALLOC_CHECK(padded);
   memset(padded, ' ', (size_t)n_var * VAR_NAME_BYTES);
   for (int v = 0; v < n_var; ++v)
     memcpy(padded + (size_t)v * VAR_NAME_BYTES, var_names[v], strlen(var_names[v]));
-  int rc = write_fortran_strings(loc, "VarNames", padded, VAR_NAME_BYTES, (hsize_t)n_var, path);
+  int rc = write_fortran_strings(loc, attr, padded, VAR_NAME_BYTES, (hsize_t)n_var, path);
   free(padded);
   return rc;
+}
+
+static int write_var_names_attr(hid_t loc, const char *const *var_names, int n_var,
+                                const char *path) {
+  return write_var_names_attr_named(loc, "VarNames", var_names, n_var, path);
 }
 
 static int write_numeric_attr(hid_t loc, const char *name, hid_t type, hsize_t n,
@@ -239,11 +245,19 @@ static int write_completion_mark(hid_t file, const char *path) {
   return write_numeric_attr(file, "TIME", H5T_NATIVE_INT, 8, values, path);
 }
 
+/* A node-wise dataset of FLEXI's layout (nElems, N+1, N+1, N+1, n_var): DG_Solution, FieldData. */
+typedef struct {
+  const char *name;
+  int n_var;
+  const double *values; /* hexdg layout [elem][var][k][j][i] */
+} NodeDataset;
+
 static int write_elem_blocks(hid_t dset, hid_t file_space, const hsize_t dims[5],
-                             const StateHeader *h, const double *U, const char *path) {
+                             const StateHeader *h, const NodeDataset *nd, const char *path) {
+  const double *U = nd->values;
   size_t n_nodes = nodes_per_elem(h->N);
-  size_t per_elem = (size_t)h->n_var * n_nodes;
-  long block = elems_per_block(h->n_var, n_nodes);
+  size_t per_elem = (size_t)nd->n_var * n_nodes;
+  long block = elems_per_block(nd->n_var, n_nodes);
   if (block > h->n_elems) block = h->n_elems;
   double *buf = hx_malloc((size_t)block * per_elem * sizeof(double), "state-file write buffer");
   HX_ALLOC_CHECK(buf);
@@ -252,13 +266,13 @@ static int write_elem_blocks(hid_t dset, hid_t file_space, const hsize_t dims[5]
     long count = h->n_elems - first < block ? h->n_elems - first : block;
     hsize_t mem_dims = (hsize_t)count * per_elem;
     hid_t mem_space = H5Screate_simple(1, &mem_dims, NULL);
-    hexdg_to_flexi(U + (size_t)first * per_elem, buf, count, h->n_var, n_nodes);
+    hexdg_to_flexi(U + (size_t)first * per_elem, buf, count, nd->n_var, n_nodes);
     if (mem_space < 0 || select_elem_block(file_space, dims, first, count) < 0 ||
         H5Dwrite(dset, H5T_NATIVE_DOUBLE, mem_space, file_space, H5P_DEFAULT, buf) < 0)
       rc = HX_ERROR(HX_ERR_IO,
                     "state file '%s': cannot write %s elements %ld..%ld (disk full or quota "
                     "exceeded?)",
-                    path, DATASET_NAME, first + 1, first + count);
+                    path, nd->name, first + 1, first + count);
     if (mem_space >= 0) H5Sclose(mem_space);
   }
   free(buf);
@@ -294,11 +308,11 @@ static hid_t part_transfer_plist(const StatePart *part) {
 }
 
 static int write_part(hid_t dset, hid_t file_space, const hsize_t dims[5], const StateHeader *h,
-                      const double *U, const StatePart *part, const char *path) {
-  size_t n_nodes = nodes_per_elem(h->N), per_elem = (size_t)h->n_var * n_nodes;
+                      const NodeDataset *nd, const StatePart *part, const char *path) {
+  size_t n_nodes = nodes_per_elem(h->N), per_elem = (size_t)nd->n_var * n_nodes;
   double *buf = hx_malloc((size_t)part->n_local * per_elem * sizeof(double), "state-file buffer");
   HX_ALLOC_CHECK(buf);
-  hexdg_to_flexi(U, buf, part->n_local, h->n_var, n_nodes);
+  hexdg_to_flexi(nd->values, buf, part->n_local, nd->n_var, n_nodes);
   hsize_t mem_dims = (hsize_t)part->n_local * per_elem;
   hid_t mem_space = H5Screate_simple(1, &mem_dims, NULL);
   hid_t dxpl = part_transfer_plist(part);
@@ -308,20 +322,21 @@ static int write_part(hid_t dset, hid_t file_space, const hsize_t dims[5], const
     rc = HX_ERROR(HX_ERR_IO,
                   "state file '%s': rank %d cannot write its %ld elements of %s (disk full or "
                   "quota exceeded?)",
-                  path, par_rank(), part->n_local, DATASET_NAME);
+                  path, par_rank(), part->n_local, nd->name);
   if (dxpl >= 0) H5Pclose(dxpl);
   if (mem_space >= 0) H5Sclose(mem_space);
   free(buf);
   return rc;
 }
 
-/* DG_Solution: Fortran U(nVar,0:N,0:N,0:N,nElems) seen from C, i.e. [elem][k][j][i][var]. */
-static int write_solution(hid_t file, const StateHeader *h, const double *U,
-                          const StatePart *part, const char *path) {
+/* DG_Solution and FieldData: Fortran U(nVar,0:N,0:N,0:N,nElems) seen from C, i.e.
+ * [elem][k][j][i][var]. */
+static int write_node_dataset(hid_t file, const StateHeader *h, const NodeDataset *nd,
+                              const StatePart *part, const char *path) {
   hsize_t np1 = (hsize_t)h->N + 1;
-  hsize_t dims[5] = {(hsize_t)h->n_elems, np1, np1, np1, (hsize_t)h->n_var};
+  hsize_t dims[5] = {(hsize_t)h->n_elems, np1, np1, np1, (hsize_t)nd->n_var};
   hid_t space = H5Screate_simple(5, dims, NULL);
-  hid_t dset = space >= 0 ? H5Dcreate2(file, DATASET_NAME, H5T_NATIVE_DOUBLE, space, H5P_DEFAULT,
+  hid_t dset = space >= 0 ? H5Dcreate2(file, nd->name, H5T_NATIVE_DOUBLE, space, H5P_DEFAULT,
                                        H5P_DEFAULT, H5P_DEFAULT)
                           : -1;
   int rc = HX_OK;
@@ -329,14 +344,31 @@ static int write_solution(hid_t file, const StateHeader *h, const double *U,
     rc = HX_ERROR(HX_ERR_IO,
                   "state file '%s': cannot create dataset %s of %ld x %d^3 x %d doubles (disk "
                   "full or quota exceeded?)",
-                  path, DATASET_NAME, h->n_elems, h->N + 1, h->n_var);
+                  path, nd->name, h->n_elems, h->N + 1, nd->n_var);
   else if (part)
-    rc = write_part(dset, space, dims, h, U, part, path);
+    rc = write_part(dset, space, dims, h, nd, part, path);
   else
-    rc = write_elem_blocks(dset, space, dims, h, U, path);
+    rc = write_elem_blocks(dset, space, dims, h, nd, path);
   if (dset >= 0) H5Dclose(dset);
   if (space >= 0) H5Sclose(space);
   return rc;
+}
+
+static int write_solution(hid_t file, const StateHeader *h, const double *U,
+                          const StatePart *part, const char *path) {
+  const NodeDataset nd = {DATASET_NAME, h->n_var, U};
+  return write_node_dataset(file, h, &nd, part, path);
+}
+
+/* FLEXI's additional node-wise fields: dataset FieldData, their names in the file attribute
+ * VarNamesAddField (FLEXI's io_hdf5 WriteAdditionalFieldData). */
+static int write_field_data(hid_t file, const StateHeader *h, const StatePart *part,
+                            const char *path) {
+  if (h->n_field_vars <= 0) return HX_OK;
+  HX_CHECK(write_var_names_attr_named(file, "VarNamesAddField", h->field_var_names,
+                                      h->n_field_vars, path));
+  const NodeDataset nd = {FIELD_DATASET_NAME, h->n_field_vars, h->field_data};
+  return write_node_dataset(file, h, &nd, part, path);
 }
 
 /* An element-wise dataset of a file: one double per element, shape (nElems). */
@@ -427,6 +459,7 @@ static int write_file(const char *tmp_path, const StateHeader *h, const char *co
                     tmp_path);
   int rc = write_header_attrs(file, h, var_names, tmp_path);
   if (rc == HX_OK) rc = write_solution(file, h, U, part, tmp_path);
+  if (rc == HX_OK) rc = write_field_data(file, h, part, tmp_path);
   if (rc == HX_OK) rc = write_all_elem_data(file, h, part, tmp_path);
   if (rc == HX_OK) rc = write_completion_mark(file, tmp_path);
   if (H5Fclose(file) < 0 && rc == HX_OK)
@@ -539,6 +572,14 @@ static int check_write_args(const char *path, const StateHeader *h, const char *
     HX_CHECK(check_string(path, what, var_names[v], "every variable needs a name (VarNames)"));
   }
   HX_CHECK(check_mechanism_args(path, h));
+  if (h->n_field_vars < 0 || h->n_field_vars > STATE_MAX_FIELD_VARS ||
+      (h->n_field_vars > 0 && !h->field_data))
+    return HX_ERROR(HX_ERR_INTERNAL,
+                    "state_write('%s'): n_field_vars = %d (0..%d, STATE_MAX_FIELD_VARS) or no "
+                    "field_data", path, h->n_field_vars, STATE_MAX_FIELD_VARS);
+  for (int v = 0; v < h->n_field_vars; v++)
+    HX_CHECK(check_string(path, "VarNamesAddField", h->field_var_names[v],
+                          "every field needs a name (VarNamesAddField)"));
   return check_elem_dataset_args(path, h);
 }
 
@@ -924,27 +965,29 @@ static int check_matches_expected(const char *path, const StateHeader *found,
   return HX_OK;
 }
 
-/* Open DG_Solution for reading: the dataset, its file space and its dimensions. */
-static int open_solution(hid_t file, const char *path, hid_t *dset, hid_t *file_space,
-                         hsize_t dims[5]) {
-  *dset = H5Dopen2(file, DATASET_NAME, H5P_DEFAULT);
+/* Open a node-wise dataset for reading: the dataset, its file space and its dimensions. */
+static int open_node_dataset(hid_t file, const char *path, const char *name, hid_t *dset,
+                             hid_t *file_space, hsize_t dims[5]) {
+  *dset = H5Dopen2(file, name, H5P_DEFAULT);
   *file_space = *dset >= 0 ? H5Dget_space(*dset) : -1;
   if (*file_space < 0) {
     if (*dset >= 0) H5Dclose(*dset);
     return HX_ERROR(HX_ERR_IO, "state file '%s': cannot open dataset '%s' (file damaged?)", path,
-                    DATASET_NAME);
+                    name);
   }
   H5Sget_simple_extent_dims(*file_space, dims, NULL);
   return HX_OK;
 }
 
-static int read_elem_blocks(hid_t file, const char *path, const StateHeader *h, double *U) {
+/* Every element of the node-wise dataset (name, n_var) into U (hexdg layout), in blocks. */
+static int read_elem_blocks_of(hid_t file, const char *path, const StateHeader *h,
+                               const char *name, int n_var, double *U) {
   hid_t dset, file_space;
   hsize_t dims[5];
-  HX_CHECK(open_solution(file, path, &dset, &file_space, dims));
+  HX_CHECK(open_node_dataset(file, path, name, &dset, &file_space, dims));
   size_t n_nodes = nodes_per_elem(h->N);
-  size_t per_elem = (size_t)h->n_var * n_nodes;
-  long block = elems_per_block(h->n_var, n_nodes);
+  size_t per_elem = (size_t)n_var * n_nodes;
+  long block = elems_per_block(n_var, n_nodes);
   if (block > h->n_elems) block = h->n_elems;
   double *buf = hx_malloc((size_t)block * per_elem * sizeof(double), "state-file read buffer");
   int rc = buf ? HX_OK : HX_ERR_MEM;
@@ -957,9 +1000,9 @@ static int read_elem_blocks(hid_t file, const char *path, const StateHeader *h, 
       rc = HX_ERROR(HX_ERR_IO,
                     "state file '%s': cannot read %s elements %ld..%ld: the file is truncated or "
                     "damaged; restart from an earlier state file",
-                    path, DATASET_NAME, first + 1, first + count);
+                    path, name, first + 1, first + count);
     else
-      flexi_to_hexdg(buf, U + (size_t)first * per_elem, count, h->n_var, n_nodes);
+      flexi_to_hexdg(buf, U + (size_t)first * per_elem, count, n_var, n_nodes);
     if (mem_space >= 0) H5Sclose(mem_space);
   }
   free(buf);
@@ -968,13 +1011,18 @@ static int read_elem_blocks(hid_t file, const char *path, const StateHeader *h, 
   return rc;
 }
 
-/* This rank's elements, read in one call (every rank opens the file read-only on its own). */
-static int read_part(hid_t file, const char *path, const StateHeader *h, double *U,
-                     const StatePart *part) {
+static int read_elem_blocks(hid_t file, const char *path, const StateHeader *h, double *U) {
+  return read_elem_blocks_of(file, path, h, DATASET_NAME, h->n_var, U);
+}
+
+/* This rank's elements of the node-wise dataset (name, n_var), read in one call (every rank
+ * opens the file read-only on its own). */
+static int read_part_of(hid_t file, const char *path, const StateHeader *h, const char *name,
+                        int n_var, double *U, const StatePart *part) {
   hid_t dset, file_space;
   hsize_t dims[5];
-  HX_CHECK(open_solution(file, path, &dset, &file_space, dims));
-  size_t n_nodes = nodes_per_elem(h->N), per_elem = (size_t)h->n_var * n_nodes;
+  HX_CHECK(open_node_dataset(file, path, name, &dset, &file_space, dims));
+  size_t n_nodes = nodes_per_elem(h->N), per_elem = (size_t)n_var * n_nodes;
   double *buf = hx_malloc((size_t)part->n_local * per_elem * sizeof(double), "state-file buffer");
   hsize_t mem_dims = (hsize_t)part->n_local * per_elem;
   hid_t mem_space = H5Screate_simple(1, &mem_dims, NULL);
@@ -984,13 +1032,18 @@ static int read_part(hid_t file, const char *path, const StateHeader *h, double 
     rc = HX_ERROR(HX_ERR_IO,
                   "state file '%s': rank %d cannot read its %ld elements of %s: the file is "
                   "truncated or damaged; restart from an earlier state file",
-                  path, par_rank(), part->n_local, DATASET_NAME);
-  if (rc == HX_OK) flexi_to_hexdg(buf, U, part->n_local, h->n_var, n_nodes);
+                  path, par_rank(), part->n_local, name);
+  if (rc == HX_OK) flexi_to_hexdg(buf, U, part->n_local, n_var, n_nodes);
   if (mem_space >= 0) H5Sclose(mem_space);
   free(buf);
   H5Sclose(file_space);
   H5Dclose(dset);
   return rc;
+}
+
+static int read_part(hid_t file, const char *path, const StateHeader *h, double *U,
+                     const StatePart *part) {
+  return read_part_of(file, path, h, DATASET_NAME, h->n_var, U, part);
 }
 
 static int state_read_silenced(const char *path, const StateHeader *expected, double *U,
@@ -1030,6 +1083,88 @@ int state_read_elem_data(const char *path, const char *name, long n_elems, doubl
     if (space >= 0) H5Sclose(space);
     if (dset >= 0) H5Dclose(dset);
   }
+  if (file >= 0) H5Fclose(file);
+  hdf5_errors_restore(saved);
+  return rc;
+}
+
+/* The index of name in the file's VarNamesAddField (fixed-length, space-padded strings as FLEXI
+ * and hexdg write them), -1 when it is not there; *n_names: the number of names. */
+static int field_var_index(hid_t file, const char *path, const char *name, int *n_names) {
+  *n_names = 0;
+  if (H5Aexists(file, "VarNamesAddField") <= 0) return -1;
+  hid_t attr = H5Aopen(file, "VarNamesAddField", H5P_DEFAULT);
+  hid_t type = attr >= 0 ? H5Aget_type(attr) : -1;
+  hid_t space = attr >= 0 ? H5Aget_space(attr) : -1;
+  hssize_t n = space >= 0 ? H5Sget_simple_extent_npoints(space) : -1;
+  size_t size = type >= 0 ? H5Tget_size(type) : 0;
+  int found = -1;
+  if (type >= 0 && H5Tget_class(type) == H5T_STRING && !H5Tis_variable_str(type) && n > 0 &&
+      size > 0) {
+    char *buf = hx_malloc((size_t)n * size, "VarNamesAddField");
+    if (buf && H5Aread(attr, type, buf) >= 0) {
+      for (hssize_t v = 0; v < n && found < 0; v++) {
+        size_t len = size;
+        const char *s = buf + (size_t)v * size;
+        while (len > 0 && (s[len - 1] == ' ' || s[len - 1] == '\0')) len--;
+        if (len == strlen(name) && strncmp(s, name, len) == 0) found = (int)v;
+      }
+      *n_names = (int)n;
+    }
+    free(buf);
+  } else if (n > 0) {
+    HX_ERROR(HX_ERR_INPUT, "state file '%s': attribute VarNamesAddField is not an array of "
+                           "fixed-length strings; field '%s' is not read", path, name);
+  }
+  if (space >= 0) H5Sclose(space);
+  if (type >= 0) H5Tclose(type);
+  if (attr >= 0) H5Aclose(attr);
+  return found;
+}
+
+static int read_field_from(hid_t file, const char *path, const char *name, const StateHeader *h,
+                           long n_local, const long *global_id, double *out, int *found) {
+  int n_field = 0;
+  int v = field_var_index(file, path, name, &n_field);
+  if (v < 0 || H5Lexists(file, FIELD_DATASET_NAME, H5P_DEFAULT) <= 0) return HX_OK;
+  hid_t dset, space;
+  hsize_t dims[5] = {0, 0, 0, 0, 0};
+  HX_CHECK(open_node_dataset(file, path, FIELD_DATASET_NAME, &dset, &space, dims));
+  int ndims = H5Sget_simple_extent_ndims(space);
+  H5Sclose(space);
+  H5Dclose(dset);
+  const hsize_t np1 = (hsize_t)h->N + 1;
+  if (ndims != 5 || dims[0] != (hsize_t)h->n_elems || dims[1] != np1 || dims[2] != np1 ||
+      dims[3] != np1 || dims[4] != (hsize_t)n_field)
+    return HX_ERROR(HX_ERR_INPUT,
+                    "state file '%s': dataset %s is not %ld x %d^3 x %d (elements, nodes at N = "
+                    "%d, VarNamesAddField); the file is damaged or of another mesh",
+                    path, FIELD_DATASET_NAME, h->n_elems, h->N + 1, n_field, h->N);
+  const size_t n_nodes = nodes_per_elem(h->N);
+  double *all = hx_malloc((size_t)n_local * n_field * n_nodes * sizeof(double), "FieldData");
+  HX_ALLOC_CHECK(all);
+  StatePart part = {n_local, global_id, 0};
+  int rc = global_id ? read_part_of(file, path, h, FIELD_DATASET_NAME, n_field, all, &part)
+                     : read_elem_blocks_of(file, path, h, FIELD_DATASET_NAME, n_field, all);
+  for (long e = 0; rc == HX_OK && e < n_local; e++)
+    memcpy(out + (size_t)e * n_nodes, all + ((size_t)e * n_field + v) * n_nodes,
+           n_nodes * sizeof(double));
+  free(all);
+  if (rc == HX_OK) *found = 1;
+  return rc;
+}
+
+int state_read_field(const char *path, const char *name, int N, long n_elems, long n_local,
+                     const long *global_id, double *out, int *found) {
+  *found = 0;
+  Hdf5ErrorPrinting saved = hdf5_errors_silence();
+  hid_t file = -1;
+  int rc = open_state_file(path, &file);
+  StateHeader h;
+  memset(&h, 0, sizeof h);
+  h.N = N;
+  h.n_elems = n_elems;
+  if (rc == HX_OK) rc = read_field_from(file, path, name, &h, n_local, global_id, out, found);
   if (file >= 0) H5Fclose(file);
   hdf5_errors_restore(saved);
   return rc;

@@ -16,6 +16,9 @@
 /* Element-wise datasets a file may hold besides elem_data (StateHeader.elem_extra). */
 #define STATE_MAX_ELEM_EXTRA 4
 
+/* Node-wise fields a file may hold besides DG_Solution (StateHeader.field_data). */
+#define STATE_MAX_FIELD_VARS 4
+
 /* Length of StateHeader.mechanism_hash without its terminating NUL. */
 #define STATE_MECHANISM_HASH_DIGITS 16
 
@@ -40,6 +43,12 @@ typedef struct {
   int n_elem_extra;
   const char *elem_extra_names[STATE_MAX_ELEM_EXTRA];
   const double *elem_extra[STATE_MAX_ELEM_EXTRA];
+  /* Optional node-wise fields (e.g. "MaxPressure"), FLEXI's dataset FieldData of shape (nElems,
+   * N+1, N+1, N+1, n_field_vars) with their names in the attribute VarNamesAddField; field_data
+   * holds the local elements in hexdg's layout [elem][var][k][j][i]. 0: none. */
+  int n_field_vars;
+  const char *field_var_names[STATE_MAX_FIELD_VARS];
+  const double *field_data;
 } StateHeader;
 
 /* "<project>_State_<time as %017.9f>.h5", FLEXI's TIMESTAMP naming (F17.9 with the leading blanks
@@ -70,6 +79,13 @@ int state_read(const char *path, const StateHeader *expected, double *U);
  * an error); a dataset of another size is an error. */
 int state_read_elem_data(const char *path, const char *name, long n_elems, double *out,
                          int *found);
+
+/* The node-wise field name (one of the file's VarNamesAddField) of this rank's n_local elements
+ * (global ids global_id, 1-based ascending; NULL: every element in order) of a file of n_elems
+ * elements at degree N into out (hexdg layout, n_local*(N+1)^3 doubles): *found = 0 when the
+ * file has no such field (not an error); a FieldData of another shape is an error. */
+int state_read_field(const char *path, const char *name, int N, long n_elems, long n_local,
+                     const long *global_id, double *out, int *found);
 
 /* MPI runs: this rank's n_local elements, global ids global_id (1-based, ascending; U holds them
  * in that order) of a file of h->n_elems elements. Writing is collective (every rank calls it,

@@ -80,6 +80,7 @@ int simulation_define_params(Params *p) {
   HX_CHECK(analyze_define_params(p));
   HX_CHECK(vtu_define_params(p));
   HX_CHECK(bodyforces_define_params(p));
+  HX_CHECK(maxpressure_define_params(p));
   return HX_OK;
 }
 
@@ -102,6 +103,11 @@ static void state_header(const Simulation *sim, StateHeader *h) {
   if (s->fv.enabled) { /* docs/shock_capturing.md: the blending factor of the last stage */
     h->elem_data_name = "FV_alpha";
     h->elem_data = s->fv.alpha;
+  }
+  if (sim->maxp.on) { /* docs/reacting_flow.md: the numerical soot foil */
+    h->n_field_vars = 1;
+    h->field_var_names[0] = "MaxPressure";
+    h->field_data = sim->maxp.p_max;
   }
   if (s->mech) {
     snprintf(h->mechanism, sizeof h->mechanism, "%s", s->mech->path);
@@ -132,6 +138,8 @@ int simulation_sync_host(Simulation *sim) {
 int simulation_write_state(Simulation *sim) {
   StateHeader h;
   HX_CHECK(simulation_sync_host(sim));
+  if (sim->maxp.on && sim->backend == BACKEND_CUDA)
+    HX_CHECK(gpu_max_pressure_get(sim->gpu, sim->maxp.p_max));
   HX_CHECK(update_elem_cost(sim));
   state_header(sim, &h);
   state_file_name(sim->last_state, sizeof sim->last_state, sim->project, sim->t);
@@ -168,8 +176,8 @@ static int backend_init(const Params *p, Simulation *sim) {
   HX_CHECK(params_get_choice(p, "MPITransport", &transport));
   HX_CHECK(params_get_logical(p, "UseCudaGraphs", &graphs));
   HX_CHECK(params_get_logical(p, "OverlapMPI", &overlap));
-  /* the GPU's reacting flow: one rank, Euler (gpu_solver_create says why otherwise) */
-  const bool gpu_mix = !sim->solver->mech || (par_size() == 1 && !sim->solver->viscous);
+  /* the GPU's reacting flow: Euler (gpu_solver_create says why otherwise) */
+  const bool gpu_mix = !sim->solver->mech || !sim->solver->viscous;
   if (sim->backend == BACKEND_AUTO) /* the same choice on every rank */
     sim->backend = par_any(gpu_device_count() == 0) || !gpu_mix ? BACKEND_CPU : BACKEND_CUDA;
   if (sim->backend == BACKEND_CPU) {
@@ -254,7 +262,10 @@ int simulation_create(const Params *p, const char *restart_file, Simulation **ou
   if (sim->tgv) rc = tgv_init(&sim->tgva, sim->solver, sim->project);
   if (sim->tgv && rc == HX_OK && restart_file && par_is_root())
     rc = tgv_csv_resume(&sim->tgva, sim->t);
+  if (rc == HX_OK) rc = maxpressure_init(p, sim->solver, restart_file, &sim->maxp);
   if (rc == HX_OK) rc = backend_init(p, sim);
+  if (rc == HX_OK && sim->maxp.on && sim->backend == BACKEND_CUDA)
+    rc = gpu_max_pressure_set(sim->gpu, sim->maxp.p_max);
   if (rc != HX_OK) {
     simulation_destroy(sim);
     return rc;
@@ -269,6 +280,7 @@ void simulation_destroy(Simulation *sim) {
   gpu_solver_destroy(sim->gpu);
   free(sim->U_good);
   free(sim->elem_cost);
+  maxpressure_free(&sim->maxp);
   chemstage_free(&sim->chem);
   timedisc_free(&sim->td);
   analyze_free(&sim->ana);
@@ -453,6 +465,13 @@ static int advance(Simulation *sim, double t_ana, double *dt, int *land) {
   return HX_OK;
 }
 
+/* RecordMaxPressure: fold the new state into the per-node maximum. */
+static int record_max_pressure(Simulation *sim) {
+  if (!sim->maxp.on) return HX_OK;
+  if (sim->backend == BACKEND_CUDA) return gpu_max_pressure_update(sim->gpu);
+  return maxpressure_update(&sim->maxp, sim->solver);
+}
+
 int simulation_run(Simulation *sim) {
   Solver *s = sim->solver;
   TimeDisc *td = &sim->td;
@@ -480,6 +499,7 @@ int simulation_run(Simulation *sim) {
       return HX_ERROR(HX_ERR_NUMERIC, "stopped at t = %.9g; last state written to %s", t_bad,
                       sim->last_state);
     }
+    HX_CHECK(record_max_pressure(sim));
     sim->iter++;
     stages += td->rk->n_stages;
     /* a signal reaches one rank: every rank stops at the same step */

@@ -3,6 +3,7 @@
 #define HEXDG_SIMULATION_H
 
 #include "analysis/analyze.h"
+#include "analysis/maxpressure.h"
 #include "analysis/tgv.h"
 #include "dg/solver.h"
 #include "gpu/gpu.h"
@@ -39,6 +40,7 @@ typedef struct {
   double *elem_cost;
   double wall_flow;
   long flow_elem_steps;     /* element-steps of the flow part: elements x time steps */
+  MaxPressure maxp;         /* RecordMaxPressure: the numerical soot foil */
 } Simulation;
 
 /* Register every parameter of every module (the one registry behind --help). */

@@ -1,0 +1,115 @@
+#!/usr/bin/env bash
+# RecordMaxPressure (the numerical soot foil, src/analysis/maxpressure.c) and tools/soot_foil.py,
+# on hexdg's moving normal shock (IniExactFunc 10, Mach 2, x_s = 5 + 2 t, p1 = 1/kappa ahead,
+# p2 = 4.5 p1 behind: the Rankine-Hugoniot jump 1 + 2 kappa/(kappa+1) (M^2 - 1)), CPU, air:
+#   1. t = 0: FieldData MaxPressure equals the pressure of DG_Solution (1e-14);
+#   2. every later file: MaxPressure >= the file's pressure and >= the previous file's record;
+#   3. t = 2: the nodes the shock has swept since it formed (6 < x < 8.5) hold >= 0.98 p2 (they
+#      saw the post-shock state; around x = 5 the shock forms from the smooth initial profile),
+#      the nodes well ahead (x > 12) p1 (1e-10: only the initial tanh tail);
+#   4. a restart at t = 1 carries the record: the t = 2 record equals the straight run's (1e-13);
+#   5. tools/soot_foil.py: the extracted image's maximum is the file's (a 2-D box, 1 z layer).
+# Skips (exit 77) without a python3 that has numpy and h5py.
+# usage: run_soot_foil.sh path/to/hexdg repo_root
+set -u
+hexdg=$1
+tools=$2/tools
+source "$(dirname "$0")/script_lib.sh"
+
+require_python numpy h5py
+enter_scratch
+
+cat >shock.ini <<'INI'
+ProjectName    = shock
+Backend        = cpu
+MeshFile       = box
+BoxElems       = (/40,2,1/)
+BoxLower       = (/0., 0., 0./)
+BoxUpper       = (/20., 1., 0.5/)
+BoxPeriodic    = (/F,T,T/)
+N              = 3
+NodeType       = GAUSS-LOBATTO
+SplitDG        = PI
+Riemann        = HLLC
+IniExactFunc   = 10
+MachShock      = 2.
+PreShockDens   = 1.
+tend           = 2.
+Analyze_dt     = 0.5
+CFLscale       = 0.5
+IndicatorType  = hennemann
+FV_alpha_max   = 1.
+FV_LimiterType = MinMod
+RecordMaxPressure = T
+INI
+mkdir -p straight restart
+(cd straight && "$hexdg" ../shock.ini >run.txt 2>&1) || { echo "FAIL - straight run: $(tail -3 straight/run.txt)"; exit 1; }
+sed 's/^tend.*/tend = 1./' shock.ini >half.ini
+(cd restart && "$hexdg" ../half.ini >run1.txt 2>&1 && "$hexdg" ../shock.ini shock_State_0000001.000000000.h5 >run2.txt 2>&1) ||
+  { echo "FAIL - restarted run: $(tail -3 restart/run*.txt)"; exit 1; }
+
+PYTHONPATH=$tools "$py" - "$hexdg" <<'PY'
+import glob, sys
+import numpy as np, h5py, argparse
+import front_speed as fs
+
+hexdg, kappa = sys.argv[1], 1.4
+p1 = 1.0 / kappa
+p2 = p1 * (1.0 + 2.0 * kappa / (kappa + 1.0) * (2.0 ** 2 - 1.0))
+fails = 0
+
+
+def check(what, ok):
+    global fails
+    print(("ok   - " if ok else "FAIL - ") + what)
+    fails += 0 if ok else 1
+
+
+def read(path):
+    with h5py.File(path, "r") as f:
+        names = [fs.as_text(n) for n in np.atleast_1d(f.attrs["VarNamesAddField"])]
+        u = f["DG_Solution"][()]
+        rec = f["FieldData"][..., names.index("MaxPressure")]
+    p = (kappa - 1.0) * (u[..., 4] - 0.5 * np.sum(u[..., 1:4] ** 2, axis=-1) / u[..., 0])
+    return p, rec
+
+
+files = sorted(glob.glob("straight/shock_State_*.h5"))
+check(f"5 state files (t = 0, 0.5, .., 2): {len(files)}", len(files) == 5)
+p, rec = read(files[0])
+check(f"t = 0: MaxPressure = p ({np.abs(rec - p).max() / p.max():.1e})",
+      np.abs(rec - p).max() <= 1e-14 * p.max())
+prev = rec
+for f in files[1:]:
+    p, rec = read(f)
+    check(f"{f}: record >= p and >= the previous record",
+          np.all(rec >= p - 1e-14 * p2) and np.all(rec >= prev))
+    prev = rec
+state = fs.State(files[-1])
+maker = fs.MeshMaker(argparse.Namespace(ini="shock.ini", hexdg=hexdg, verbose=False))
+x = maker.coordinate(state, 0)
+maker.close()
+swept, ahead = rec[(x > 6.0) & (x < 8.5)], rec[x > 12.0]
+check(f"t = 2: swept nodes hold >= 0.98 p2 (min {swept.min() / p2:.4f} p2)", swept.min() >= 0.98 * p2)
+check(f"t = 2: nodes ahead hold p1 ({np.abs(ahead - p1).max():.1e})", np.abs(ahead - p1).max() <= 1e-10)
+_, rec_r = read("restart/shock_State_0000002.000000000.h5")
+check(f"restart at t = 1 carries the record ({np.abs(rec_r - rec).max() / p2:.1e})",
+      np.abs(rec_r - rec).max() <= 1e-13 * p2)
+sys.exit(1 if fails else 0)
+PY
+rc=$?
+[ $rc -eq 0 ] || fails=$((fails + 1))
+
+"$py" "$tools/soot_foil.py" --ini shock.ini --hexdg "$hexdg" straight/shock_State_0000002.000000000.h5 --npz foil.npz >foil.txt 2>&1
+check "soot_foil.py extracts the record" grep -q "wrote foil.npz" foil.txt
+"$py" - <<'PY' && echo "ok   - soot_foil.py image max = file max" || { echo "FAIL - soot_foil.py image max"; exit 1; }
+import numpy as np, h5py
+img = np.load("foil.npz")["pmax"]
+with h5py.File("straight/shock_State_0000002.000000000.h5") as f:
+    rec = f["FieldData"][..., 0]
+assert img.shape[0] == 3 * 2 + 1, img.shape  # 2 elements of N = 3 across: 7 node rows
+assert abs(np.nanmax(img) - rec.max()) <= 1e-15 * rec.max(), (np.nanmax(img), rec.max())
+PY
+[ $? -eq 0 ] || fails=$((fails + 1))
+[ $fails -eq 0 ] && echo "all soot-foil checks passed" || echo "$fails soot-foil check(s) failed"
+exit $((fails > 0))

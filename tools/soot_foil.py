@@ -1,0 +1,179 @@
+#!/usr/bin/env python3
+"""Numerical soot foil of a 2-D cellular detonation: the maximum pressure every node saw over the
+run (RecordMaxPressure = T, FieldData MaxPressure of a hexdg state file), as a picture, and the
+cell width from it.
+
+usage: soot_foil.py --ini case.ini [--hexdg PATH] STATE.h5 [--npz out.npz]    (extract)
+       soot_foil.py --from-npz in.npz [--png out.png] [--xmin X] [--lambda-ref L]    (analyse)
+       soot_foil.py --ini case.ini STATE.h5 --png out.png ...                   (both at once)
+
+Extract: the node positions come from the state's mesh (tools/front_speed.py's MeshMaker: the
+HOPR file, or `hexdg mesh box` for the built-in box); the nodes of the first z layer (a 2-D run
+has one element layer in z) are binned to a regular x-y image, each pixel the largest MaxPressure
+of its nodes, with the pixel size of the mean node spacing. The image (and the state's time) go
+to --npz: a few MB where the state file is hundreds, so a GPU machine without matplotlib can
+extract and the plot is made elsewhere.
+
+Analyse: the image divided by the CJ pressure (--p-cj, else its median over the burnt region),
+drawn with x along the tube (PNG); the cell width from the transverse spectrum: for every column
+with x >= --xmin the mean-free p_max(y) is Fourier transformed, the power spectra are summed, and
+the dominant transverse wavelength is lambda_y = W / k for the peak's mode k (W the channel
+width). In a regular cellular pattern the tracks of the triple points are periodic in y with the
+cell width, so lambda_y is the cell width (or half of it, when the two families of tracks are
+equally strong: the tool prints the three strongest modes). Printed last: `cell_width <m>`.
+
+Needs numpy and h5py (extract), matplotlib (PNG); reruns itself with /usr/bin/python3 when the
+running Python lacks numpy.
+"""
+import argparse
+import os
+import sys
+
+try:
+    import numpy as np
+except ImportError:
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    from system_python import rerun_or_exit
+
+    rerun_or_exit("HEXDG_SOOT_FOIL_REEXEC", "soot_foil.py: needs numpy (pip install numpy)")
+
+PROG = "soot_foil.py"
+
+
+def fail(message):
+    sys.exit(f"{PROG}: {message}")
+
+
+def extract(args):
+    """The binned max-pressure image of the first z layer of the state file."""
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import front_speed as fs  # node positions of a state, the same as the front speed's
+    import h5py
+
+    state = fs.State(args.state)
+    with h5py.File(args.state, "r") as f:
+        if "FieldData" not in f:
+            fail(f"{args.state}: no FieldData (run with RecordMaxPressure = T)")
+        names = [fs.as_text(n) for n in np.atleast_1d(f.attrs.get("VarNamesAddField", []))]
+        if "MaxPressure" not in names:
+            fail(f"{args.state}: FieldData holds {names}, not MaxPressure "
+                 "(run with RecordMaxPressure = T)")
+        pmax = np.asarray(f["FieldData"][..., names.index("MaxPressure")], dtype=float)
+    maker = fs.MeshMaker(argparse.Namespace(ini=args.ini, hexdg=args.hexdg, verbose=False))
+    try:
+        x, y, z = (maker.coordinate(state, a) for a in range(3))
+    finally:
+        maker.close()
+    z0 = z.min()
+    thick = z.max() - z0
+    layer = np.abs(z - z0) <= 1e-9 * max(thick, 1e-300)  # the nodes on the lower z face
+    x, y, p = x[layer], y[layer], pmax[layer]
+    width, length = y.max() - y.min(), x.max() - x.min()
+    n_nodes_y = len(np.unique(np.round((y - y.min()) / width * 1e6)))
+    h = width / max(n_nodes_y - 1, 1)  # mean node spacing across the channel
+    nx, ny = int(round(length / h)) + 1, n_nodes_y
+    ix = np.clip(np.round((x - x.min()) / length * (nx - 1)).astype(int), 0, nx - 1)
+    iy = np.clip(np.round((y - y.min()) / width * (ny - 1)).astype(int), 0, ny - 1)
+    img = np.full((ny, nx), -np.inf)
+    np.maximum.at(img, (iy, ix), p)
+    # pixels no node fell into (Gauss-Lobatto spacing is uneven): the previous column's value
+    for j in range(1, nx):
+        gap = ~np.isfinite(img[:, j])
+        img[gap, j] = img[gap, j - 1]
+    img[~np.isfinite(img)] = np.nan
+    return {"pmax": img, "x0": x.min(), "x1": x.max(), "y0": y.min(), "y1": y.max(),
+            "time": state.time}
+
+
+def transverse_spectrum(img, x, xmin):
+    """Summed power spectrum over y of the columns with x >= xmin (mean removed per column)."""
+    cols = img[:, x >= xmin]
+    cols = cols[:, np.all(np.isfinite(cols), axis=0)]
+    if cols.shape[1] == 0:
+        fail(f"no burnt column with x >= {xmin:g}: lower --xmin")
+    # even extension: the walls at y0 and y1 are symmetry lines of the pattern
+    ext = np.concatenate([cols, cols[-2:0:-1]], axis=0)
+    ext = ext - ext.mean(axis=0)
+    return np.sum(np.abs(np.fft.rfft(ext, axis=0)) ** 2, axis=1), cols.shape[1]
+
+
+def analyse(data, args):
+    img = data["pmax"]
+    ny, nx = img.shape
+    x = np.linspace(data["x0"], data["x1"], nx)
+    width = data["y1"] - data["y0"]
+    xmin = args.xmin if args.xmin is not None else data["x0"] + 0.5 * (data["x1"] - data["x0"])
+    power, n_cols = transverse_spectrum(img, x, xmin)
+    period = 2.0 * width  # the even extension's period
+    modes = np.argsort(power[1:])[::-1][:3] + 1
+    print(f"channel width {width:.6g} m, {nx} x {ny} pixels, t = {data['time']:.6g} s, "
+          f"{n_cols} columns with x >= {xmin:.6g} m")
+    for k in modes:
+        print(f"  transverse mode {k}: wavelength {period / k:.6g} m, relative power "
+              f"{power[k] / power[1:].sum():.3f}")
+    lam = period / modes[0]
+    if args.lambda_ref:
+        print(f"literature cell width {args.lambda_ref:.6g} m: ratio {lam / args.lambda_ref:.3f}")
+    if args.png:
+        plot(img, data, xmin, lam, args)
+    print(f"cell_width {lam:.6g}")
+
+
+def plot(img, data, xmin, lam, args):
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        fail("the PNG needs matplotlib (pip install matplotlib, or run with /usr/bin/python3)")
+    finite = img[np.isfinite(img)]
+    p_ref = args.p_cj if args.p_cj else np.median(finite[finite > np.percentile(finite, 50)])
+    extent = [data["x0"] * 100, data["x1"] * 100, data["y0"] * 100, data["y1"] * 100]
+    aspect = (extent[1] - extent[0]) / (extent[3] - extent[2])
+    fig, ax = plt.subplots(figsize=(min(16, 2.2 + 1.6 * aspect), 2.6))
+    im = ax.imshow(img / p_ref, origin="lower", extent=extent, cmap="gray_r", vmin=0.5,
+                   vmax=args.vmax, interpolation="nearest", aspect="equal")
+    ax.axvline(xmin * 100, color="tab:red", lw=0.8, ls="--")
+    ax.set_xlabel("x [cm]")
+    ax.set_ylabel("y [cm]")
+    ax.set_title(args.title or f"maximum pressure / {p_ref:.4g} Pa; transverse wavelength "
+                 f"{lam * 100:.3g} cm (x > {xmin * 100:.3g} cm, dashed)", fontsize=9)
+    fig.colorbar(im, ax=ax, fraction=0.02, pad=0.01)
+    fig.tight_layout()
+    fig.savefig(args.png, dpi=args.dpi)
+    print(f"wrote {args.png}")
+
+
+def main():
+    ap = argparse.ArgumentParser(prog=PROG, description=__doc__.split("\n\n")[0])
+    ap.add_argument("state", nargs="?", help="state file with FieldData MaxPressure")
+    ap.add_argument("--ini", help="the run's parameter file (built-in box meshes)")
+    ap.add_argument("--hexdg", help="hexdg executable (for `hexdg mesh box`)")
+    ap.add_argument("--npz", help="write the extracted image here")
+    ap.add_argument("--from-npz", help="analyse an image written with --npz")
+    ap.add_argument("--png", help="draw the soot foil")
+    ap.add_argument("--xmin", type=float, help="spectrum over x >= xmin (default: the second half)")
+    ap.add_argument("--lambda-ref", type=float, help="a literature cell width to compare with [m]")
+    ap.add_argument("--p-cj", type=float, help="pressure scale of the picture (default: median)")
+    ap.add_argument("--vmax", type=float, default=3.0, help="colour scale top, in units of p_CJ")
+    ap.add_argument("--dpi", type=int, default=150)
+    ap.add_argument("--title")
+    args = ap.parse_args()
+    if args.from_npz:
+        with np.load(args.from_npz) as f:
+            data = {k: f[k] for k in f.files}
+        data = {k: (v if v.ndim else float(v)) for k, v in data.items()}
+    elif args.state:
+        data = extract(args)
+        if args.npz:
+            np.savez_compressed(args.npz, **data)
+            print(f"wrote {args.npz} ({data['pmax'].shape[1]} x {data['pmax'].shape[0]} pixels)")
+    else:
+        fail("give a state file or --from-npz")
+    if args.from_npz or args.png or not args.npz:
+        analyse(data, args)
+
+
+if __name__ == "__main__":
+    main()
