@@ -22,7 +22,8 @@ static long node_pressures(const Solver *s, double *p) {
   for (long dof = 0; dof < s->n_dof; dof++) {
     const long e = dof / s->n_dof_elem, q = dof % s->n_dof_elem;
     double u[HX_NVAR_MAX], pr[HX_NPRIM], Y[HX_MAX_SPECIES], c;
-    for (int v = 0; v < s->n_var; v++) u[v] = s->U[(e * s->n_var + v) * s->n_dof_elem + q];
+    for (int v = 0; v < s->n_var; v++)
+      u[v] = s->U[(e * s->n_var + v) * s->n_dof_elem + q];
     if (solver_node_prim(s, dof, u, pr, Y, &c) != 0) {
       p[dof] = -HUGE_VAL;
       bad++;
@@ -47,7 +48,8 @@ int maxpressure_init(const Params *p, const Solver *s, const char *restart_file,
     node_pressures(s, mp->p_max);
     if (restart_file && par_is_root())
       printf("hexdg: RecordMaxPressure = T but %s has no FieldData MaxPressure: the record "
-             "starts at the restart\n", restart_file);
+             "starts at the restart\n",
+             restart_file);
   }
   return HX_OK;
 }

@@ -118,7 +118,12 @@ static void scatter_reactors(ChemStage *cs, Solver *s, long n) {
   }
 }
 
+/* Below this, a chemistry interval changes no state above round-off (rates times dt), and the
+ * integrators' smallest step (1e-20 s, chem/radau5.h) would fail: the stage is skipped. */
+#define CHEM_DT_NEGLIGIBLE 1e-20
+
 int chemstage_advance(ChemStage *cs, Solver *s, double dt) {
+  if (!(dt > CHEM_DT_NEGLIGIBLE)) return HX_OK;
   double t0 = omp_get_wtime();
   long n = gather_reactors(cs, s);
   int rc = n > 0 ? chem_batch_integrate_with(s->mech, cs->integrator, CHEM_MODE_CV, n, cs->y,
@@ -137,6 +142,7 @@ int chemstage_advance(ChemStage *cs, Solver *s, double dt) {
 }
 
 int chemstage_advance_gpu(ChemStage *cs, GpuSolver *g, double dt) {
+  if (!(dt > CHEM_DT_NEGLIGIBLE)) return HX_OK;
   double t0 = omp_get_wtime();
   GpuChemStats st;
   HX_CHECK(gpu_chem_advance(g, dt, cs->T_min, cs->integrator, cs->gpu_single_launch, &cs->opt,

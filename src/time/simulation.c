@@ -402,9 +402,12 @@ static int analyze_now(Simulation *sim, double dt, double wall_start, long stage
   return HX_OK;
 }
 
+/* The next landing time: t + Analyze_dt, or tend when that is within round-off of tend (the sum
+ * of Analyze_dt steps may fall an ulp short of tend; a step of that ulp would follow). */
 static double next_analysis_time(const Simulation *sim, double t) {
-  double ta = sim->td.analyze_dt > 0.0 ? t + sim->td.analyze_dt : sim->td.tend;
-  return ta < sim->td.tend ? ta : sim->td.tend;
+  const double tend = sim->td.tend;
+  double ta = sim->td.analyze_dt > 0.0 ? t + sim->td.analyze_dt : tend;
+  return ta < tend - 1e-12 * fabs(tend) ? ta : tend;
 }
 
 /* Shock capturing: make the last admissible state (the start of the failed step) current
