@@ -3,7 +3,8 @@
 # (mu0 0.01) on a curved periodic box, with and without overlap and with METIS; Euler; the
 # unstructured gmsh mesh with isothermal walls (all flips, body forces); the Taylor-Green vortex
 # (TGV integrals reduced over the ranks); Sod with FV blending and alpha spread across the rank
-# boundary. States agree to 1e-12 relative, CSV lines to 1e-11.
+# boundary; the reacting H2-air tube (species, FV, chemistry). States agree to 1e-12 relative,
+# CSV lines to 1e-11.
 # The 2-rank runs use MPITransport = $MPI_GPU_TRANSPORT (default auto: CUDA IPC where possible),
 # the MMS case once more with MPITransport = host; with 4 GPUs also 4 ranks (MMS, walls). Exits 77
 # (skipped) when fewer than 2 GPUs are visible.
@@ -51,6 +52,57 @@ same_csv tgv1/tgv_TGVAnalysis.csv tgv2/tgv_TGVAnalysis.csv
 run_ranks sod1 1 sod.ini
 run_ranks sod2 2 sod.ini
 same_state sod1 sod2
+# reacting flow: the H2-air tube (Li 2004, 9 species) with FV blending, the positivity limiter
+# and Strang chemistry on the device, against 1 rank and the CPU (skipped without the mechanism)
+mech=$root/../shared/data/mechanisms/li2004/mechanism.yaml
+[ -r "$mech" ] || mech=$root/.oracle/mechanisms/li.yaml
+if [ -r "$mech" ]; then
+  cat >tube.ini <<INI
+ProjectName = tube
+MeshFile = box
+BoxElems = (/24,1,1/)
+BoxLower = (/0.,0.,0./)
+BoxUpper = (/0.0096,0.0004,0.0004/)
+BoxPeriodic = (/F,T,T/)
+BoundaryName = BC_xminus
+BoundaryType = (/9,0/)
+BoundaryName = BC_xplus
+BoundaryType = (/2,0/)
+N = 3
+NodeType = GAUSS-LOBATTO
+SplitDG = PI
+Riemann = HLLC
+Mechanism = $mech
+IniExactFunc = 16
+IniCenter = (/0.002,0.,0./)
+IniAxis = (/1.,0.,0./)
+RefState = (/5.097,0.,0.,0.,4053000./)
+RefState = (/0.8495,0.,0.,0.,101325./)
+RefStateX = H2:2,O2:1,N2:3.76
+RefStateX = H2:2,O2:1,N2:3.76
+IndicatorType = hennemann
+FV_alpha_max = 1.
+FV_doExtendAlpha = T
+FV_LimiterType = MinMod
+FV_PositivityLimiter = T
+ChemistrySplitting = strang
+ChemTmin = 600.
+CFLscale = 0.5
+tend = 1e10
+maxIter = 30
+CalcErrorNorms = F
+Backend = cuda
+MPITransport = $transport
+INI
+  sed 's/^Backend.*/Backend = cpu/' tube.ini >tube_cpu.ini
+  run_ranks tube1 1 tube.ini
+  run_ranks tube2 2 tube.ini
+  run_ranks tube1cpu 1 tube_cpu.ini
+  same_state tube1 tube2
+  same_state tube1 tube1cpu
+else
+  echo "(reacting tube skipped: no Li 2004 mechanism)"
+fi
 # 4 ranks where 4 GPUs are visible (nvidia-h200-x4): the MMS and the gmsh walls case
 if [ "$gpus" -ge 4 ]; then
   run_ranks mms4 4 mms.ini
