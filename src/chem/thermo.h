@@ -191,6 +191,115 @@ HD static inline int chem_T_from_u_near(const ChemMech *m, const double *Y, long
   return chem_T_from_u(m, Y, sy, u, T);
 }
 
+/* The mixture's NASA-7 coefficients for a fixed composition: b = sum_k Y_k / W_k a_k over the
+ * species' ranges at some T (chem_nasa_coeffs), valid for T in [lo, hi) where every species keeps
+ * its range, and inv_W = sum_k Y_k / W_k = 1 / W. The polynomials being linear in the
+ * coefficients, the mixture's cp, h and u at any T in [lo, hi) cost one evaluation of eqs.
+ * 4.9-4.10 (chem_mix_cp_mass, chem_mix_h_mass) instead of one per species; the sums differ from
+ * chem_cp_mass, chem_h_mass only in the order of the additions (round-off). The flow solver's
+ * Newton iteration for T (mix_cons_to_prim) runs on them. ns = m->n_species, passed in so that
+ * the CUDA kernels instantiated per mechanism size give the species loop a constant count. */
+typedef struct {
+  double b[6], lo, hi, inv_W;
+} ChemMixNasa;
+
+HD static inline void chem_mix_nasa_n(const ChemMech *m, int ns, const double *Y, long sy,
+                                      double T, ChemMixNasa *x) {
+  double inv = 0, lo = -HUGE_VAL, hi = HUGE_VAL, b[6] = {0, 0, 0, 0, 0, 0};
+  for (int k = 0; k < ns; k++) {
+    const double *c = m->nasa + 15 * k, w = CHEM_AT(Y, k, sy) / m->mw[k];
+    inv += w;
+    const int low = T < c[0];
+    if (low)
+      hi = fmin(hi, c[0]);
+    else
+      lo = fmax(lo, c[0]);
+    const double *a = low ? c + 1 : c + 8;
+    for (int j = 0; j < 6; j++)
+      b[j] += w * a[j];
+  }
+  for (int j = 0; j < 6; j++)
+    x->b[j] = b[j];
+  x->lo = lo;
+  x->hi = hi;
+  x->inv_W = inv;
+}
+
+/* x for T: kept where it holds, else recomputed. */
+HD static inline void chem_mix_nasa_at_n(const ChemMech *m, int ns, const double *Y, long sy,
+                                         double T, ChemMixNasa *x) {
+  if (!(T >= x->lo && T < x->hi)) chem_mix_nasa_n(m, ns, Y, sy, T, x);
+}
+
+/* cp and h of the mixture, J/(kg K) and J/kg, for T in x's range */
+HD static inline double chem_mix_cp_mass(const ChemMixNasa *x, double T) {
+  return chem_nasa_cp_R(x->b, T) * CHEM_R;
+}
+HD static inline double chem_mix_h_mass(const ChemMixNasa *x, double T) {
+  return chem_nasa_h_RT(x->b, T, 1.0 / T) * T * CHEM_R;
+}
+
+/* u - target of the mixture at T (x updated to T's range) and its derivative cv */
+HD static inline double chem_mix_u_residual(const ChemMech *m, int ns, const double *Y, long sy,
+                                            double T, double target, ChemMixNasa *x, double *cv) {
+  chem_mix_nasa_at_n(m, ns, Y, sy, T, x);
+  const double Rw = CHEM_R * x->inv_W;
+  *cv = chem_mix_cp_mass(x, T) - Rw;
+  return chem_mix_h_mass(x, T) - Rw * T - target;
+}
+
+/* chem_T_from_u (the safeguarded Newton-bisection of chem_T_from_energy) with the mixture's
+ * coefficients x of Y (any range; updated as the iterate moves). */
+HD static inline int chem_mix_T_from_u_n(const ChemMech *m, int ns, const double *Y, long sy,
+                                         double target, ChemMixNasa *x, double *T) {
+  double lo = CHEM_T_LOW, hi = m->T_hi, cv;
+  const double e_lo = chem_mix_u_residual(m, ns, Y, sy, lo, 0.0, x, &cv);
+  const double e_hi = chem_mix_u_residual(m, ns, Y, sy, hi, 0.0, x, &cv);
+  if (!(target >= e_lo && target <= e_hi)) return 1;
+  double t = *T;
+  if (!(t > lo && t < hi)) t = lo + (hi - lo) * (target - e_lo) / (e_hi - e_lo);
+  for (int it = 0; it < 100; it++) {
+    const double f = chem_mix_u_residual(m, ns, Y, sy, t, target, x, &cv);
+    if (f > 0)
+      hi = t;
+    else
+      lo = t;
+    const double dt = -f / cv, tn0 = t + dt;
+    if (fabs(dt) <= 1e-13 * t) { /* converged (as chem_T_from_energy) */
+      *T = tn0;
+      return 0;
+    }
+    const double tn = tn0 > lo && tn0 < hi ? tn0 : 0.5 * (lo + hi); /* else bisect */
+    if (fabs(tn - t) <= 1e-13 * t || hi - lo <= 1e-13 * t) {
+      *T = tn;
+      return 0;
+    }
+    t = tn;
+  }
+  *T = t;
+  return 0;
+}
+
+/* chem_T_from_u_near with the mixture's coefficients x of Y (any range; updated as the iterate
+ * moves): plain Newton steps from the guess *T, one polynomial each; chem_mix_T_from_u_n where
+ * they leave the range or do not converge. */
+HD static inline int chem_mix_T_from_u_near_n(const ChemMech *m, int ns, const double *Y, long sy,
+                                              double u, ChemMixNasa *x, double *T) {
+  double t = *T, cv;
+  if (t > CHEM_T_LOW && t < m->T_hi) {
+    for (int it = 0; it < 4; it++) {
+      const double dt = -chem_mix_u_residual(m, ns, Y, sy, t, u, x, &cv) / cv;
+      t += dt;
+      if (!(t > CHEM_T_LOW && t < m->T_hi)) break;
+      if (fabs(dt) <= 1e-10 * t) { /* quadratic convergence: t is now exact to round-off */
+        *T = t;
+        return 0;
+      }
+    }
+  }
+  return chem_mix_T_from_u_n(m, ns, Y, sy, u, x, T);
+}
+
 HD static inline int chem_T_from_h(const ChemMech *m, const double *Y, long sy, double h,
                                    double *T) {
   return chem_T_from_energy(m, Y, sy, h, 1, T);

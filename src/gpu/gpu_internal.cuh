@@ -85,16 +85,28 @@ typedef struct {
   double *P;
   double *fv_res; /* [elem][nvar][n3]: the mixture's FV subcell residual (alpha > 0 elements) */
   int *elem_bad;  /* [elem]: a node failed the positivity check (FV_PositivityLimiter) */
+  /* The side ranges of the mesh (boundary sides first, then inner, then MPI sides): the mixture's
+   * face fluxes take the inner sides on Gauss-Lobatto nodes in a kernel of their own. */
+  int n_bc_sides, n_inner_sides;
+  /* Species transport (mix_visc.cu, mu0 > 0): the diffusivities (device copy); grad then holds
+   * [elem][3][n_lift][n3] (n_lift = 4 + ns), lift_flux the face values w* [side][n_lift][n2];
+   * Gauss-Lobatto nodes: each side's viscous flux Fv . n [side][master | slave][nvar][n2] */
+  const struct MixTransport *mix_tr;
+  double *mix_face_visc;
   StepScalars *sc;
 } DevData;
 
 /* Launch KERNEL(NS) with the compile-time species count of the mechanism sizes in use (Li 2004:
- * 9, H2/O2 with AR and N2: 10, Burke 2012: 13), or KERNEL(0) (run-time count) for others. */
-#define MIX_DISPATCH(ns, KERNEL)                                                                   \
-  switch (ns) {                                                                                    \
+ * 9, H2/O2 with AR and N2: 10, Burke 2012: 13), or KERNEL(0) (run-time count) for others;
+ * MIX_DISPATCH_FIXED: the instantiated sizes alone (nothing for others, MIX_FIXED_SPECIES). */
+#define MIX_DISPATCH_FIXED(ns, KERNEL)                                                             \
   case 9: KERNEL(9); break;                                                                        \
   case 10: KERNEL(10); break;                                                                      \
-  case 13: KERNEL(13); break;                                                                      \
+  case 13: KERNEL(13); break;
+#define MIX_FIXED_SPECIES(ns) ((ns) == 9 || (ns) == 10 || (ns) == 13)
+#define MIX_DISPATCH(ns, KERNEL)                                                                   \
+  switch (ns) {                                                                                    \
+  MIX_DISPATCH_FIXED(ns, KERNEL)                                                                   \
   default: KERNEL(0); break;                                                                       \
   }
 
@@ -183,6 +195,13 @@ int launch_mix_timestep(const DevData *d, cudaStream_t s);
 int launch_mix_lambda_max(const DevData *d, cudaStream_t s);
 int launch_mix_face_flux(const DevData *d, const DevPhysics *ph, double c_stage, int first,
                          int last, cudaStream_t s);
+/* The rest of a stage once the face fluxes are under way (after the FV residual): VolInt,
+ * SurfInt, the RK update and launch_mix_post_update's work; faces: the event of the face fluxes,
+ * waited for on s before SurfInt. For the instantiated species counts up to N = 5 one kernel per
+ * element does all of it (mix_kernels.cu); otherwise launch_mix_volume_integral, then
+ * launch_surface_update. */
+int launch_mix_stage_update(const DevData *d, const DevPhysics *ph, double a, double b,
+                            double c_stage, bool first_stage, cudaEvent_t faces, cudaStream_t s);
 /* FV subcell residual of the blended elements (fv_res), before launch_mix_volume_integral */
 int launch_mix_fv_volume(const DevData *d, const DevPhysics *ph, cudaStream_t s);
 /* Ut = (1 - alpha) R_DG + alpha R_FV */
@@ -230,5 +249,17 @@ int gpu_mpi_lifting(GpuMpi *m, const DevData *d, const DevPhysics *ph, double c)
 /* Spreading of the blending factors on s_elem (FV_doExtendAlpha): alpha_side goes through the
  * host (a few doubles per MPI side, once per pass). */
 int gpu_mpi_fv_alpha(GpuMpi *m, const DevData *d);
+
+/* Species transport (mix_visc.cu; a viscous mixture on one rank): BR1 face values of
+ * (u, v, w, T, Y_k), then the gradients and the viscous volume term (Ut_visc), both before the
+ * advective face flux; the viscous face flux subtracted from d->flux after it; the step's dt
+ * with the viscous (DFL) limit. */
+int launch_mix_face_lifting(const DevData *d, const DevPhysics *ph, double c_stage, int first,
+                            int last, cudaStream_t s);
+int launch_mix_lifting(const DevData *d, const DevPhysics *ph, cudaStream_t s);
+int launch_mix_visc_face_flux(const DevData *d, const DevPhysics *ph, double c_stage, int first,
+                              int last, cudaStream_t s);
+int launch_mix_visc_timestep(const DevData *d, const DevPhysics *ph, cudaStream_t s);
+int mix_visc_configure(const DevData *d);
 
 #endif

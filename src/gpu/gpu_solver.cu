@@ -13,6 +13,7 @@ extern "C" {
 #include "dg/indicator.h"
 #include "gpu/gpu.h"
 #include "parallel/parallel.h"
+#include "physics/navierstokes_mix.h"
 #include "time/timedisc.h"
 }
 
@@ -96,7 +97,10 @@ static size_t planned_bytes(const Solver *s) {
   size_t face = ns * n2 * (nv + 9 + 1 + 3);
   if (s->mech) /* P, the chemistry batch, the FV residual */
     vol += ne * n3 * (MIX_NP(s->n_species) + s->n_species + 4 + (s->fv.enabled ? nv : 0));
-  if (s->viscous) {
+  if (s->viscous && s->mech) { /* species transport: gradients of 4 + ns variables, Ut_visc */
+    vol += ne * n3 * (3 * (size_t)s->n_lift + nv);
+    face += ns * n2 * ((size_t)s->n_lift + (s->disc.node_type == NODE_GAUSS_LOBATTO ? 2 * nv : 0));
+  } else if (s->viscous) {
     vol += ne * n3 * HX_NGRAD;
     face += ns * n2 * HX_NGRAD;
   }
@@ -209,9 +213,10 @@ static int upload_mixture(GpuSolver *g, const Solver *s, const GpuOptions *opt) 
   DevData *d = &g->d;
   const ChemMech *m = s->mech;
   const size_t n3 = s->n_dof_elem, ne = s->mesh->n_elems, ns = s->n_species, np_mix = MIX_NP(ns);
-  if (s->viscous)
-    return HX_ERROR(HX_ERR_INPUT, "Mechanism = %s with mu0 > 0: species transport runs on the "
-                                  "CPU backend only in this version; set Backend = cpu", m->path);
+  if (s->viscous && par_size() > 1)
+    return HX_ERROR(HX_ERR_INPUT, "Mechanism = %s with mu0 > 0: species transport on the GPU runs "
+                                  "on one rank only in this version; run one rank or set "
+                                  "Backend = cpu", m->path);
   d->n_species = (int)ns;
   void *block = NULL;
   HX_CHECK(dev_alloc(g, &block, m->block_bytes, m->block, "mechanism"));
@@ -235,6 +240,23 @@ static int upload_mixture(GpuSolver *g, const Solver *s, const GpuOptions *opt) 
                        "limiter marks"));
     CU_CHECK(cudaMemset(d->elem_bad, 0, sizeof(int) * (ne ? ne : 1)));
   }
+  if (s->viscous) { /* species transport (mix_visc.cu) */
+    const size_t ng = 3 * (size_t)s->n_lift, nvol = (size_t)s->n_var * n3 * ne;
+    HX_CHECK(dev_alloc(g, (void **)&d->mix_tr, sizeof(MixTransport), s->mix_transport,
+                       "species diffusivities"));
+    HX_CHECK(dev_alloc(g, (void **)&d->grad, sizeof(double) * ng * n3 * ne, NULL,
+                       "lifted gradients"));
+    HX_CHECK(dev_alloc(g, (void **)&d->Ut_visc, sizeof(double) * nvol, NULL,
+                       "viscous volume term"));
+    HX_CHECK(dev_alloc(g, (void **)&d->lift_flux,
+                       sizeof(double) * s->n_lift * s->n_dof_face * d->n_sides, NULL,
+                       "lifting face values"));
+    if (s->disc.node_type == NODE_GAUSS_LOBATTO)
+      HX_CHECK(dev_alloc(g, (void **)&d->mix_face_visc,
+                         sizeof(double) * 2 * s->n_var * s->n_dof_face * d->n_sides, NULL,
+                         "viscous face fluxes"));
+    HX_CHECK(mix_visc_configure(d));
+  }
   if (opt->chem_split) HX_CHECK(mix_chem_create(d, m, &g->chem));
   return mix_configure(d);
 }
@@ -256,6 +278,8 @@ static int upload_solver(GpuSolver *g, const Solver *s, const GpuOptions *opt) {
   d->nvar = s->n_var;
   d->n_elems = s->mesh->n_elems;
   d->n_sides = s->mesh->n_sides;
+  d->n_bc_sides = s->mesh->n_bc_sides;
+  d->n_inner_sides = s->mesh->n_inner_sides;
   d->node_type = s->disc.node_type;
   d->split = s->disc.split;
   d->riemann = s->riemann;
@@ -282,7 +306,7 @@ static int upload_solver(GpuSolver *g, const Solver *s, const GpuOptions *opt) {
     HX_CHECK(dev_alloc(g, (void **)&d->sponge, sizeof(double) * n3 * ne, s->sponge, "sponge"));
     for (int v = 0; v < HX_NVAR; v++) d->sponge_base[v] = s->sponge_base[v];
   }
-  if (d->viscous) {
+  if (d->viscous && !s->mech) { /* air; the mixture's arrays: upload_mixture */
     HX_CHECK(dev_alloc(g, (void **)&d->grad, sizeof(double) * HX_NGRAD * n3 * ne, NULL,
                        "lifted gradients"));
     HX_CHECK(dev_alloc(g, (void **)&d->Ut_visc, sizeof(double) * nvol, NULL,
@@ -345,25 +369,33 @@ static int enqueue_stages_mpi(GpuSolver *g) {
 
 /* dt of the step on the element stream (CFL maxima, landing). */
 static int enqueue_timestep(GpuSolver *g) {
+  if (g->d.mech && g->d.viscous) return launch_mix_visc_timestep(&g->d, &g->ph, g->s_elem);
   return g->d.mech ? launch_mix_timestep(&g->d, g->s_elem)
                    : launch_timestep(&g->d, &g->ph, g->s_elem);
 }
 
-/* The mixture's stage: face fluxes on the side stream beside the FV residual and VolInt. */
+/* The mixture's stage: face fluxes on the side stream beside the FV residual and VolInt; with
+ * species transport the side stream lifts first (face values, gradients and viscous volume term)
+ * and subtracts the viscous face flux after the advective one (mix_visc.cu). */
 static int enqueue_mix_stage(GpuSolver *g, int st) {
   const LowStorageRK *rk = g->rk;
   CU_CHECK(cudaEventRecord(g->ev_stage[st], g->s_elem));
   CU_CHECK(cudaStreamWaitEvent(g->s_side, g->ev_stage[st], 0));
+  if (g->d.viscous) {
+    HX_CHECK(launch_mix_face_lifting(&g->d, &g->ph, rk->c[st], 0, g->d.n_sides, g->s_side));
+    HX_CHECK(launch_mix_lifting(&g->d, &g->ph, g->s_side));
+  }
   HX_CHECK(launch_mix_face_flux(&g->d, &g->ph, rk->c[st], 0, g->d.n_sides, g->s_side));
+  if (g->d.viscous)
+    HX_CHECK(launch_mix_visc_face_flux(&g->d, &g->ph, rk->c[st], 0, g->d.n_sides, g->s_side));
   CU_CHECK(cudaEventRecord(g->ev_faces[st], g->s_side));
   if (g->d.alpha) {
     HX_CHECK(fv_spread(g));
     HX_CHECK(launch_mix_fv_volume(&g->d, &g->ph, g->s_elem));
   }
-  HX_CHECK(launch_mix_volume_integral(&g->d, &g->ph, g->s_elem));
-  CU_CHECK(cudaStreamWaitEvent(g->s_elem, g->ev_faces[st], 0));
-  return launch_surface_update(&g->d, &g->ph, rk->A[st], rk->B[st], rk->c[st], st == 0,
-                               g->s_elem);
+  /* VolInt, SurfInt, the update and the new P (one fused kernel where it can) */
+  return launch_mix_stage_update(&g->d, &g->ph, rk->A[st], rk->B[st], rk->c[st], st == 0,
+                                 g->ev_faces[st], g->s_elem);
 }
 
 /* The RK stages of a step whose dt is set, the time update and the scalars to the host. */
@@ -613,9 +645,9 @@ extern "C" int gpu_restore_good_state(GpuSolver *g, double *t) {
 }
 
 extern "C" int gpu_tgv_sums(GpuSolver *g, double *sums, double *max_vort) {
-  if (!g->d.viscous)
-    return HX_ERROR(HX_ERR_INPUT, "the TGV analysis on the GPU needs the lifted gradients of a "
-                                  "Navier-Stokes run (mu0 > 0)");
+  if (!g->d.viscous || g->d.mech)
+    return HX_ERROR(HX_ERR_INPUT, "the TGV analysis on the GPU needs the lifted gradients of an "
+                                  "air Navier-Stokes run (mu0 > 0, no Mechanism)");
   if (!g->tgv_elem) {
     HX_CHECK(dev_alloc(g, (void **)&g->tgv_elem,
                        sizeof(double) * (HX_TGV_NSUMS + 1) * g->d.n_elems, NULL, "TGV sums"));

@@ -26,10 +26,12 @@
  * Y_k = rho Y_k / rho and the frozen speed of sound. prim[TEMP] on entry is the initial guess of
  * the Newton iteration for T (any value outside (CHEM_T_LOW, CHEM_T_HIGH): none). Returns 0, or
  * 1 for a state without a temperature (rho <= 0 or e outside the NASA range): p is then -1 so
- * that the admissibility checks (time step, positivity) catch it; never a NaN from here. */
-HD static inline int mix_cons_to_prim(const ChemMech *m, const double *U, double *prim, double *Y,
-                                      double *c) {
-  const int ns = m->n_species;
+ * that the admissibility checks (time step, positivity) catch it; never a NaN from here.
+ * ns = m->n_species, passed in so that the CUDA kernels instantiated per mechanism size unroll the
+ * species loops (Y stays in registers). T: Newton on the mixture's NASA-7 coefficients
+ * (chem_mix_T_from_u_near_n, chem/thermo.h). */
+HD static inline int mix_cons_to_prim_n(const ChemMech *m, int ns, const double *U, double *prim,
+                                        double *Y, double *c) {
   const double rho = U[DENS];
   double T = prim[TEMP];
   prim[PDENS] = rho;
@@ -47,17 +49,26 @@ HD static inline int mix_cons_to_prim(const ChemMech *m, const double *U, double
   prim[VEL3] = U[MOM3] * s_rho;
   const double e = U[ENER] * s_rho - 0.5 * (prim[VEL1] * prim[VEL1] + prim[VEL2] * prim[VEL2] +
                                             prim[VEL3] * prim[VEL3]);
-  if (chem_T_from_u_near(m, Y, 1, e, &T) != 0) {
+  /* the mixture's NASA-7 coefficients: every Newton step and cp cost one polynomial */
+  ChemMixNasa mn;
+  chem_mix_nasa_n(m, ns, Y, 1, T, &mn);
+  if (chem_mix_T_from_u_near_n(m, ns, Y, 1, e, &mn, &T) != 0) {
     prim[PRES] = -1.0;
     *c = 0.0;
     return 1;
   }
-  const double R_mix = CHEM_R / chem_mean_mw(m, Y, 1);
-  const double cp = chem_cp_mass(m, T, Y, 1);
+  chem_mix_nasa_at_n(m, ns, Y, 1, T, &mn);
+  const double R_mix = CHEM_R * mn.inv_W;
+  const double cp = chem_mix_cp_mass(&mn, T);
   prim[TEMP] = T;
   prim[PRES] = rho * R_mix * T;
   *c = sqrt(cp / (cp - R_mix) * R_mix * T); /* frozen: gamma = cp / cv at fixed Y */
   return 0;
+}
+/* mix_cons_to_prim_n over the mechanism's species */
+HD static inline int mix_cons_to_prim(const ChemMech *m, const double *U, double *prim, double *Y,
+                                      double *c) {
+  return mix_cons_to_prim_n(m, m->n_species, U, prim, Y, c);
 }
 
 /* U of density rho, velocity vel, temperature T and mass fractions Y (ns entries). */

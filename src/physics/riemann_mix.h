@@ -130,7 +130,11 @@ HD static inline void riemann_mix_flux(int solver, int split, const PhysParams *
   for (int k = 0; k < 3; k++)
     F[MOM1 + k] = n[k] * F_rot[MOM1] + t1[k] * F_rot[MOM2] + t2[k] * F_rot[MOM3];
   F[ENER] = F_rot[ENER];
-  mix_species_flux(ns, F[DENS], F[DENS] >= 0.0 ? YL : YR, F);
+  /* mix_species_flux of the upwind side, written per species (not a pointer to YL or YR, so that
+   * a caller's Y arrays can stay in registers) */
+  const int upwind_L = F[DENS] >= 0.0;
+  for (int k = 0; k < ns; k++)
+    F[HX_SPEC0 + k] = F[DENS] * (upwind_L ? YL[k] : YR[k]);
 }
 
 #endif

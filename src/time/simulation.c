@@ -176,8 +176,8 @@ static int backend_init(const Params *p, Simulation *sim) {
   HX_CHECK(params_get_choice(p, "MPITransport", &transport));
   HX_CHECK(params_get_logical(p, "UseCudaGraphs", &graphs));
   HX_CHECK(params_get_logical(p, "OverlapMPI", &overlap));
-  /* the GPU's reacting flow: Euler (gpu_solver_create says why otherwise) */
-  const bool gpu_mix = !sim->solver->mech || !sim->solver->viscous;
+  /* the GPU's reacting flow: species transport on one rank (gpu_solver_create says why not) */
+  const bool gpu_mix = !sim->solver->mech || !sim->solver->viscous || par_size() == 1;
   if (sim->backend == BACKEND_AUTO) /* the same choice on every rank */
     sim->backend = par_any(gpu_device_count() == 0) || !gpu_mix ? BACKEND_CPU : BACKEND_CUDA;
   if (sim->backend == BACKEND_CPU) {

@@ -9,6 +9,9 @@
  *    as on the CPU: T within 1e-12 relative at 0.5, 1 and 3 ignition delays (measured: 1e-15);
  *  - the detonation initiation with chemistry: CPU and GPU within 1e-12, and two GPU runs bitwise
  *    identical.
+ *  - species transport (mu0 > 0, mix_visc.cu): the species wave with SpeciesLewis (constant mu)
+ *    and SpeciesSchmidt (Sutherland, power law), all three lifting forms, and with adiabatic,
+ *    isothermal, slip-wall and exact-function boundaries: CPU and GPU within 1e-12.
  * Skipped without a GPU or without the mechanism. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -137,6 +140,43 @@ static void test_tube_with_chemistry(void **state) {
   free(b);
 }
 
+/* RecordMaxPressure on the tube with chemistry: p_max of every node, CPU against GPU (the GPU
+ * reads p from the node states P, the CPU from its own Newton for T); it must exceed the
+ * driver's 40 atm where the driver ignites. */
+static double *max_pressure_run(const char *backend, long *n) {
+  const char *extra[] = {mech_line, "maxIter = 30", "ChemistrySplitting = strang",
+                         "ChemIntegrator = rodas", "ChemTmin = 600.", "RecordMaxPressure = T",
+                         backend, NULL};
+  Simulation *sim = harness_sim(TUBE, extra, NULL);
+  assert_non_null(sim);
+  assert_int_equal(simulation_run(sim), HX_OK);
+  if (sim->backend == BACKEND_CUDA)
+    assert_int_equal(gpu_max_pressure_get(sim->gpu, sim->maxp.p_max), HX_OK);
+  *n = sim->solver->n_dof;
+  double *copy = malloc(sizeof(double) * *n);
+  memcpy(copy, sim->maxp.p_max, sizeof(double) * *n);
+  simulation_destroy(sim);
+  return copy;
+}
+
+static void test_max_pressure_agrees(void **state) {
+  (void)state;
+  if (!ready()) skip();
+  long nc, ng;
+  double *c = max_pressure_run("Backend = cpu", &nc), *g = max_pressure_run("Backend = cuda", &ng);
+  assert_int_equal(nc, ng);
+  double diff = 0.0, top = 0.0;
+  for (long i = 0; i < nc; i++) {
+    diff = fmax(diff, fabs(g[i] - c[i]));
+    top = fmax(top, c[i]);
+  }
+  printf("  RecordMaxPressure GPU-CPU: %.3e relative to its maximum %.6g Pa\n", diff / top, top);
+  assert_true(diff <= 1e-12 * top);
+  assert_true(top > 4053000.0);
+  free(c);
+  free(g);
+}
+
 /* Stoichiometric H2-air at 1 atm, 1100 K in a periodic box: T of the CPU and GPU runs. */
 static void test_box_ignition(void **state) {
   (void)state;
@@ -179,6 +219,97 @@ static void test_box_ignition(void **state) {
   }
 }
 
+/* Species transport (mu0 > 0, src/gpu/mix_visc.cu) against the CPU: BR1 lifting of
+ * (u, v, w, T, Y_k), the mixture's viscous fluxes (Fourier with cp_mix / Pr, Fick with the
+ * correction velocity and the enthalpy it carries), the DFL time step. mu0 = 2 Pa s on the 1 m
+ * species wave makes diffusion as fast as the advection (nu k^2 ~ u k), so that the viscous
+ * terms are a large part of dU/dt; DFLscale 0.5 (the default 0.9 is unstable on Gauss-Lobatto
+ * nodes where diffusion sets the step, docs/reacting_flow.md). Each set-up: CPU and GPU to
+ * t = 1e-4 s (9 to 26 steps), relative L2 difference of U. */
+#define VISC_COMMON "mu0 = 2.", "DFLscale = 0.5", "tend = 1e-4", "maxIter = 1000"
+
+static void test_species_transport_lewis(void **state) {
+  (void)state;
+  if (!ready()) skip();
+  const char *lobatto[] = {mech_line, VISC_COMMON, "SpeciesLewis = 1.,H2:0.3,H:0.18",
+                           "NodeType = GAUSS-LOBATTO", "SplitDG = PI", NULL};
+  const char *gauss[] = {mech_line, VISC_COMMON, "SpeciesLewis = 1.,H2:0.3,H:0.18",
+                         "NodeType = GAUSS", "SplitDG = none", NULL};
+  const double d1 = cpu_gpu_difference(WAVE, lobatto), d2 = cpu_gpu_difference(WAVE, gauss);
+  /* the viscous terms matter: the same wave without them (GPU) */
+  const char *visc[] = {mech_line, VISC_COMMON, "SpeciesLewis = 1.,H2:0.3,H:0.18",
+                        "NodeType = GAUSS-LOBATTO", "SplitDG = PI", "Backend = cuda", NULL};
+  const char *euler[] = {mech_line, "tend = 1e-4", "maxIter = 1000", "NodeType = GAUSS-LOBATTO",
+                         "SplitDG = PI", "Backend = cuda", NULL};
+  long nv, ne;
+  double *uv = harness_run_copy(WAVE, visc, &nv), *ue = harness_run_copy(WAVE, euler, &ne);
+  assert_non_null(uv);
+  assert_non_null(ue);
+  assert_int_equal(nv, ne);
+  const double effect = harness_rel_l2_diff(uv, ue, nv);
+  free(uv);
+  free(ue);
+  /* Backend = auto takes the GPU for a viscous mixture on one rank */
+  const char *autob[] = {mech_line, VISC_COMMON, "Backend = auto", NULL};
+  Simulation *sim = harness_sim(WAVE, autob, NULL);
+  assert_non_null(sim);
+  const int on_gpu = sim->backend == BACKEND_CUDA;
+  simulation_destroy(sim);
+  printf("  species transport (SpeciesLewis, constant mu) GPU-CPU: Gauss-Lobatto PI strong "
+         "lifting %.3e, Gauss weak form and lifting %.3e; viscous vs Euler (GPU) %.3e; "
+         "Backend = auto on the GPU: %s\n",
+         d1, d2, effect, on_gpu ? "yes" : "no");
+  assert_true(d1 <= 1e-12);
+  assert_true(d2 <= 1e-12);
+  assert_true(effect > 1e-4);
+  assert_true(on_gpu);
+}
+
+static void test_species_transport_schmidt(void **state) {
+  (void)state;
+  if (!ready()) skip();
+  /* mu0 = 0.5 at Tref = 273.15 K: about 1.4 Pa s at the wave's 1200 K with either law */
+  const char *suth[] = {mech_line, VISC_COMMON, "mu0 = 0.5", "SpeciesSchmidt = 0.7,H2:0.2,H:0.12",
+                        "ViscosityLaw = sutherland", "NodeType = GAUSS-LOBATTO",
+                        "SplitDG = KG", "doConservativeLifting = T", NULL};
+  const char *power[] = {mech_line, VISC_COMMON, "mu0 = 0.5", "SpeciesSchmidt = 0.7,H2:0.2,H:0.12",
+                         "ViscosityLaw = powerlaw", "ExpoSuth = 0.7", "NodeType = GAUSS",
+                         "SplitDG = none", "doWeakLifting = F", NULL};
+  const double d1 = cpu_gpu_difference(WAVE, suth), d2 = cpu_gpu_difference(WAVE, power);
+  printf("  species transport (SpeciesSchmidt) GPU-CPU: Sutherland, Gauss-Lobatto KG, strong "
+         "conservative lifting %.3e; power law, Gauss, strong lifting %.3e\n",
+         d1, d2);
+  assert_true(d1 <= 1e-12);
+  assert_true(d2 <= 1e-12);
+}
+
+/* Walls: x periodic, y- adiabatic (3), y+ isothermal (4) at RefState 2's 849 K, z- slip (9),
+ * z+ the exact function (2); the species wave moving along x. */
+static void test_species_transport_walls(void **state) {
+  (void)state;
+  if (!ready()) skip();
+  static const char *const WALLS[] = {
+      "ProjectName = gpu_mixture_walls", "MeshFile = box", "BoxElems = (/3,2,2/)", "NGeo = 3",
+      "BoxCurving = 0.06", "BoxLower = (/0.,0.,0./)", "BoxUpper = (/1.,1.,1./)",
+      "BoxPeriodic = (/T,F,F/)", "BoundaryName = BC_yminus", "BoundaryType = (/3,0/)",
+      "BoundaryName = BC_yplus", "BoundaryType = (/4,2/)", "BoundaryName = BC_zminus",
+      "BoundaryType = (/9,0/)", "BoundaryName = BC_zplus", "BoundaryType = (/2,0/)", "N = 3",
+      "IniExactFunc = 17", "IniRefState = 1", "IniAmplitude = 0.2", "IniFrequency = 1.",
+      "AdvVel = (/50.,0.,0./)", "RefState = (/0.2123976,50.,0.,0.,101325./)",
+      "RefState = (/0.3,0.,0.,0.,101325./)", "RefStateX = H2:2,O2:1,N2:3.76",
+      "RefStateX = H2:2,O2:1,N2:3.76", "Riemann = HLLC", "ChemistrySplitting = none",
+      "CalcErrorNorms = F", "mu0 = 2.", "DFLscale = 0.5", "tend = 1e-4", "maxIter = 1000",
+      "SpeciesLewis = 1.,H2:0.3,H:0.18", NULL};
+  const char *lobatto[] = {mech_line, "NodeType = GAUSS-LOBATTO", "SplitDG = PI", NULL};
+  const char *gauss[] = {mech_line, "NodeType = GAUSS", "SplitDG = none", NULL};
+  const double d1 = cpu_gpu_difference(WALLS, lobatto), d2 = cpu_gpu_difference(WALLS, gauss);
+  printf("  species transport with adiabatic, isothermal, slip and exact-function boundaries "
+         "GPU-CPU: Gauss-Lobatto PI %.3e, Gauss weak form %.3e\n",
+         d1, d2);
+  assert_true(d1 <= 1e-12);
+  assert_true(d2 <= 1e-12);
+}
+
 int main(void) {
   char buf[4096];
   const char *path = chem_test_mech_path("li", buf, sizeof buf);
@@ -187,8 +318,13 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_species_wave_agrees), cmocka_unit_test(test_freestream),
       cmocka_unit_test(test_fv_tube_agrees),      cmocka_unit_test(test_tube_with_chemistry),
-      cmocka_unit_test(test_box_ignition),
+      cmocka_unit_test(test_box_ignition),        cmocka_unit_test(test_max_pressure_agrees),
+      cmocka_unit_test(test_species_transport_lewis),
+      cmocka_unit_test(test_species_transport_schmidt),
+      cmocka_unit_test(test_species_transport_walls),
   };
+  const char *filter = getenv("HEXDG_TEST_FILTER"); /* e.g. "test_species_transport*" */
+  if (filter && filter[0]) cmocka_set_test_filter(filter);
   int rc = cmocka_run_group_tests(tests, NULL, NULL);
   if (rc == 0 && (gpu_device_count() == 0 || !have_mech)) return 77;
   return rc;
