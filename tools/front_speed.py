@@ -3,15 +3,27 @@
 
 usage: front_speed.py [--ini case.ini] [--hexdg PATH] [--var pressure|density] [--direction x]
                       [--threshold 0.5] [--kappa 1.4] [--window L] [--skip-first K] [--tmin T]
+                      [--min-y 1e-12] [--near 3] [--plot PNG] [--reference D]
                       state1.h5 state2.h5 ... ('run_State_*.h5' glob patterns too)
 
 For every state file: the largest coordinate (along --direction) where the y,z-averaged variable
 rises above its ambient value (the value at the far end of the domain, ahead of the front) by
 --threshold of the jump (max - ambient); the crossing is found by linear interpolation between
-the node positions. Prints one line `time position` per file (in time order), then fits
-position = x0 + D t by least squares over the files with t >= --tmin that --skip-first leaves,
-prints the fit (x0, D and the rms residual) and, as the last line, `front_speed D` (%.6g, in
-the units of the files: m/s for SI runs).
+the node positions. Prints one line `time position` per file (in time order), then the checks
+of a detonation run (below), then fits position = x0 + D t by least squares over the files with
+t >= --tmin that --skip-first leaves, prints the fit (x0, D and the rms residual) and, as the
+last line, `front_speed D` (%.6g, in the units of the files: m/s for SI runs).
+
+Checks (three lines before the fit; they do not change the exit status):
+  nan ...                 non-finite values in DG_Solution, over all files;
+  min_mass_fraction ...   the least Y_k = rho_k / rho over all nodes of all files, with species,
+                          time and position: ok if >= -EPS (--min-y, default 1e-12), else FAIL;
+                          `none` for air files;
+  fv_alpha ...            in the files of the fit: how many elements are FV-blended
+                          (FV_alpha > 0, the dataset hexdg writes with IndicatorType != none) and
+                          where: the share within --near element widths of the front, the
+                          farthest behind and ahead. Files without FV_alpha: the same for the
+                          nodes where |d var/dx| > 0.1 of its maximum.
 
 Variable: pressure p = (kappa-1)(rhoE - |m|^2/(2 rho)) for air files (nVar = 5), density for
 reacting files (nVar > 5: the pressure needs the mixture's thermodynamics).
@@ -114,6 +126,17 @@ class State:
             self._dset_path = path
         if self.node_type not in ("GAUSS", "GAUSS-LOBATTO"):
             fail(f"{path}: NodeType '{self.node_type}' is neither GAUSS nor GAUSS-LOBATTO")
+
+    def check_data(self):
+        """(DG_Solution as float array, FV_alpha per element or None) for the checks."""
+        with h5py.File(self._dset_path, "r") as f:
+            u = np.asarray(f["DG_Solution"][...], dtype=float)
+            alpha = None
+            if "FV_alpha" in f:
+                a = np.asarray(f["FV_alpha"][...], dtype=float).ravel()
+                if a.size == self.n_elems:
+                    alpha = a
+        return u, alpha
 
     def field(self, var, kappa):
         """The variable at all nodes, shape (nElems, N+1, N+1, N+1)."""
@@ -424,6 +447,8 @@ def profile(x, value, length):
 
 def front_position(xs, vs, threshold, window):
     """Largest x where vs crosses ambient + threshold * (max - ambient), or (nan, why)."""
+    if not np.all(np.isfinite(vs)):
+        return math.nan, f"{np.count_nonzero(~np.isfinite(vs))} non-finite values in the profile"
     ambient = vs[-1]
     high = vs.max()
     if window is not None:
@@ -436,6 +461,146 @@ def front_position(xs, vs, threshold, window):
     level = ambient + threshold * jump
     i = np.nonzero(vs >= level)[0][-1]  # vs[-1] = ambient < level, so i < len - 1
     return xs[i] + (level - vs[i]) / (vs[i + 1] - vs[i]) * (xs[i + 1] - xs[i]), None
+
+
+# ---------------------------------------------------------------------------------------------
+# The other checks of a detonation run: mass fractions, NaN, where the FV blending acts
+
+
+class FileChecks:
+    """What one state file says besides its front: non-finite values, the least mass fraction,
+    and the extent (along the direction) of the FV-blended elements, or of the steep gradients
+    when the file has no FV_alpha."""
+
+    def __init__(self, state, x, xs, vs):
+        u, alpha = state.check_data()
+        self.time = state.time
+        self.n_nonfinite = int(np.count_nonzero(~np.isfinite(u)))
+        self.min_y = None  # (value, species, coordinate)
+        if state.n_var > N_CONSERVATIVE:
+            with np.errstate(divide="ignore", invalid="ignore"):
+                y = u[..., N_CONSERVATIVE:] / u[..., :1]
+            y = np.where(np.isfinite(y), y, np.inf)
+            k = int(np.argmin(y))
+            e, c, b, a, sp = np.unravel_index(k, y.shape)
+            names = state.var_names[N_CONSERVATIVE:] if len(state.var_names) == state.n_var \
+                else [f"species {i}" for i in range(state.n_var - N_CONSERVATIVE)]
+            name = re.sub(r"^PartialDensity_", "Y_", str(names[sp]))
+            self.min_y = (float(y.flat[k]), name, float(x[e, c, b, a]))
+        self.has_alpha = alpha is not None
+        if self.has_alpha:
+            flat = x.reshape(x.shape[0], -1)
+            lo, hi = flat.min(axis=1), flat.max(axis=1)
+            self.width = float(np.median(hi - lo))
+            on = alpha > 0.0
+            self.max_alpha = float(alpha.max()) if alpha.size else 0.0
+            self.spans = np.stack([lo[on], hi[on]], axis=1)  # blended elements: [lo, hi]
+            self.weights = alpha[on]
+        else:  # the nodes where |d var/dx| exceeds 10 % of its largest value in this file
+            self.width = float(np.median(np.diff(xs))) if xs.size > 1 else 0.0
+            self.max_alpha = None
+            if xs.size > 2:
+                g = np.abs(np.gradient(vs, xs))
+                steep = xs[g > 0.1 * g.max()] if g.max() > 0.0 else xs[:0]
+            else:
+                steep = xs[:0]
+            self.spans = np.stack([steep, steep], axis=1)
+            self.weights = np.ones(len(steep))
+
+
+def report_checks(rows, checks, fit_index, args):
+    """Prints the lines of the checks (before the fit): NaN, least mass fraction, FV blending."""
+    n = len(checks)
+    bad = [(s, c) for (s, _), c in zip(rows, checks) if c.n_nonfinite]
+    if bad:
+        print(f"nan FAIL: {sum(c.n_nonfinite for _, c in bad)} non-finite values in {len(bad)} of "
+              f"the {n} files (first t = {bad[0][0].time:.6g}, {bad[0][0].path})")
+    else:
+        print(f"nan none in the {n} files")
+    with_y = [c for c in checks if c.min_y is not None]
+    if with_y:
+        c = min(with_y, key=lambda c: c.min_y[0])
+        value, name, where = c.min_y
+        verdict = "ok" if value >= -args.min_y else "FAIL"
+        print(f"min_mass_fraction {value:.3e} ({name}, t = {c.time:.6g}, {args.direction} = "
+              f"{where:.6g}) over the {len(with_y)} files: {verdict} (limit -{args.min_y:g})")
+    else:
+        print(f"min_mass_fraction none: no species in the files (nVar = {N_CONSERVATIVE})")
+    fit = [(rows[i][1], checks[i]) for i in fit_index]
+    if not fit:
+        return
+    has_alpha = all(c.has_alpha for _, c in fit)
+    what = "blended elements (FV_alpha > 0)" if has_alpha else \
+        "nodes of steep gradients (|d/dx| > 0.1 max)"
+    counts = [len(c.spans) for _, c in fit]
+    total = sum(counts)
+    head = "fv_alpha" if has_alpha else "fv_alpha not in the files (IndicatorType = none?); steep"
+    if total == 0:
+        print(f"{head}: no {what} in the {len(fit)} file(s) of the fit")
+        return
+    behind = max((pos - c.spans[:, 0].min(), c.time) for pos, c in fit if len(c.spans))
+    ahead = max((c.spans[:, 1].max() - pos, c.time) for pos, c in fit if len(c.spans))
+    width = float(np.median([c.width for _, c in fit]))
+    near, weight_near, weight = 0, 0.0, 0.0
+    for pos, c in fit:
+        reach = args.near * width
+        inside = (pos - c.spans[:, 0] <= reach) & (c.spans[:, 1] - pos <= reach)
+        near += int(np.count_nonzero(inside))
+        weight_near += float(c.weights[inside].sum())
+        weight += float(c.weights.sum())
+    share = f" ({100.0 * weight_near / weight:.0f} % of the summed FV_alpha)" if has_alpha else ""
+    alpha = f", max alpha {max(c.max_alpha for _, c in fit):.3g}" if has_alpha else ""
+    unit = "element widths" if has_alpha else "node spacings"
+    files = "the file" if len(fit) == 1 else f"the {len(fit)} files"
+    print(f"{head}: in {files} of the fit {min(counts)}..{max(counts)} {what} per "
+          f"file{alpha}; {100.0 * near / total:.0f} % of them{share} within {args.near:g} {unit} "
+          f"({args.near * width:.3g}) of the front; farthest {behind[0]:.3g} behind it (t = "
+          f"{behind[1]:.6g}), {ahead[0]:.3g} ahead (t = {ahead[1]:.6g})")
+
+
+def plot(path, rows, profiles, fit_index, x0, speed, args, var):
+    """PNG: front position against time with the fit, the speed between successive files, and the
+    profiles of the front's variable (up to 8 files, evenly spread)."""
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        print(f"{PROG}: --plot {path}: matplotlib is missing; no plot", file=sys.stderr)
+        return
+    t = np.array([s.time for s, _ in rows])
+    pos = np.array([p for _, p in rows])
+    fig, ax = plt.subplots(1, 3, figsize=(13.5, 3.8))
+    ax[0].plot(t, pos, "o", ms=3, color="0.6", label="front")
+    ax[0].plot(t[fit_index], pos[fit_index], "o", ms=3, color="C0", label="fitted")
+    tf = np.array([t[fit_index].min(), t[fit_index].max()])
+    ax[0].plot(tf, x0 + speed * tf, "-", color="C3", lw=1, label=f"fit D = {speed:.5g}")
+    ax[0].set_xlabel("t")
+    ax[0].set_ylabel("front position")
+    ax[0].legend(fontsize=8)
+    ok = np.isfinite(pos)
+    tm = 0.5 * (t[ok][1:] + t[ok][:-1])
+    ax[1].plot(tm, np.diff(pos[ok]) / np.diff(t[ok]), ".-", lw=0.8, label="between files")
+    ax[1].axhline(speed, color="C3", lw=1, label=f"fit {speed:.5g}")
+    if args.reference is not None:
+        ax[1].axhline(args.reference, color="k", ls="--", lw=1,
+                      label=f"reference {args.reference:.5g}")
+    lo = min(speed, args.reference if args.reference is not None else speed)
+    hi = max(speed, args.reference if args.reference is not None else speed)
+    ax[1].set_ylim(lo - 0.08 * abs(hi), hi + 0.08 * abs(hi))
+    ax[1].set_xlabel("t")
+    ax[1].set_ylabel("front speed")
+    ax[1].legend(fontsize=8)
+    pick = np.unique(np.linspace(0, len(rows) - 1, min(8, len(rows))).round().astype(int))
+    for i in pick:
+        xs, vs = profiles[i]
+        ax[2].plot(xs, vs, lw=0.8, label=f"t = {rows[i][0].time:.3g}")
+    ax[2].set_xlabel(args.direction)
+    ax[2].set_ylabel(var)
+    ax[2].legend(fontsize=7, ncol=2)
+    fig.tight_layout()
+    fig.savefig(path, dpi=args.dpi)
+    print(f"{PROG}: wrote {path}", file=sys.stderr)
 
 
 def expand(patterns):
@@ -472,7 +637,19 @@ def main():
                     "first rise above the ambient value (default: the whole domain)")
     ap.add_argument("--skip-first", type=int, default=0, metavar="K",
                     help="leave the K earliest files out of the fit")
-    ap.add_argument("--tmin", type=float, help="fit only the files with time >= TMIN")
+    ap.add_argument("--tmin", type=float, help="fit only the files with time >= TMIN (to 1e-9 "
+                    "relative)")
+    ap.add_argument("--min-y", type=float, default=1e-12, metavar="EPS",
+                    help="the mass-fraction check fails below -EPS (default 1e-12)")
+    ap.add_argument("--near", type=float, default=3.0, metavar="K",
+                    help="count the blended elements within K element widths of the front "
+                    "(node spacings for the steep gradients of files without FV_alpha; "
+                    "default 3)")
+    ap.add_argument("--plot", metavar="PNG", help="draw the front positions, the speeds between "
+                    "files and the profiles into PNG (needs matplotlib)")
+    ap.add_argument("--reference", type=float, metavar="D",
+                    help="a reference speed (e.g. D_CJ) drawn in the plot")
+    ap.add_argument("--dpi", type=int, default=100, help="resolution of --plot (default 100)")
     ap.add_argument("-v", "--verbose", action="store_true", help="say how the mesh is found")
     args = ap.parse_args()
     if not 0.0 < args.threshold < 1.0:
@@ -488,7 +665,7 @@ def main():
     if kappa is None:
         kappa = meshes.ini.real("kappa", "1.4") if meshes.ini else 1.4
     axis = "xyz".index(args.direction)
-    rows = []
+    rows, checks, profiles, var = [], [], [], None
     try:
         for s in states:
             var = args.var or ("density" if s.n_var > N_CONSERVATIVE else "pressure")
@@ -502,13 +679,21 @@ def main():
                 print(f"{PROG}: {s.path}: no front in the {var} ({why}); left out of the fit",
                       file=sys.stderr)
             rows.append((s, pos))
+            checks.append(FileChecks(s, x, xs, vs))
+            if args.plot:
+                profiles.append((xs, vs))
             print(f"{s.time:.10g} {pos:.10g}")
     finally:
         meshes.close()
 
-    fit_rows = [(s.time, pos) for i, (s, pos) in enumerate(rows)
-                if i >= args.skip_first and (args.tmin is None or s.time >= args.tmin)
-                and math.isfinite(pos)]
+    # t >= tmin to 1e-9 relative: a file written at tmin less a round-off (the sum of the
+    # analysis intervals) belongs to the window
+    tmin = None if args.tmin is None else args.tmin - 1e-9 * abs(args.tmin)
+    fit_index = [i for i, (s, pos) in enumerate(rows)
+                 if i >= args.skip_first and (tmin is None or s.time >= tmin)
+                 and math.isfinite(pos)]
+    report_checks(rows, checks, fit_index, args)
+    fit_rows = [(rows[i][0].time, rows[i][1]) for i in fit_index]
     if len(fit_rows) < 2:
         fail(f"{len(fit_rows)} of the {len(rows)} files remain for the fit (after --skip-first "
              f"{args.skip_first}" + (f", --tmin {args.tmin:g}" if args.tmin is not None else "")
@@ -521,6 +706,8 @@ def main():
     residual = float(np.sqrt(np.mean((pos - (x0 + speed * t)) ** 2)))
     print(f"fit over {len(t)} files, t = {t.min():.6g} .. {t.max():.6g}: x0 = {x0:.10g}, "
           f"D = {speed:.10g}, rms residual = {residual:.3e}")
+    if args.plot:
+        plot(args.plot, rows, profiles, fit_index, x0, speed, args, var)
     print(f"front_speed {speed:.6g}")
 
 
