@@ -293,29 +293,7 @@ check "pressure of a reacting file: refused" bash -c "[ $rc_reacting_p -ne 0 ] &
 
 # --- hexdg's moving shock --------------------------------------------------------------------
 if [ -x "$hexdg" ]; then
-  cat >shock.ini <<'INI'
-ProjectName    = shock
-Backend        = cpu
-MeshFile       = box
-BoxElems       = (/40,1,1/)
-BoxLower       = (/0., 0., 0./)
-BoxUpper       = (/20., 0.5, 0.5/)
-BoxPeriodic    = (/F,T,T/)
-MeshRefine     = 1
-N              = 3
-NodeType       = GAUSS-LOBATTO
-SplitDG        = PI
-Riemann        = HLLC
-IniExactFunc   = 10
-MachShock      = 2.
-PreShockDens   = 1.
-tend           = 2.
-Analyze_dt     = 0.5
-CFLscale       = 0.5
-IndicatorType  = hennemann
-FV_alpha_max   = 1.
-FV_LimiterType = MinMod
-INI
+  write_moving_shock_ini shock.ini '(/40,1,1/)' '(/20., 0.5, 0.5/)' "MeshRefine     = 1"
   echo "hexdg: moving shock (Mach 2) on the built-in box, MeshRefine = 1:"
   if "$hexdg" shock.ini >shock_run.txt 2>&1; then
     run shock_noini "shock_State_*.h5"

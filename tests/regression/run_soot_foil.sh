@@ -19,29 +19,7 @@ source "$(dirname "$0")/script_lib.sh"
 require_python numpy h5py
 enter_scratch
 
-cat >shock.ini <<'INI'
-ProjectName    = shock
-Backend        = cpu
-MeshFile       = box
-BoxElems       = (/40,2,1/)
-BoxLower       = (/0., 0., 0./)
-BoxUpper       = (/20., 1., 0.5/)
-BoxPeriodic    = (/F,T,T/)
-N              = 3
-NodeType       = GAUSS-LOBATTO
-SplitDG        = PI
-Riemann        = HLLC
-IniExactFunc   = 10
-MachShock      = 2.
-PreShockDens   = 1.
-tend           = 2.
-Analyze_dt     = 0.5
-CFLscale       = 0.5
-IndicatorType  = hennemann
-FV_alpha_max   = 1.
-FV_LimiterType = MinMod
-RecordMaxPressure = T
-INI
+write_moving_shock_ini shock.ini '(/40,2,1/)' '(/20., 1., 0.5/)' "RecordMaxPressure = T"
 mkdir -p straight restart
 (cd straight && "$hexdg" ../shock.ini >run.txt 2>&1) || { echo "FAIL - straight run: $(tail -3 straight/run.txt)"; exit 1; }
 sed 's/^tend.*/tend = 1./' shock.ini >half.ini

@@ -37,3 +37,36 @@ check() {
   shift
   if "$@"; then echo "ok   - $what"; else echo "FAIL - $what"; fails=$((fails + 1)); fi
 }
+
+# write_moving_shock_ini file box_elems box_upper [line...]: hexdg's moving normal shock
+# (IniExactFunc 10, Mach 2 into density 1 at rest, x_s = 5 + 2 t) on the built-in box from 0 to
+# box_upper, periodic in y and z, N = 3 split PI with FV blending (MinMod), CPU, tend 2, states
+# every 0.5; further parameter lines are appended.
+write_moving_shock_ini() {
+  local file=$1 elems=$2 upper=$3
+  shift 3
+  cat >"$file" <<INI
+ProjectName    = shock
+Backend        = cpu
+MeshFile       = box
+BoxElems       = $elems
+BoxLower       = (/0., 0., 0./)
+BoxUpper       = $upper
+BoxPeriodic    = (/F,T,T/)
+N              = 3
+NodeType       = GAUSS-LOBATTO
+SplitDG        = PI
+Riemann        = HLLC
+IniExactFunc   = 10
+MachShock      = 2.
+PreShockDens   = 1.
+tend           = 2.
+Analyze_dt     = 0.5
+CFLscale       = 0.5
+IndicatorType  = hennemann
+FV_alpha_max   = 1.
+FV_LimiterType = MinMod
+INI
+  local line
+  for line in "$@"; do echo "$line" >>"$file"; done
+}
