@@ -1,5 +1,6 @@
 #include "analysis/maxpressure.h"
 
+#include <math.h>
 #include <stdlib.h>
 
 #include "core/error.h"
@@ -14,24 +15,17 @@ int maxpressure_define_params(Params *p) {
                        "carried through restarts; tools/soot_foil.py draws it");
 }
 
-/* The pressure of every node of U into p (n_dof values). Returns the number of nodes without a
- * pressure (a mixture state without a temperature); those get -inf, so they never raise p_max. */
-static long node_pressures(const Solver *s, double *p) {
-  long bad = 0;
-#pragma omp parallel for reduction(+ : bad)
+/* p_max = max(p_max, p) at every node of U, in place (no per-step buffer). A node without a
+ * pressure (a mixture state without a temperature) leaves its record as it is. */
+static void fold_pressures(const Solver *s, double *p_max) {
+#pragma omp parallel for
   for (long dof = 0; dof < s->n_dof; dof++) {
     const long e = dof / s->n_dof_elem, q = dof % s->n_dof_elem;
     double u[HX_NVAR_MAX], pr[HX_NPRIM], Y[HX_MAX_SPECIES], c;
     for (int v = 0; v < s->n_var; v++)
       u[v] = s->U[(e * s->n_var + v) * s->n_dof_elem + q];
-    if (solver_node_prim(s, dof, u, pr, Y, &c) != 0) {
-      p[dof] = -HUGE_VAL;
-      bad++;
-    } else {
-      p[dof] = pr[PRES];
-    }
+    if (solver_node_prim(s, dof, u, pr, Y, &c) == 0 && pr[PRES] > p_max[dof]) p_max[dof] = pr[PRES];
   }
-  return bad;
 }
 
 int maxpressure_init(const Params *p, const Solver *s, const char *restart_file, MaxPressure *mp) {
@@ -45,7 +39,9 @@ int maxpressure_init(const Params *p, const Solver *s, const char *restart_file,
     HX_CHECK(state_read_field(restart_file, "MaxPressure", s->disc.N, s->mesh->n_global_elems,
                               s->mesh->n_elems, s->mesh->elem_global_id, mp->p_max, &found));
   if (par_any(!found)) { /* every rank starts afresh when one lacks the record */
-    node_pressures(s, mp->p_max);
+    for (long dof = 0; dof < s->n_dof; dof++)
+      mp->p_max[dof] = -HUGE_VAL;
+    fold_pressures(s, mp->p_max);
     if (restart_file && par_is_root())
       printf("hexdg: RecordMaxPressure = T but %s has no FieldData MaxPressure: the record "
              "starts at the restart\n",
@@ -55,13 +51,7 @@ int maxpressure_init(const Params *p, const Solver *s, const char *restart_file,
 }
 
 int maxpressure_update(MaxPressure *mp, const Solver *s) {
-  if (!mp->on) return HX_OK;
-  double *p = hx_malloc(sizeof(double) * (size_t)(s->n_dof > 0 ? s->n_dof : 1), "pressure");
-  HX_ALLOC_CHECK(p);
-  node_pressures(s, p);
-  for (long dof = 0; dof < s->n_dof; dof++)
-    if (p[dof] > mp->p_max[dof]) mp->p_max[dof] = p[dof];
-  free(p);
+  if (mp->on) fold_pressures(s, mp->p_max);
   return HX_OK;
 }
 

@@ -286,7 +286,8 @@ static herr_t select_part(hid_t space, const hsize_t dims[5], const StatePart *p
   herr_t st = H5Sselect_none(space);
   for (long e = 0; e < part->n_local && st >= 0;) {
     long run = 1;
-    while (e + run < part->n_local && part->global_id[e + run] == part->global_id[e] + run) run++;
+    while (e + run < part->n_local && part->global_id[e + run] == part->global_id[e] + run)
+      run++;
     hsize_t start[5] = {(hsize_t)(part->global_id[e] - 1), 0, 0, 0, 0};
     hsize_t extent[5] = {(hsize_t)run, dims[1], dims[2], dims[3], dims[4]};
     st = H5Sselect_hyperslab(space, H5S_SELECT_OR, start, NULL, extent, NULL);
@@ -354,8 +355,8 @@ static int write_node_dataset(hid_t file, const StateHeader *h, const NodeDatase
   return rc;
 }
 
-static int write_solution(hid_t file, const StateHeader *h, const double *U,
-                          const StatePart *part, const char *path) {
+static int write_solution(hid_t file, const StateHeader *h, const double *U, const StatePart *part,
+                          const char *path) {
   const NodeDataset nd = {DATASET_NAME, h->n_var, U};
   return write_node_dataset(file, h, &nd, part, path);
 }
@@ -365,8 +366,8 @@ static int write_solution(hid_t file, const StateHeader *h, const double *U,
 static int write_field_data(hid_t file, const StateHeader *h, const StatePart *part,
                             const char *path) {
   if (h->n_field_vars <= 0) return HX_OK;
-  HX_CHECK(write_var_names_attr_named(file, "VarNamesAddField", h->field_var_names,
-                                      h->n_field_vars, path));
+  HX_CHECK(write_var_names_attr_named(file, "VarNamesAddField", h->field_var_names, h->n_field_vars,
+                                      path));
   const NodeDataset nd = {FIELD_DATASET_NAME, h->n_field_vars, h->field_data};
   return write_node_dataset(file, h, &nd, part, path);
 }
@@ -576,7 +577,8 @@ static int check_write_args(const char *path, const StateHeader *h, const char *
       (h->n_field_vars > 0 && !h->field_data))
     return HX_ERROR(HX_ERR_INTERNAL,
                     "state_write('%s'): n_field_vars = %d (0..%d, STATE_MAX_FIELD_VARS) or no "
-                    "field_data", path, h->n_field_vars, STATE_MAX_FIELD_VARS);
+                    "field_data",
+                    path, h->n_field_vars, STATE_MAX_FIELD_VARS);
   for (int v = 0; v < h->n_field_vars; v++)
     HX_CHECK(check_string(path, "VarNamesAddField", h->field_var_names[v],
                           "every field needs a name (VarNamesAddField)"));
@@ -980,8 +982,8 @@ static int open_node_dataset(hid_t file, const char *path, const char *name, hid
 }
 
 /* Every element of the node-wise dataset (name, n_var) into U (hexdg layout), in blocks. */
-static int read_elem_blocks_of(hid_t file, const char *path, const StateHeader *h,
-                               const char *name, int n_var, double *U) {
+static int read_elem_blocks_of(hid_t file, const char *path, const StateHeader *h, const char *name,
+                               int n_var, double *U) {
   hid_t dset, file_space;
   hsize_t dims[5];
   HX_CHECK(open_node_dataset(file, path, name, &dset, &file_space, dims));
@@ -1027,8 +1029,9 @@ static int read_part_of(hid_t file, const char *path, const StateHeader *h, cons
   hsize_t mem_dims = (hsize_t)part->n_local * per_elem;
   hid_t mem_space = H5Screate_simple(1, &mem_dims, NULL);
   int rc = buf ? HX_OK : HX_ERR_MEM;
-  if (rc == HX_OK && (mem_space < 0 || select_part(file_space, dims, part) < 0 ||
-                      H5Dread(dset, H5T_NATIVE_DOUBLE, mem_space, file_space, H5P_DEFAULT, buf) < 0))
+  if (rc == HX_OK &&
+      (mem_space < 0 || select_part(file_space, dims, part) < 0 ||
+       H5Dread(dset, H5T_NATIVE_DOUBLE, mem_space, file_space, H5P_DEFAULT, buf) < 0))
     rc = HX_ERROR(HX_ERR_IO,
                   "state file '%s': rank %d cannot read its %ld elements of %s: the file is "
                   "truncated or damaged; restart from an earlier state file",
@@ -1077,8 +1080,9 @@ int state_read_elem_data(const char *path, const char *name, long n_elems, doubl
     if (ok)
       *found = 1;
     else
-      rc = HX_ERROR(HX_ERR_IO, "state file '%s': dataset %s is not %ld doubles (one per element) "
-                               "or cannot be read; the file is damaged",
+      rc = HX_ERROR(HX_ERR_IO,
+                    "state file '%s': dataset %s is not %ld doubles (one per element) "
+                    "or cannot be read; the file is damaged",
                     path, name, n_elems);
     if (space >= 0) H5Sclose(space);
     if (dset >= 0) H5Dclose(dset);
@@ -1089,43 +1093,50 @@ int state_read_elem_data(const char *path, const char *name, long n_elems, doubl
 }
 
 /* The index of name in the file's VarNamesAddField (fixed-length, space-padded strings as FLEXI
- * and hexdg write them), -1 when it is not there; *n_names: the number of names. */
-static int field_var_index(hid_t file, const char *path, const char *name, int *n_names) {
+ * and hexdg write them) into *index, -1 when it is not there; *n_names: the number of names. An
+ * attribute of another kind is an error. */
+static int field_var_index(hid_t file, const char *path, const char *name, int *index,
+                           int *n_names) {
+  *index = -1;
   *n_names = 0;
-  if (H5Aexists(file, "VarNamesAddField") <= 0) return -1;
+  if (H5Aexists(file, "VarNamesAddField") <= 0) return HX_OK;
   hid_t attr = H5Aopen(file, "VarNamesAddField", H5P_DEFAULT);
   hid_t type = attr >= 0 ? H5Aget_type(attr) : -1;
   hid_t space = attr >= 0 ? H5Aget_space(attr) : -1;
   hssize_t n = space >= 0 ? H5Sget_simple_extent_npoints(space) : -1;
   size_t size = type >= 0 ? H5Tget_size(type) : 0;
-  int found = -1;
-  if (type >= 0 && H5Tget_class(type) == H5T_STRING && !H5Tis_variable_str(type) && n > 0 &&
-      size > 0) {
-    char *buf = hx_malloc((size_t)n * size, "VarNamesAddField");
-    if (buf && H5Aread(attr, type, buf) >= 0) {
-      for (hssize_t v = 0; v < n && found < 0; v++) {
-        size_t len = size;
-        const char *s = buf + (size_t)v * size;
-        while (len > 0 && (s[len - 1] == ' ' || s[len - 1] == '\0')) len--;
-        if (len == strlen(name) && strncmp(s, name, len) == 0) found = (int)v;
-      }
-      *n_names = (int)n;
-    }
-    free(buf);
+  int rc = HX_OK;
+  const bool fixed_strings =
+      type >= 0 && H5Tget_class(type) == H5T_STRING && !H5Tis_variable_str(type) && size > 0;
+  if (n != 0 && (n < 0 || !fixed_strings)) {
+    rc = HX_ERROR(HX_ERR_INPUT,
+                  "state file '%s': attribute VarNamesAddField is not an array of fixed-length "
+                  "strings; the file is damaged (field '%s' cannot be read)",
+                  path, name);
   } else if (n > 0) {
-    HX_ERROR(HX_ERR_INPUT, "state file '%s': attribute VarNamesAddField is not an array of "
-                           "fixed-length strings; field '%s' is not read", path, name);
+    char *buf = hx_malloc((size_t)n * size + size + 1, "VarNamesAddField");
+    char *one = buf ? buf + (size_t)n * size : NULL;
+    if (!buf || H5Aread(attr, type, buf) < 0)
+      rc = HX_ERROR(HX_ERR_IO, "state file '%s': cannot read attribute VarNamesAddField", path);
+    for (hssize_t v = 0; rc == HX_OK && v < n && *index < 0; v++) {
+      memcpy(one, buf + (size_t)v * size, size);
+      one[size] = '\0';
+      trim_padding(one, size + 1);
+      if (strcmp(one, name) == 0) *index = (int)v;
+    }
+    if (rc == HX_OK) *n_names = (int)n;
+    free(buf);
   }
   if (space >= 0) H5Sclose(space);
   if (type >= 0) H5Tclose(type);
   if (attr >= 0) H5Aclose(attr);
-  return found;
+  return rc;
 }
 
 static int read_field_from(hid_t file, const char *path, const char *name, const StateHeader *h,
                            long n_local, const long *global_id, double *out, int *found) {
-  int n_field = 0;
-  int v = field_var_index(file, path, name, &n_field);
+  int n_field = 0, v = -1;
+  HX_CHECK(field_var_index(file, path, name, &v, &n_field));
   if (v < 0 || H5Lexists(file, FIELD_DATASET_NAME, H5P_DEFAULT) <= 0) return HX_OK;
   hid_t dset, space;
   hsize_t dims[5] = {0, 0, 0, 0, 0};
