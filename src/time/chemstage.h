@@ -14,24 +14,28 @@
 enum { CHEM_SPLIT_NONE = 0, CHEM_SPLIT_LIE = 1, CHEM_SPLIT_STRANG = 2 };
 
 typedef struct {
-  int splitting;            /* CHEM_SPLIT_*; CHEM_SPLIT_NONE without a mechanism */
-  int integrator;           /* CHEM_INTEGRATOR_* (chem/batch.h) */
-  int gpu_single_launch;    /* ChemGpuSchedule = single: one launch runs every reactor to the end
-                               (the reference of the bulk-sparse schedule) */
-  double gpu_seconds;       /* device time of the GPU integrations since the start */
-  long gpu_launches;        /* integrator launches of the GPU batch since the start */
-  double T_min;             /* ChemTmin: DOFs below it are frozen */
+  int splitting;         /* CHEM_SPLIT_*; CHEM_SPLIT_NONE without a mechanism */
+  int integrator;        /* CHEM_INTEGRATOR_* (chem/batch.h) */
+  int gpu_single_launch; /* ChemGpuSchedule = single: one launch runs every reactor to the end
+                            (the reference of the bulk-sparse schedule) */
+  double gpu_seconds;    /* device time of the GPU integrations since the start */
+  long gpu_launches;     /* integrator launches of the GPU batch since the start */
+  double T_min;          /* ChemTmin: DOFs below it are frozen */
+  int merge_half_steps;  /* ChemMergeHalfSteps: Strang's closing dt/2 joins the next opening */
+  double owed;           /* chemistry time the current state still owes (the closing dt/2 of
+                            the last Strang step while merged; 0 at analyses and outputs) */
   ChemIntegratorOptions opt;
   /* host work arrays over the DOFs (species-major reactor states) */
   double *y, *rho;
-  long *dof;                /* [active] the DOF of each reactor */
+  long *dof; /* [active] the DOF of each reactor */
   int *steps;
-  double *elem_steps;       /* [elem] integrator steps of the last time step's stages */
+  double *elem_steps; /* [elem] integrator steps of the last time step's stages */
   /* wall time of the chemistry since the start and since the last analysis */
   double wall_chem, wall_chem_window;
   long steps_total;
-  double imbalance;         /* max/mean over the ranks of wall_chem_window at the last analysis */
-  double steps_global;      /* integrator steps of every rank, at the last analysis */
+  long intervals;      /* chemistry intervals integrated since the start (calls of the stage) */
+  double imbalance;    /* max/mean over the ranks of wall_chem_window at the last analysis */
+  double steps_global; /* integrator steps of every rank, at the last analysis */
 } ChemStage;
 
 int chemstage_define_params(Params *p);

@@ -8,19 +8,20 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/bodyforces.h"
 #include "core/error.h"
 #include "dg/indicator.h"
-#include "analysis/bodyforces.h"
 #include "io/state.h"
 #include "io/vtu.h"
 #include "mesh/partition.h"
 #include "parallel/parallel.h"
 #include "physics/mixture.h"
 
-
 /* Set by SIGTERM/SIGUSR1: write the state at the end of the current step and stop cleanly. */
 static volatile sig_atomic_t stop_requested = 0;
-static void on_stop_signal(int sig) { stop_requested = sig; }
+static void on_stop_signal(int sig) {
+  stop_requested = sig;
+}
 
 /* Install the stop handler for SIGTERM and SIGUSR1; called again at every analysis, since a
  * library initialized lazily during the run may have replaced it (the run would then die
@@ -59,11 +60,12 @@ int simulation_define_params(Params *p) {
   HX_CHECK(params_define(p, "Backend", "UseCudaGraphs", PARAM_LOGICAL, 0, "T", false,
                          "CUDA backend: capture a whole time step in a CUDA graph (one rank; "
                          "several MPI ranks launch stage by stage)."));
-  HX_CHECK(params_define(p, "Backend", "OverlapMPI", PARAM_LOGICAL, 0, "T", false,
-                         "CUDA backend on several MPI ranks: compute the MPI sides first on the "
-                         "high-priority stream and run the inner sides and the volume work while "
-                         "their messages travel (T), or run everything on one stream and wait for "
-                         "each exchange right after it starts (F, to measure what overlap gains)."));
+  HX_CHECK(
+      params_define(p, "Backend", "OverlapMPI", PARAM_LOGICAL, 0, "T", false,
+                    "CUDA backend on several MPI ranks: compute the MPI sides first on the "
+                    "high-priority stream and run the inner sides and the volume work while "
+                    "their messages travel (T), or run everything on one stream and wait for "
+                    "each exchange right after it starts (F, to measure what overlap gains)."));
   HX_CHECK(params_define_choice(p, "Backend", "MPITransport", "auto", 3, TRANSPORT_NAMES,
                                 TRANSPORT_IDS,
                                 "CUDA backend on several MPI ranks: how face data go from GPU to "
@@ -146,9 +148,10 @@ int simulation_write_state(Simulation *sim) {
   const Solver *s = sim->solver;
   const char **names = malloc(sizeof(char *) * s->n_var);
   HX_ALLOC_CHECK(names);
-  for (int v = 0; v < s->n_var; v++) names[v] = s->var_names[v];
-  int rc = state_write_part(sim->last_state, &h, names, s->U, s->mesh->n_elems,
-                            s->mesh->elem_global_id);
+  for (int v = 0; v < s->n_var; v++)
+    names[v] = s->var_names[v];
+  int rc =
+      state_write_part(sim->last_state, &h, names, s->U, s->mesh->n_elems, s->mesh->elem_global_id);
   free(names);
   HX_CHECK(rc);
   if (sim->output_format == OUTPUT_FORMAT_PARAVIEW) {
@@ -191,7 +194,12 @@ static int backend_init(const Params *p, Simulation *sim) {
     return HX_OK;
   }
   HX_CHECK(gpu_select_device(sim->device_name, sizeof sim->device_name));
-  GpuOptions opt = {sim->td.rk, sim->td.cfl_scale, sim->td.dfl_scale, graphs, overlap, transport,
+  GpuOptions opt = {sim->td.rk,
+                    sim->td.cfl_scale,
+                    sim->td.dfl_scale,
+                    graphs,
+                    overlap,
+                    transport,
                     sim->chem.splitting != CHEM_SPLIT_NONE};
   return gpu_solver_create(sim->solver, &opt, sim->t, &sim->gpu);
 }
@@ -212,7 +220,8 @@ static int restart_weights(const Params *p, const char *restart_file, double **o
     free(w);
     if (rc == HX_OK && par_is_root())
       printf("hexdg: WeightedPartition = T but %s has no ElemCost (not a reacting run's state): "
-             "uniform weights\n", restart_file);
+             "uniform weights\n",
+             restart_file);
     return rc;
   }
   double lo = 1e300, hi = 0.0;
@@ -244,13 +253,14 @@ int simulation_create(const Params *p, const char *restart_file, Simulation **ou
     sim->elem_cost = hx_malloc(sizeof(double) * (sim->solver->mesh->n_elems + 1), "ElemCost");
     if (!sim->elem_cost) rc = HX_ERR_MEM;
   }
-  if (rc == HX_OK)
-    rc = vtu_read_params(p, sim->solver->disc.N, &sim->output_format, &sim->n_visu);
+  if (rc == HX_OK) rc = vtu_read_params(p, sim->solver->disc.N, &sim->output_format, &sim->n_visu);
   if (rc == HX_OK) rc = bodyforces_enabled(p, sim->solver, &sim->body_forces);
   if (rc == HX_OK && sim->output_format == OUTPUT_FORMAT_PARAVIEW && par_size() > 1)
-    rc = HX_ERROR(HX_ERR_INPUT, "OutputFormat = ParaView is not available on %d MPI ranks yet; "
-                                "run without it and convert the state files afterwards (hexdg "
-                                "convert case.ini state.h5 -o out.vtu)", par_size());
+    rc = HX_ERROR(HX_ERR_INPUT,
+                  "OutputFormat = ParaView is not available on %d MPI ranks yet; "
+                  "run without it and convert the state files afterwards (hexdg "
+                  "convert case.ini state.h5 -o out.vtu)",
+                  par_size());
   if (rc == HX_OK) {
     if (restart_file)
       rc = load_restart(sim, restart_file);
@@ -320,8 +330,8 @@ static int analyze_tgv(Simulation *sim, bool fresh) {
 
 static int analyze_body_forces(Simulation *sim, bool fresh) {
   Solver *s = sim->solver;
-  double *forces = hx_malloc(sizeof(double) * 6 * (s->mesh->n_bcs ? s->mesh->n_bcs : 1),
-                             "body forces");
+  double *forces =
+      hx_malloc(sizeof(double) * 6 * (s->mesh->n_bcs ? s->mesh->n_bcs : 1), "body forces");
   HX_ALLOC_CHECK(forces);
   current_face_data(sim);
   bodyforces_compute(s, forces);
@@ -346,8 +356,7 @@ static void print_chemistry(const Simulation *sim, double wall) {
   printf("  chemistry: %.1f %% of the wall time, %.3g integrator steps per DOF and time step, "
          "rank imbalance (max/mean) %.3f\n",
          wall > 0.0 ? 100.0 * cs->wall_chem / wall : 0.0,
-         sim->iter > 0 ? cs->steps_global / (dofs * sim->iter) : 0.0,
-         cs->imbalance);
+         sim->iter > 0 ? cs->steps_global / (dofs * sim->iter) : 0.0, cs->imbalance);
   if (sim->backend == BACKEND_CUDA)
     printf("  chemistry on the GPU (%s): %.4g s of device time in %ld integrator launches, %.4g "
            "s per time step\n",
@@ -385,13 +394,16 @@ static int analyze_now(Simulation *sim, double dt, double wall_start, long stage
          100.0 * (sim->t / (tend > 0 ? tend : 1.0)), dt, sim->iter, wall, eta, pid);
   if (sim->ana.calc_error_norms) {
     printf("  L2   :");
-    for (int v = 0; v < s->n_var; v++) printf(" %.6e", L2[v]);
+    for (int v = 0; v < s->n_var; v++)
+      printf(" %.6e", L2[v]);
     printf("\n  Linf :");
-    for (int v = 0; v < s->n_var; v++) printf(" %.6e", Linf[v]);
+    for (int v = 0; v < s->n_var; v++)
+      printf(" %.6e", Linf[v]);
     printf("\n");
   }
   printf("  totals:");
-  for (int v = 0; v < s->n_var; v++) printf(" %.12e", tot[v]);
+  for (int v = 0; v < s->n_var; v++)
+    printf(" %.12e", tot[v]);
   printf("\n");
   if (sim->chem.splitting != CHEM_SPLIT_NONE) print_chemistry(sim, wall);
   if (s->fv.enabled)
@@ -413,11 +425,39 @@ static double next_analysis_time(const Simulation *sim, double t) {
 /* Shock capturing: make the last admissible state (the start of the failed step) current
  * again. HX_ERR_INPUT when no copy is kept (IndicatorType = none). */
 static int restore_good_state(Simulation *sim) {
-  if (sim->backend == BACKEND_CUDA) return gpu_restore_good_state(sim->gpu, &sim->t);
+  if (sim->backend == BACKEND_CUDA) { /* the GPU's copy is taken after the opening chemistry */
+    sim->chem.owed = 0.0;
+    return gpu_restore_good_state(sim->gpu, &sim->t);
+  }
   if (!sim->U_good) return HX_ERR_INPUT;
   memcpy(sim->solver->U, sim->U_good, sizeof(double) * sim->solver->n_var * sim->solver->n_dof);
   sim->t = sim->t_good;
+  sim->chem.owed = sim->chem_owed_good;
   return HX_OK;
+}
+
+/* The chemistry after the flow step: Lie's dt, Strang's closing dt/2, or (ChemMergeHalfSteps)
+ * Strang's closing dt/2 owed to the next step's opening half (LeVeque 2002, sec. 17.5). On the
+ * host state s, or on the GPU's g. */
+static int close_split_step(ChemStage *cs, double dt, Solver *s, struct GpuSolver *g) {
+  const bool strang = cs->splitting == CHEM_SPLIT_STRANG;
+  if (strang && cs->merge_half_steps) {
+    cs->owed = 0.5 * dt;
+    return HX_OK;
+  }
+  const double dtc = strang ? 0.5 * dt : dt;
+  return g ? chemstage_advance_gpu(cs, g, dtc) : chemstage_advance(cs, s, dtc);
+}
+
+/* Apply the chemistry the current state owes (merged Strang half steps): before every analysis,
+ * output and stop, so that written states are the unmerged scheme's. */
+static int flush_chemistry(Simulation *sim) {
+  ChemStage *cs = &sim->chem;
+  const double owed = cs->owed;
+  cs->owed = 0.0;
+  if (!(owed > 0.0)) return HX_OK;
+  if (sim->backend == BACKEND_CUDA) return chemstage_advance_gpu(cs, sim->gpu, owed);
+  return chemstage_advance(cs, sim->solver, owed);
 }
 
 /* The flow step with the chemistry stage around it (Strang) or after it (Lie). */
@@ -429,12 +469,13 @@ static int split_step(Simulation *sim, double dt) {
     return HX_OK;
   }
   memset(cs->elem_steps, 0, sizeof(double) * s->mesh->n_elems);
-  if (cs->splitting == CHEM_SPLIT_STRANG) HX_CHECK(chemstage_advance(cs, s, 0.5 * dt));
+  if (cs->splitting == CHEM_SPLIT_STRANG) HX_CHECK(chemstage_advance(cs, s, 0.5 * dt + cs->owed));
+  cs->owed = 0.0;
   double t0 = omp_get_wtime();
   timedisc_rk_step(s, &sim->td, sim->t, dt);
   sim->wall_flow += omp_get_wtime() - t0;
   sim->flow_elem_steps += s->mesh->n_elems;
-  return chemstage_advance(cs, s, cs->splitting == CHEM_SPLIT_STRANG ? 0.5 * dt : dt);
+  return close_split_step(cs, dt, s, NULL);
 }
 
 /* The GPU's split step: dt on the device, the chemistry stage around (Strang) or after (Lie) the
@@ -442,12 +483,14 @@ static int split_step(Simulation *sim, double dt) {
 static int gpu_split_step(Simulation *sim, double t_ana, double *dt, int *land) {
   ChemStage *cs = &sim->chem;
   HX_CHECK(gpu_step_dt(sim->gpu, t_ana, dt, land));
-  if (cs->splitting == CHEM_SPLIT_STRANG) HX_CHECK(chemstage_advance_gpu(cs, sim->gpu, 0.5 * *dt));
+  if (cs->splitting == CHEM_SPLIT_STRANG)
+    HX_CHECK(chemstage_advance_gpu(cs, sim->gpu, 0.5 * *dt + cs->owed));
+  cs->owed = 0.0;
   double t0 = omp_get_wtime();
   HX_CHECK(gpu_step_flow(sim->gpu, &sim->t));
   sim->wall_flow += omp_get_wtime() - t0;
   sim->flow_elem_steps += sim->solver->mesh->n_elems;
-  return chemstage_advance_gpu(cs, sim->gpu, cs->splitting == CHEM_SPLIT_STRANG ? 0.5 * *dt : *dt);
+  return close_split_step(cs, *dt, NULL, sim->gpu);
 }
 
 /* One time step on the selected backend; the CPU and the GPU use the same landing rule. */
@@ -460,6 +503,7 @@ static int advance(Simulation *sim, double t_ana, double *dt, int *land) {
   if (sim->U_good) { /* this state passed the check: keep it until the next step's check */
     memcpy(sim->U_good, sim->solver->U, sizeof(double) * sim->solver->n_var * sim->solver->n_dof);
     sim->t_good = sim->t;
+    sim->chem_owed_good = sim->chem.owed;
   }
   *land = t_ana - sim->t <= *dt * (1.0 + 1e-9);
   if (*land) *dt = t_ana - sim->t;
@@ -490,6 +534,8 @@ int simulation_run(Simulation *sim) {
     if (rc != HX_OK) {
       double t_bad = sim->t;
       if (restore_good_state(sim) == HX_OK) {
+        if (flush_chemistry(sim) != HX_OK) /* write the state all the same */
+          fprintf(stderr, "hexdg: the owed chemistry of the last admissible state failed\n");
         HX_CHECK(simulation_write_state(sim));
         return HX_ERROR(HX_ERR_NUMERIC,
                         "stopped: the step from t = %.9g gave a non-admissible state; the "
@@ -508,6 +554,7 @@ int simulation_run(Simulation *sim) {
     /* a signal reaches one rank: every rank stops at the same step */
     int stop = par_any(stop_requested) || (td->max_iter >= 0 && sim->iter >= td->max_iter);
     if (land || stop) {
+      HX_CHECK(flush_chemistry(sim));
       install_stop_handlers();
       if (stop_requested && !sim->quiet)
         printf("hexdg: stop requested (signal %d): writing the state at t = %.9g\n",

@@ -14,19 +14,19 @@ enum { BACKEND_AUTO = -1, BACKEND_CPU = 0, BACKEND_CUDA = 1 };
 
 typedef struct {
   Solver *solver;
-  int backend;       /* BACKEND_CPU or BACKEND_CUDA */
-  GpuSolver *gpu;    /* device mirror when backend == BACKEND_CUDA */
+  int backend;    /* BACKEND_CPU or BACKEND_CUDA */
+  GpuSolver *gpu; /* device mirror when backend == BACKEND_CUDA */
   char device_name[256];
   TimeDisc td;
   Analyze ana;
   char project[256];
-  double t;          /* current time */
+  double t; /* current time */
   double t_start;
-  long iter;         /* time steps taken in this run */
-  int n_analyses;    /* analyses since the start of this run */
-  int quiet;         /* no progress output (tests) */
+  long iter;      /* time steps taken in this run */
+  int n_analyses; /* analyses since the start of this run */
+  int quiet;      /* no progress output (tests) */
   char last_state[1100];
-  int tgv;           /* TestCase = taylorgreenvortex: write <project>_TGVAnalysis.csv */
+  int tgv; /* TestCase = taylorgreenvortex: write <project>_TGVAnalysis.csv */
   TgvAnalysis tgva;
   int restarted;
   int output_format, n_visu; /* OutputFormat (ParaView: a .vtu beside each state), NVisu */
@@ -34,13 +34,14 @@ typedef struct {
   /* Shock capturing, CPU backend: the state at the start of the last step whose state passed
    * the admissibility check (the CUDA backend keeps its own copy on the device) */
   double *U_good, t_good;
+  double chem_owed_good; /* the chemistry U_good owes (ChemMergeHalfSteps) */
   /* Reacting flow: the chemistry stage, the element costs written as ElemCost, the wall time of
    * the flow part (for the costs and the chemistry share) */
   ChemStage chem;
   double *elem_cost;
   double wall_flow;
-  long flow_elem_steps;     /* element-steps of the flow part: elements x time steps */
-  MaxPressure maxp;         /* RecordMaxPressure: the numerical soot foil */
+  long flow_elem_steps; /* element-steps of the flow part: elements x time steps */
+  MaxPressure maxp;     /* RecordMaxPressure: the numerical soot foil */
 } Simulation;
 
 /* Register every parameter of every module (the one registry behind --help). */
