@@ -6,6 +6,7 @@
 
 #include <stddef.h>
 
+#include "analysis/timeavg_pointwise.h"
 #include "chem/radau5.h"
 #include "dg/solver.h"
 #include "time/rk_tables.h"
@@ -66,6 +67,15 @@ int gpu_tgv_sums(GpuSolver *g, double *sums, double *max_vort);
 int gpu_max_pressure_set(GpuSolver *g, const double *p_max);
 int gpu_max_pressure_update(GpuSolver *g);
 int gpu_max_pressure_get(GpuSolver *g, double *p_max);
+/* Time averages (CalcTimeAverage, analysis/timeavg.c) on the device: the window's sums and the
+ * newest values ([elem][entry][node], last: the host's first sample) stay there; each step folds
+ * in the new state (trapezoidal rule over dt); the sums come to the host only for a file. */
+typedef struct GpuTimeAvg GpuTimeAvg;
+int gpu_timeavg_create(GpuSolver *g, const TimeAvgMap *map, const double *last, GpuTimeAvg **out);
+int gpu_timeavg_update(GpuTimeAvg *ta, double dt);
+int gpu_timeavg_get(GpuTimeAvg *ta, double *sums);
+int gpu_timeavg_reset(GpuTimeAvg *ta);
+void gpu_timeavg_destroy(GpuTimeAvg *ta);
 
 /* Reacting flow with a chemistry stage (ChemistrySplitting = strang | lie): the step in parts.
  * gpu_step_dt: dt of the step (CFL, landing on t_analyze) without advancing; gpu_step_flow: every

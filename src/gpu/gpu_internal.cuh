@@ -152,6 +152,9 @@ int lifting_configure(const DevData *d);
 /* Whether the lifting kernel can write the face gradients (grad_face): Gauss-Lobatto nodes (the
  * face points are nodes), the line kernel, one rank. */
 bool lifting_face_gradients(const DevData *d, int n_ranks);
+/* The device data, physics and element stream of g, for launchers outside gpu_solver.cu
+ * (timeavg_kernels.cu). */
+void gpu_solver_view(GpuSolver *g, const DevData **d, const DevPhysics **ph, cudaStream_t *s);
 /* TGV analysis: per-element sums (HX_TGV_NSUMS integrals + max vorticity) and their total. */
 int launch_tgv_sums(const DevData *d, const DevPhysics *ph, double *elem_sums, double *total,
                     cudaStream_t s);

@@ -63,6 +63,28 @@ int gpu_max_pressure_get(GpuSolver *g, double *p_max) {
   return gpu_select_device(NULL, 0);
 }
 
+int gpu_timeavg_create(GpuSolver *g, const TimeAvgMap *map, const double *last, GpuTimeAvg **out) {
+  (void)g, (void)map, (void)last, (void)out;
+  return gpu_select_device(NULL, 0);
+}
+
+int gpu_timeavg_update(GpuTimeAvg *ta, double dt) {
+  (void)ta, (void)dt;
+  return gpu_select_device(NULL, 0);
+}
+
+int gpu_timeavg_get(GpuTimeAvg *ta, double *sums) {
+  (void)ta, (void)sums;
+  return gpu_select_device(NULL, 0);
+}
+
+int gpu_timeavg_reset(GpuTimeAvg *ta) {
+  (void)ta;
+  return gpu_select_device(NULL, 0);
+}
+
+void gpu_timeavg_destroy(GpuTimeAvg *ta) { (void)ta; }
+
 size_t gpu_bytes_allocated(const GpuSolver *g) {
   (void)g;
   return 0;

@@ -690,6 +690,12 @@ extern "C" int gpu_max_pressure_get(GpuSolver *g, double *p_max) {
   return HX_OK;
 }
 
+void gpu_solver_view(GpuSolver *g, const DevData **d, const DevPhysics **ph, cudaStream_t *s) {
+  *d = &g->d;
+  *ph = &g->ph;
+  *s = g->s_elem;
+}
+
 extern "C" const char *gpu_mpi_transport_name(const GpuSolver *g) {
   return g->mpi ? gpu_mpi_transport(g->mpi) : NULL;
 }

@@ -194,11 +194,20 @@ static int write_mechanism_attrs(hid_t file, const StateHeader *h, const char *p
   return write_string_attr(file, "MechanismHash", h->mechanism_hash, path);
 }
 
+/* What a file holds besides a state file's content: FLEXI's TimeAvg file (File_Type, AvgTime
+ * and the node datasets Mean and MeanSquare, hdf5_output.f90 WriteTimeAverage). NULL: a state. */
+typedef struct {
+  const char *file_type;
+  double avg_time;
+  int n_sets;
+  const StateNodeData *sets;
+} FileExtras;
+
 /* The attributes of FLEXI's WriteHeader and GenerateFileSkeleton, in the same order. */
 static int write_header_attrs(hid_t file, const StateHeader *h, const char *const *var_names,
-                              const char *path) {
+                              const FileExtras *x, const char *path) {
   HX_CHECK(write_string_attr(file, "Program", PROGRAM_NAME, path));
-  HX_CHECK(write_string_attr(file, "File_Type", "State", path));
+  HX_CHECK(write_string_attr(file, "File_Type", x ? x->file_type : "State", path));
   HX_CHECK(write_string_attr(file, "Project_Name", h->project_name, path));
   HX_CHECK(
       write_numeric_attr(file, "File_Version", H5T_NATIVE_DOUBLE, 1, &FLEXI_FILE_VERSION, path));
@@ -448,8 +457,23 @@ static hid_t file_access_plist(const StatePart *part) {
   return fapl;
 }
 
+/* TimeAvg files: each node dataset with its names in VarNames_<name>, then AvgTime. */
+static int write_extra_sets(hid_t file, const StateHeader *h, const FileExtras *x,
+                            const StatePart *part, const char *path) {
+  for (int d = 0; x && d < x->n_sets; d++) {
+    const StateNodeData *sd = &x->sets[d];
+    char attr[64];
+    snprintf(attr, sizeof attr, "VarNames_%s", sd->name);
+    HX_CHECK(write_var_names_attr_named(file, attr, sd->var_names, sd->n_var, path));
+    const NodeDataset nd = {sd->name, sd->n_var, sd->values};
+    HX_CHECK(write_node_dataset(file, h, &nd, part, path));
+  }
+  if (!x) return HX_OK;
+  return write_numeric_attr(file, "AvgTime", H5T_NATIVE_DOUBLE, 1, &x->avg_time, path);
+}
+
 static int write_file(const char *tmp_path, const StateHeader *h, const char *const *var_names,
-                      const double *U, const StatePart *part) {
+                      const double *U, const StatePart *part, const FileExtras *x) {
   hid_t fapl = file_access_plist(part);
   hid_t file = fapl >= 0 ? H5Fcreate(tmp_path, H5F_ACC_TRUNC, H5P_DEFAULT, fapl) : -1;
   if (fapl >= 0) H5Pclose(fapl);
@@ -458,8 +482,9 @@ static int write_file(const char *tmp_path, const StateHeader *h, const char *co
                     "cannot create state file '%s': check that its directory exists and is "
                     "writable",
                     tmp_path);
-  int rc = write_header_attrs(file, h, var_names, tmp_path);
+  int rc = write_header_attrs(file, h, var_names, x, tmp_path);
   if (rc == HX_OK) rc = write_solution(file, h, U, part, tmp_path);
+  if (rc == HX_OK) rc = write_extra_sets(file, h, x, part, tmp_path);
   if (rc == HX_OK) rc = write_field_data(file, h, part, tmp_path);
   if (rc == HX_OK) rc = write_all_elem_data(file, h, part, tmp_path);
   if (rc == HX_OK) rc = write_completion_mark(file, tmp_path);
@@ -587,14 +612,14 @@ static int check_write_args(const char *path, const StateHeader *h, const char *
 
 static int state_write_silenced(const char *path, const StateHeader *h,
                                 const char *const *var_names, const double *U,
-                                const StatePart *part) {
+                                const StatePart *part, const FileExtras *x) {
   if (!path) return HX_ERROR(HX_ERR_INTERNAL, "state_write: path is NULL");
   HX_CHECK(check_write_args(path, h, var_names, U));
   size_t tmp_len = strlen(path) + sizeof ".tmp";
   char *tmp_path = hx_malloc(tmp_len, "state-file temporary name");
   HX_ALLOC_CHECK(tmp_path);
   snprintf(tmp_path, tmp_len, "%s.tmp", path);
-  int rc = write_file(tmp_path, h, var_names, U, part);
+  int rc = write_file(tmp_path, h, var_names, U, part, x);
   int root = !part || par_is_root(); /* a shared file is renamed once, by rank 0 */
   if (part && part->collective && par_any(rc != HX_OK) && rc == HX_OK)
     rc = HX_ERROR(HX_ERR_IO, "state file '%s': another rank failed to write its part", path);
@@ -609,7 +634,7 @@ static int state_write_silenced(const char *path, const StateHeader *h,
 int state_write(const char *path, const StateHeader *h, const char *const *var_names,
                 const double *U) {
   Hdf5ErrorPrinting saved = hdf5_errors_silence();
-  int rc = state_write_silenced(path, h, var_names, U, NULL);
+  int rc = state_write_silenced(path, h, var_names, U, NULL, NULL);
   hdf5_errors_restore(saved);
   return rc;
 }
@@ -1198,10 +1223,8 @@ static int ids_are_all(long n_local, const long *global_id, long n_elems) {
   return 1;
 }
 
-int state_write_part(const char *path, const StateHeader *h, const char *const *var_names,
-                     const double *U, long n_local, const long *global_id) {
-  if (par_size() == 1 && ids_are_all(n_local, global_id, h->n_elems))
-    return state_write(path, h, var_names, U);
+/* Several ranks write one file only through parallel HDF5. */
+static int check_parallel_hdf5(const char *path) {
 #ifndef STATE_MPIO
   if (par_size() > 1)
     return HX_ERROR(HX_ERR_INPUT,
@@ -1209,11 +1232,45 @@ int state_write_part(const char *path, const StateHeader *h, const char *const *
                     "reconfigure with HEXDG_MPI=ON against a parallel HDF5 (libhdf5-mpich-dev, "
                     "-DHDF5_PREFER_PARALLEL=ON)",
                     path, par_size());
+#else
+  (void)path;
 #endif
+  return HX_OK;
+}
+
+int state_write_part(const char *path, const StateHeader *h, const char *const *var_names,
+                     const double *U, long n_local, const long *global_id) {
+  if (par_size() == 1 && ids_are_all(n_local, global_id, h->n_elems))
+    return state_write(path, h, var_names, U);
+  HX_CHECK(check_parallel_hdf5(path));
   StatePart part = {n_local, global_id, par_size() > 1};
   Hdf5ErrorPrinting saved = hdf5_errors_silence();
-  int rc = state_write_silenced(path, h, var_names, U, &part);
+  int rc = state_write_silenced(path, h, var_names, U, &part, NULL);
   hdf5_errors_restore(saved);
+  return rc;
+}
+
+/* FLEXI's WriteTimeAverage: a one-variable DG_Solution of zeros named DUMMY_DO_NOT_VISUALIZE
+ * (FLEXI writes it so that its posti tools open the file), then the sets and AvgTime. */
+int state_write_timeavg_part(const char *path, const StateHeader *h, double avg_time, int n_sets,
+                             const StateNodeData *sets, long n_local, const long *global_id) {
+  static const char *const dummy_name[1] = {"DUMMY_DO_NOT_VISUALIZE"};
+  const int all = par_size() == 1 && ids_are_all(n_local, global_id, h->n_elems);
+  if (!all) HX_CHECK(check_parallel_hdf5(path));
+  StateHeader dummy = *h;
+  dummy.n_var = 1;
+  dummy.n_field_vars = dummy.n_elem_extra = 0;
+  dummy.elem_data_name = NULL;
+  dummy.elem_data = NULL;
+  size_t n = (size_t)n_local * nodes_per_elem(h->N);
+  double *zeros = hx_calloc(n > 0 ? n : 1, sizeof(double), "TimeAvg dummy DG_Solution");
+  HX_ALLOC_CHECK(zeros);
+  StatePart part = {n_local, global_id, par_size() > 1};
+  FileExtras x = {"TimeAvg", avg_time, n_sets, sets};
+  Hdf5ErrorPrinting saved = hdf5_errors_silence();
+  int rc = state_write_silenced(path, &dummy, dummy_name, zeros, all ? NULL : &part, &x);
+  hdf5_errors_restore(saved);
+  free(zeros);
   return rc;
 }
 

@@ -97,4 +97,20 @@ int state_write_part(const char *path, const StateHeader *h, const char *const *
 int state_read_part(const char *path, const StateHeader *expected, double *U, long n_local,
                     const long *global_id);
 
+/* A node-wise dataset of FLEXI's layout (nElems, N+1, N+1, N+1, n_var) with its names in the
+ * attribute VarNames_<name>; values: the local elements in hexdg's layout [elem][var][k][j][i]. */
+typedef struct {
+  const char *name;
+  int n_var;
+  const char *const *var_names;
+  const double *values;
+} StateNodeData;
+
+/* FLEXI's time-average file (hdf5_output.f90 WriteTimeAverage): File_Type "TimeAvg", the
+ * header attributes of a state file (h: its N, n_elems, time, project, mesh file, node type;
+ * n_var and field/element data are not used), a dummy one-variable DG_Solution, the n_sets
+ * datasets (Mean, MeanSquare) and the attribute AvgTime. Collective like state_write_part. */
+int state_write_timeavg_part(const char *path, const StateHeader *h, double avg_time, int n_sets,
+                             const StateNodeData *sets, long n_local, const long *global_id);
+
 #endif

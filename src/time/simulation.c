@@ -83,6 +83,7 @@ int simulation_define_params(Params *p) {
   HX_CHECK(vtu_define_params(p));
   HX_CHECK(bodyforces_define_params(p));
   HX_CHECK(maxpressure_define_params(p));
+  HX_CHECK(timeavg_define_params(p));
   return HX_OK;
 }
 
@@ -276,6 +277,9 @@ int simulation_create(const Params *p, const char *restart_file, Simulation **ou
   if (rc == HX_OK) rc = backend_init(p, sim);
   if (rc == HX_OK && sim->maxp.on && sim->backend == BACKEND_CUDA)
     rc = gpu_max_pressure_set(sim->gpu, sim->maxp.p_max);
+  if (rc == HX_OK) rc = timeavg_init(p, sim->solver, &sim->tavg); /* the window starts here */
+  if (rc == HX_OK && sim->tavg.on && sim->backend == BACKEND_CUDA)
+    rc = gpu_timeavg_create(sim->gpu, &sim->tavg.map, sim->tavg.last, &sim->gpu_tavg);
   if (rc != HX_OK) {
     simulation_destroy(sim);
     return rc;
@@ -287,6 +291,8 @@ int simulation_create(const Params *p, const char *restart_file, Simulation **ou
 
 void simulation_destroy(Simulation *sim) {
   if (!sim) return;
+  gpu_timeavg_destroy(sim->gpu_tavg);
+  timeavg_free(&sim->tavg);
   gpu_solver_destroy(sim->gpu);
   free(sim->U_good);
   free(sim->elem_cost);
@@ -519,6 +525,25 @@ static int record_max_pressure(Simulation *sim) {
   return maxpressure_update(&sim->maxp, sim->solver);
 }
 
+/* CalcTimeAverage: fold the state after a step of length dt into the window. */
+static int accumulate_time_average(Simulation *sim, double dt) {
+  if (!sim->tavg.on) return HX_OK;
+  if (sim->backend != BACKEND_CUDA) return timeavg_update(&sim->tavg, sim->solver, dt);
+  sim->tavg.avg_time += dt;
+  return gpu_timeavg_update(sim->gpu_tavg, dt);
+}
+
+/* CalcTimeAverage: <project>_TimeAvg_<t>.h5 before the state file of t (FLEXI's order), then a
+ * new window. */
+static int write_time_average(Simulation *sim) {
+  if (!sim->tavg.on || sim->tavg.avg_time <= 0.0) return HX_OK;
+  StateHeader h;
+  if (sim->backend == BACKEND_CUDA) HX_CHECK(gpu_timeavg_get(sim->gpu_tavg, sim->tavg.sums));
+  state_header(sim, &h);
+  HX_CHECK(timeavg_write(&sim->tavg, sim->solver, &h));
+  return sim->backend == BACKEND_CUDA ? gpu_timeavg_reset(sim->gpu_tavg) : HX_OK;
+}
+
 int simulation_run(Simulation *sim) {
   Solver *s = sim->solver;
   TimeDisc *td = &sim->td;
@@ -549,6 +574,7 @@ int simulation_run(Simulation *sim) {
                       sim->last_state);
     }
     HX_CHECK(record_max_pressure(sim));
+    HX_CHECK(accumulate_time_average(sim, dt));
     sim->iter++;
     stages += td->rk->n_stages;
     /* a signal reaches one rank: every rank stops at the same step */
@@ -560,8 +586,10 @@ int simulation_run(Simulation *sim) {
         printf("hexdg: stop requested (signal %d): writing the state at t = %.9g\n",
                (int)stop_requested, sim->t);
       HX_CHECK(analyze_now(sim, dt, wall_start, stages));
-      if (stop || sim->t >= td->tend || (sim->n_analyses - 1) % td->n_write_data == 0)
+      if (stop || sim->t >= td->tend || (sim->n_analyses - 1) % td->n_write_data == 0) {
+        HX_CHECK(write_time_average(sim));
         HX_CHECK(simulation_write_state(sim));
+      }
       if (stop) break;
       t_ana = next_analysis_time(sim, sim->t);
     }

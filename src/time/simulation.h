@@ -5,6 +5,7 @@
 #include "analysis/analyze.h"
 #include "analysis/maxpressure.h"
 #include "analysis/tgv.h"
+#include "analysis/timeavg.h"
 #include "dg/solver.h"
 #include "gpu/gpu.h"
 #include "time/chemstage.h"
@@ -42,6 +43,8 @@ typedef struct {
   double wall_flow;
   long flow_elem_steps; /* element-steps of the flow part: elements x time steps */
   MaxPressure maxp;     /* RecordMaxPressure: the numerical soot foil */
+  TimeAvg tavg;         /* CalcTimeAverage (sums on the device with the CUDA backend) */
+  GpuTimeAvg *gpu_tavg;
 } Simulation;
 
 /* Register every parameter of every module (the one registry behind --help). */
