@@ -573,14 +573,14 @@ int simulation_run(Simulation *sim) {
       return HX_ERROR(HX_ERR_NUMERIC, "stopped at t = %.9g; last state written to %s", t_bad,
                       sim->last_state);
     }
+    /* a signal reaches one rank: every rank stops at the same step */
+    int stop = par_any(stop_requested) || (td->max_iter >= 0 && sim->iter + 1 >= td->max_iter);
+    if (land || stop) HX_CHECK(flush_chemistry(sim)); /* records and files see the whole step */
     HX_CHECK(record_max_pressure(sim));
     HX_CHECK(accumulate_time_average(sim, dt));
     sim->iter++;
     stages += td->rk->n_stages;
-    /* a signal reaches one rank: every rank stops at the same step */
-    int stop = par_any(stop_requested) || (td->max_iter >= 0 && sim->iter >= td->max_iter);
     if (land || stop) {
-      HX_CHECK(flush_chemistry(sim));
       install_stop_handlers();
       if (stop_requested && !sim->quiet)
         printf("hexdg: stop requested (signal %d): writing the state at t = %.9g\n",
