@@ -690,6 +690,9 @@ extern "C" int gpu_max_pressure_get(GpuSolver *g, double *p_max) {
   return HX_OK;
 }
 
+const DevData *gpu_dev_data(const GpuSolver *g) { return &g->d; }
+cudaStream_t gpu_elem_stream(const GpuSolver *g) { return g->s_elem; }
+
 extern "C" const char *gpu_mpi_transport_name(const GpuSolver *g) {
   return g->mpi ? gpu_mpi_transport(g->mpi) : NULL;
 }

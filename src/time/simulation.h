@@ -4,6 +4,7 @@
 
 #include "analysis/analyze.h"
 #include "analysis/maxpressure.h"
+#include "analysis/recordpoints.h"
 #include "analysis/tgv.h"
 #include "dg/solver.h"
 #include "gpu/gpu.h"
@@ -41,6 +42,7 @@ typedef struct {
   double wall_flow;
   long flow_elem_steps;     /* element-steps of the flow part: elements x time steps */
   MaxPressure maxp;         /* RecordMaxPressure: the numerical soot foil */
+  RecordPoints rp;          /* RP_inUse: record points (docs/record_points.md) */
 } Simulation;
 
 /* Register every parameter of every module (the one registry behind --help). */
