@@ -77,6 +77,17 @@ int gpu_timeavg_get(GpuTimeAvg *ta, double *sums);
 int gpu_timeavg_reset(GpuTimeAvg *ta);
 void gpu_timeavg_destroy(GpuTimeAvg *ta);
 
+/* Record points (analysis/recordpoints.c, RP_inUse): the points' elements and Lagrange weights on
+ * the device and a device buffer of rp->cap samples; gpu_rp_sample interpolates the current state
+ * into sample slot `slot` (no host copy); gpu_rp_download copies slots [0, n) to the host buffer in
+ * its layout ([slot][n_global][1 + nVar], other ranks' points -0.0). */
+struct RecordPoints;
+typedef struct GpuRecordPoints GpuRecordPoints;
+int gpu_rp_create(GpuSolver *g, const struct RecordPoints *rp, GpuRecordPoints **out);
+int gpu_rp_sample(GpuSolver *g, GpuRecordPoints *r, int slot, double t);
+int gpu_rp_download(GpuSolver *g, GpuRecordPoints *r, int n, double *buf);
+void gpu_rp_destroy(GpuRecordPoints *r);
+
 /* Reacting flow with a chemistry stage (ChemistrySplitting = strang | lie): the step in parts.
  * gpu_step_dt: dt of the step (CFL, landing on t_analyze) without advancing; gpu_step_flow: every
  * RK stage with that dt, returns the new time; gpu_chem_advance: dt of chemistry on every DOF at

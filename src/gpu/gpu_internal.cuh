@@ -158,6 +158,10 @@ void gpu_solver_view(GpuSolver *g, const DevData **d, const DevPhysics **ph, cud
 /* TGV analysis: per-element sums (HX_TGV_NSUMS integrals + max vorticity) and their total. */
 int launch_tgv_sums(const DevData *d, const DevPhysics *ph, double *elem_sums, double *total,
                     cudaStream_t s);
+/* The device data and the element stream of a solver, for kernels kept outside gpu_solver.cu
+ * (recordpoint_kernels.cu). */
+const DevData *gpu_dev_data(const GpuSolver *g);
+cudaStream_t gpu_elem_stream(const GpuSolver *g);
 /* p_max = max(p_max, p) at every node ([elem][n3]): the numerical soot foil. */
 int launch_max_pressure(const DevData *d, const DevPhysics *ph, double *p_max, cudaStream_t s);
 int volume_integral_configure(const DevData *d);

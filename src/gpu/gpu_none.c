@@ -85,6 +85,23 @@ int gpu_timeavg_reset(GpuTimeAvg *ta) {
 
 void gpu_timeavg_destroy(GpuTimeAvg *ta) { (void)ta; }
 
+int gpu_rp_create(GpuSolver *g, const struct RecordPoints *rp, GpuRecordPoints **out) {
+  (void)g, (void)rp, (void)out;
+  return gpu_select_device(NULL, 0);
+}
+
+int gpu_rp_sample(GpuSolver *g, GpuRecordPoints *r, int slot, double t) {
+  (void)g, (void)r, (void)slot, (void)t;
+  return gpu_select_device(NULL, 0);
+}
+
+int gpu_rp_download(GpuSolver *g, GpuRecordPoints *r, int n, double *buf) {
+  (void)g, (void)r, (void)n, (void)buf;
+  return gpu_select_device(NULL, 0);
+}
+
+void gpu_rp_destroy(GpuRecordPoints *r) { (void)r; }
+
 size_t gpu_bytes_allocated(const GpuSolver *g) {
   (void)g;
   return 0;

@@ -695,6 +695,8 @@ void gpu_solver_view(GpuSolver *g, const DevData **d, const DevPhysics **ph, cud
   *ph = &g->ph;
   *s = g->s_elem;
 }
+const DevData *gpu_dev_data(const GpuSolver *g) { return &g->d; }
+cudaStream_t gpu_elem_stream(const GpuSolver *g) { return g->s_elem; }
 
 extern "C" const char *gpu_mpi_transport_name(const GpuSolver *g) {
   return g->mpi ? gpu_mpi_transport(g->mpi) : NULL;

@@ -84,6 +84,7 @@ int simulation_define_params(Params *p) {
   HX_CHECK(bodyforces_define_params(p));
   HX_CHECK(maxpressure_define_params(p));
   HX_CHECK(timeavg_define_params(p));
+  HX_CHECK(recordpoints_define_params(p));
   return HX_OK;
 }
 
@@ -138,8 +139,31 @@ int simulation_sync_host(Simulation *sim) {
   return HX_OK;
 }
 
+/* RP_inUse: append the buffered samples to the RP file (close: as <project>_RP_<t>.h5). */
+static int flush_record_points(Simulation *sim, bool close) {
+  if (sim->backend == BACKEND_CUDA)
+    HX_CHECK(gpu_rp_download(sim->gpu, sim->rp.gpu, sim->rp.n_buffered, sim->rp.buf));
+  return recordpoints_flush(&sim->rp, sim->t, close);
+}
+
+/* RP_inUse: sample the record points after a step when due, or now (force: start, output). */
+static int record_points(Simulation *sim, bool force) {
+  RecordPoints *rp = &sim->rp;
+  if (!recordpoints_due(rp, sim->t, force)) return HX_OK;
+  if (sim->backend == BACKEND_CUDA)
+    HX_CHECK(gpu_rp_sample(sim->gpu, rp->gpu, rp->n_buffered, sim->t));
+  else
+    recordpoints_sample(rp, sim->solver, sim->t);
+  return recordpoints_commit(rp, sim->t) ? flush_record_points(sim, false) : HX_OK;
+}
+
 int simulation_write_state(Simulation *sim) {
   StateHeader h;
+  if (sim->rp.on) { /* FLEXI: an RP file with each state; the next one starts at its time */
+    HX_CHECK(record_points(sim, true));
+    HX_CHECK(flush_record_points(sim, true));
+    HX_CHECK(record_points(sim, true));
+  }
   HX_CHECK(simulation_sync_host(sim));
   if (sim->maxp.on && sim->backend == BACKEND_CUDA)
     HX_CHECK(gpu_max_pressure_get(sim->gpu, sim->maxp.p_max));
@@ -274,7 +298,10 @@ int simulation_create(const Params *p, const char *restart_file, Simulation **ou
   if (sim->tgv && rc == HX_OK && restart_file && par_is_root())
     rc = tgv_csv_resume(&sim->tgva, sim->t);
   if (rc == HX_OK) rc = maxpressure_init(p, sim->solver, restart_file, &sim->maxp);
+  if (rc == HX_OK) rc = recordpoints_init(p, sim->solver, sim->project, &sim->rp);
   if (rc == HX_OK) rc = backend_init(p, sim);
+  if (rc == HX_OK && sim->rp.on && sim->backend == BACKEND_CUDA)
+    rc = gpu_rp_create(sim->gpu, &sim->rp, &sim->rp.gpu);
   if (rc == HX_OK && sim->maxp.on && sim->backend == BACKEND_CUDA)
     rc = gpu_max_pressure_set(sim->gpu, sim->maxp.p_max);
   if (rc == HX_OK) rc = timeavg_init(p, sim->solver, &sim->tavg); /* the window starts here */
@@ -293,6 +320,8 @@ void simulation_destroy(Simulation *sim) {
   if (!sim) return;
   gpu_timeavg_destroy(sim->gpu_tavg);
   timeavg_free(&sim->tavg);
+  gpu_rp_destroy(sim->rp.gpu);
+  recordpoints_free(&sim->rp);
   gpu_solver_destroy(sim->gpu);
   free(sim->U_good);
   free(sim->elem_cost);
@@ -551,6 +580,7 @@ int simulation_run(Simulation *sim) {
   double wall_start = omp_get_wtime(), dt = 0.0;
   long stages = 0;
   HX_CHECK(analyze_now(sim, dt, wall_start, stages));
+  HX_CHECK(record_points(sim, true)); /* the first sample: the start (or restart) state */
   if (sim->t == 0.0 && sim->t_start == 0.0) HX_CHECK(simulation_write_state(sim));
   double t_ana = next_analysis_time(sim, sim->t);
   while (sim->t < td->tend) {
@@ -578,6 +608,7 @@ int simulation_run(Simulation *sim) {
     if (land || stop) HX_CHECK(flush_chemistry(sim)); /* records and files see the whole step */
     HX_CHECK(record_max_pressure(sim));
     HX_CHECK(accumulate_time_average(sim, dt));
+    HX_CHECK(record_points(sim, false));
     sim->iter++;
     stages += td->rk->n_stages;
     if (land || stop) {

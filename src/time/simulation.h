@@ -4,6 +4,7 @@
 
 #include "analysis/analyze.h"
 #include "analysis/maxpressure.h"
+#include "analysis/recordpoints.h"
 #include "analysis/tgv.h"
 #include "analysis/timeavg.h"
 #include "dg/solver.h"
@@ -45,6 +46,7 @@ typedef struct {
   MaxPressure maxp;     /* RecordMaxPressure: the numerical soot foil */
   TimeAvg tavg;         /* CalcTimeAverage (sums on the device with the CUDA backend) */
   GpuTimeAvg *gpu_tavg;
+  RecordPoints rp;      /* RP_inUse: record points (docs/record_points.md) */
 } Simulation;
 
 /* Register every parameter of every module (the one registry behind --help). */
