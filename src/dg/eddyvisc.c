@@ -13,8 +13,7 @@
 #include "physics/bc.h"
 #include "physics/eddyvisc.h"
 
-static const char *const SGS_NAMES[] = {"none", "smagorinsky", "dynsmagorinsky", "vreman",
-                                        "sigma"};
+static const char *const SGS_NAMES[] = {"none", "smagorinsky", "dynsmagorinsky", "vreman", "sigma"};
 static const int SGS_IDS[] = {SGS_NONE, SGS_SMAGORINSKY, SGS_DYNSMAG, SGS_VREMAN, SGS_SIGMA};
 
 int eddyvisc_define_params(Params *p) {
@@ -46,7 +45,8 @@ static void filter_widths(const Solver *s, double *delta) {
     double vol = 0.0;
     for (int k = 0; k < np; k++)
       for (int j = 0; j < np; j++)
-        for (int i = 0; i < np; i++) vol += w[i] * w[j] * w[k] / sJ[(k * np + j) * np + i];
+        for (int i = 0; i < np; i++)
+          vol += w[i] * w[j] * w[k] / sJ[(k * np + j) * np + i];
     delta[e] = sgs_filter_width(vol, s->disc.N);
   }
 }
@@ -74,7 +74,8 @@ static double face_point_radius(const Solver *s, int side, int f) {
     if (nb[k][0] < 0 || nb[k][0] >= np || nb[k][1] < 0 || nb[k][1] >= np) continue;
     int g = nb[k][1] * np + nb[k][0];
     double d2 = 0.0;
-    for (int c = 0; c < 3; c++) d2 += (x[c * n2 + g] - x[c * n2 + f]) * (x[c * n2 + g] - x[c * n2 + f]);
+    for (int c = 0; c < 3; c++)
+      d2 += (x[c * n2 + g] - x[c * n2 + f]) * (x[c * n2 + g] - x[c * n2 + f]);
     r = fmax(r, sqrt(d2));
   }
   return r;
@@ -85,7 +86,8 @@ static int gather_wall_points(const Solver *s, WallPoints *wp) {
   const Mesh *m = s->mesh;
   const int n2 = s->n_dof_face, nr = par_size(), me = par_rank();
   long local = 0;
-  for (int side = 0; side < m->n_bc_sides; side++) local += is_noslip_wall(s, side) ? n2 : 0;
+  for (int side = 0; side < m->n_bc_sides; side++)
+    local += is_noslip_wall(s, side) ? n2 : 0;
   double *counts = hx_calloc(nr, sizeof(double), "wall point counts");
   HX_ALLOC_CHECK(counts);
   counts[me] = (double)local;
@@ -116,7 +118,8 @@ static int gather_wall_points(const Solver *s, WallPoints *wp) {
 }
 
 /* k-d tree over the wall points: idx permuted so that every range [lo, hi) splits at its middle
- * mid along axis[mid] (smaller coordinates before, larger after); O(log n) nearest-point queries. */
+ * mid along axis[mid] (smaller coordinates before, larger after); O(log n) nearest-point queries.
+ */
 #define KD_LEAF 8
 typedef struct {
   const double *pts; /* [n][7] */
@@ -124,7 +127,9 @@ typedef struct {
   unsigned char *axis;
 } KdTree;
 
-static double kd_coord(const KdTree *t, long i, int ax) { return t->pts[7 * t->idx[i] + ax]; }
+static double kd_coord(const KdTree *t, long i, int ax) {
+  return t->pts[7 * t->idx[i] + ax];
+}
 
 static void kd_swap(long *a, long i, long j) {
   long tmp = a[i];
@@ -138,8 +143,10 @@ static void kd_select(KdTree *t, long lo, long hi, long k, int ax) {
     double pivot = kd_coord(t, lo + (hi - lo) / 2, ax);
     long i = lo, j = hi - 1;
     while (i <= j) {
-      while (kd_coord(t, i, ax) < pivot) i++;
-      while (kd_coord(t, j, ax) > pivot) j--;
+      while (kd_coord(t, i, ax) < pivot)
+        i++;
+      while (kd_coord(t, j, ax) > pivot)
+        j--;
       if (i <= j) kd_swap(t->idx, i++, j--);
     }
     if (k <= j)
@@ -154,7 +161,8 @@ static void kd_select(KdTree *t, long lo, long hi, long k, int ax) {
 static void kd_build(KdTree *t, long lo, long hi) {
   if (hi - lo <= KD_LEAF) return;
   double mn[3], mx[3];
-  for (int d = 0; d < 3; d++) mn[d] = mx[d] = kd_coord(t, lo, d);
+  for (int d = 0; d < 3; d++)
+    mn[d] = mx[d] = kd_coord(t, lo, d);
   for (long i = lo + 1; i < hi; i++)
     for (int d = 0; d < 3; d++) {
       mn[d] = fmin(mn[d], kd_coord(t, i, d));
@@ -173,7 +181,8 @@ static void kd_build(KdTree *t, long lo, long hi) {
 static void kd_visit(const KdTree *t, long i, const double *x, long *best, double *best_d2) {
   const double *w = &t->pts[7 * t->idx[i]];
   double d2 = 0.0;
-  for (int d = 0; d < 3; d++) d2 += (x[d] - w[d]) * (x[d] - w[d]);
+  for (int d = 0; d < 3; d++)
+    d2 += (x[d] - w[d]) * (x[d] - w[d]);
   if (d2 < *best_d2) {
     *best_d2 = d2;
     *best = t->idx[i];
@@ -183,7 +192,8 @@ static void kd_visit(const KdTree *t, long i, const double *x, long *best, doubl
 static void kd_nearest(const KdTree *t, long lo, long hi, const double *x, long *best,
                        double *best_d2) {
   if (hi - lo <= KD_LEAF) {
-    for (long i = lo; i < hi; i++) kd_visit(t, i, x, best, best_d2);
+    for (long i = lo; i < hi; i++)
+      kd_visit(t, i, x, best, best_d2);
     return;
   }
   long mid = lo + (hi - lo) / 2;
@@ -218,8 +228,9 @@ int eddyvisc_wall_distance(const Solver *s, long n, const double *x, double *dis
   KdTree t = {0};
   int rc = gather_wall_points(s, &wp);
   if (rc == HX_OK && wp.n == 0)
-    rc = HX_ERROR(HX_ERR_INPUT, "VanDriest = T needs a no-slip wall (BC type 3 or 4) in mesh %s "
-                                "for the wall distance; set VanDriest = F or add a wall",
+    rc = HX_ERROR(HX_ERR_INPUT,
+                  "VanDriest = T needs a no-slip wall (BC type 3 or 4) in mesh %s "
+                  "for the wall distance; set VanDriest = F or add a wall",
                   s->mesh->source);
   if (rc == HX_OK) {
     t.pts = wp.pts;
@@ -228,7 +239,8 @@ int eddyvisc_wall_distance(const Solver *s, long n, const double *x, double *dis
     if (!t.idx || !t.axis) rc = HX_ERR_MEM;
   }
   if (rc == HX_OK) {
-    for (long i = 0; i < wp.n; i++) t.idx[i] = i;
+    for (long i = 0; i < wp.n; i++)
+      t.idx[i] = i;
     kd_build(&t, 0, wp.n);
 #pragma omp parallel for schedule(dynamic, 256)
     for (long i = 0; i < n; i++) {
@@ -299,7 +311,8 @@ static int face_coefficients(Solver *s, EddyVisc *ev) {
   HX_ALLOC_CHECK(ev->coef_slave);
   double *damp = hx_malloc(sizeof(double) * nf, "face damping");
   HX_ALLOC_CHECK(damp);
-  for (long i = 0; i < nf; i++) damp[i] = 1.0;
+  for (long i = 0; i < nf; i++)
+    damp[i] = 1.0;
   if (ev->van_driest) {
     double *x = hx_malloc(sizeof(double) * 3 * nf, "face positions");
     if (!x) {
@@ -316,7 +329,8 @@ static int face_coefficients(Solver *s, EddyVisc *ev) {
       free(damp);
       return rc;
     }
-    for (long i = 0; i < nf; i++) damp[i] = node_damping(s, damp[i]);
+    for (long i = 0; i < nf; i++)
+      damp[i] = node_damping(s, damp[i]);
   }
   for (int side = 0; side < m->n_sides; side++) {
     int em = m->side_master_elem[side], es = m->side_slave_elem[side];
@@ -350,16 +364,19 @@ static int read_params(const Params *p, const Solver *s, EddyVisc *ev) {
     return HX_ERROR(HX_ERR_INPUT, "PrSGS = %g: the turbulent Prandtl number must be positive",
                     ev->PrSGS);
   if (ev->van_driest && ev->model != SGS_SMAGORINSKY)
-    return HX_ERROR(HX_ERR_INPUT, "VanDriest = T damps the Smagorinsky model only (the %s model "
-                                  "vanishes at walls by itself); set VanDriest = F",
+    return HX_ERROR(HX_ERR_INPUT,
+                    "VanDriest = T damps the Smagorinsky model only (the %s model "
+                    "vanishes at walls by itself); set VanDriest = F",
                     params_choice_name(p, "eddyViscType", ev->model));
   if (!s->viscous)
-    return HX_ERROR(HX_ERR_INPUT, "eddyViscType = %s needs the Navier-Stokes equations: set "
-                                  "mu0 > 0",
+    return HX_ERROR(HX_ERR_INPUT,
+                    "eddyViscType = %s needs the Navier-Stokes equations: set "
+                    "mu0 > 0",
                     params_choice_name(p, "eddyViscType", ev->model));
   if (s->mech)
-    return HX_ERROR(HX_ERR_INPUT, "eddyViscType = %s is not available for reacting mixtures "
-                                  "(Mechanism is set); use eddyViscType = none (implicit LES)",
+    return HX_ERROR(HX_ERR_INPUT,
+                    "eddyViscType = %s is not available for reacting mixtures "
+                    "(Mechanism is set); use eddyViscType = none (implicit LES)",
                     params_choice_name(p, "eddyViscType", ev->model));
   ev->lambda_factor = s->phys.cp / ev->PrSGS;
   return HX_OK;
@@ -378,8 +395,8 @@ int eddyvisc_init(const Params *p, Solver *s) {
   s->sgs = ev;
   ev->model = model;
   HX_CHECK(read_params(p, s, ev));
-  ev->delta = hx_malloc(sizeof(double) * (s->mesh->n_elems ? s->mesh->n_elems : 1),
-                        "filter widths");
+  ev->delta =
+      hx_malloc(sizeof(double) * (s->mesh->n_elems ? s->mesh->n_elems : 1), "filter widths");
   HX_ALLOC_CHECK(ev->delta);
   filter_widths(s, ev->delta);
   HX_CHECK(volume_coefficients(s, ev));

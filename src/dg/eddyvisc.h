@@ -10,7 +10,7 @@
 #include "dg/solver.h"
 
 typedef struct EddyVisc {
-  int model;           /* SGS_* (physics/eddyvisc.h) */
+  int model; /* SGS_* (physics/eddyvisc.h) */
   double CS, PrSGS;
   int van_driest;
   double lambda_factor; /* cp / PrSGS: lambda_t = lambda_factor mu_t */

@@ -54,7 +54,8 @@ HD static inline double sgs_vreman_operator(const double g[3][3]) {
   for (int i = 0; i < 3; i++)
     for (int j = 0; j < 3; j++) {
       double acc = 0.0; /* beta_ij = alpha_mi alpha_mj = g_im g_jm */
-      for (int m = 0; m < 3; m++) acc += g[i][m] * g[j][m];
+      for (int m = 0; m < 3; m++)
+        acc += g[i][m] * g[j][m];
       b[i][j] = acc;
       aa += g[i][j] * g[i][j];
     }
@@ -71,12 +72,14 @@ HD static inline void sgs_singular_values(const double g[3][3], double s[3]) {
   for (int i = 0; i < 3; i++)
     for (int j = 0; j < 3; j++) {
       double acc = 0.0;
-      for (int m = 0; m < 3; m++) acc += g[m][i] * g[m][j];
+      for (int m = 0; m < 3; m++)
+        acc += g[m][i] * g[m][j];
       G[i][j] = acc;
     }
   double trG2 = 0.0;
   for (int i = 0; i < 3; i++)
-    for (int j = 0; j < 3; j++) trG2 += G[i][j] * G[j][i];
+    for (int j = 0; j < 3; j++)
+      trG2 += G[i][j] * G[j][i];
   const double I1 = G[0][0] + G[1][1] + G[2][2];
   const double I2 = 0.5 * (I1 * I1 - trG2);
   const double I3 = G[0][0] * (G[1][1] * G[2][2] - G[1][2] * G[2][1]) -
@@ -94,7 +97,8 @@ HD static inline void sgs_singular_values(const double g[3][3], double s[3]) {
     l[1] = I1 / 3.0 - 2.0 * sa1 * cos(HX_PI / 3.0 + a3);
     l[2] = I1 / 3.0 - 2.0 * sa1 * cos(HX_PI / 3.0 - a3);
   }
-  for (int k = 0; k < 3; k++) s[k] = l[k] > 0.0 ? sqrt(l[k]) : 0.0;
+  for (int k = 0; k < 3; k++)
+    s[k] = l[k] > 0.0 ? sqrt(l[k]) : 0.0;
 }
 
 /* D_sigma = s3 (s1 - s2)(s2 - s3) / s1^2 (Nicoud et al. 2011, eq. 15); zero for g = 0. */
@@ -135,6 +139,8 @@ HD static inline double van_driest_damping(double y_plus) {
 
 /* Filter width of an element of volume vol at degree N: vol^(1/3) / (N + 1), FLEXI's DeltaS
  * (eddyVisc/smagorinsky.f90, InitSmagorinsky). */
-HD static inline double sgs_filter_width(double vol, int N) { return cbrt(vol) / (N + 1.0); }
+HD static inline double sgs_filter_width(double vol, int N) {
+  return cbrt(vol) / (N + 1.0);
+}
 
 #endif

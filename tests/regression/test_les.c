@@ -11,13 +11,26 @@
 #include "analysis/analyze.h"
 #include "harness.h"
 
-static const char *const TGV[] = {
-    "ProjectName = les_tgv", "MeshFile = box", "BoxElems = (/4,4,4/)", "BoxLower = (/0.,0.,0./)",
-    "BoxUpper = (/2*pi,2*pi,2*pi/)", "BoxPeriodic = (/T,T,T/)", "N = 3",
-    "TestCase = taylorgreenvortex", "TGVVersion = 2",
-    "MachNumber = 0.1", "IniExactFunc = 0", "R = 71.42857142857143", "mu0 = 6.25e-4",
-    "Pr = 0.71", "CFLscale = 0.7", "tend = 1.0", "CalcErrorNorms = F", "Backend = cpu",
-    "CS = 0.1", NULL};
+static const char *const TGV[] = {"ProjectName = les_tgv",
+                                  "MeshFile = box",
+                                  "BoxElems = (/4,4,4/)",
+                                  "BoxLower = (/0.,0.,0./)",
+                                  "BoxUpper = (/2*pi,2*pi,2*pi/)",
+                                  "BoxPeriodic = (/T,T,T/)",
+                                  "N = 3",
+                                  "TestCase = taylorgreenvortex",
+                                  "TGVVersion = 2",
+                                  "MachNumber = 0.1",
+                                  "IniExactFunc = 0",
+                                  "R = 71.42857142857143",
+                                  "mu0 = 6.25e-4",
+                                  "Pr = 0.71",
+                                  "CFLscale = 0.7",
+                                  "tend = 1.0",
+                                  "CalcErrorNorms = F",
+                                  "Backend = cpu",
+                                  "CS = 0.1",
+                                  NULL};
 
 /* Kinetic energy 1/2 rho |u|^2 integrated with the solution quadrature. */
 static double kinetic_energy(const Solver *s) {
@@ -28,8 +41,8 @@ static double kinetic_energy(const Solver *s) {
     const double *U = &s->U[(long)e * HX_NVAR * n3], *sJ = &s->geo.sJ[(long)e * n3];
     for (int q = 0; q < n3; q++) {
       int i = q % np, j = (q / np) % np, k = q / (np * np);
-      double m2 = U[n3 + q] * U[n3 + q] + U[2 * n3 + q] * U[2 * n3 + q] +
-                  U[3 * n3 + q] * U[3 * n3 + q];
+      double m2 =
+          U[n3 + q] * U[n3 + q] + U[2 * n3 + q] * U[2 * n3 + q] + U[3 * n3 + q] * U[3 * n3 + q];
       ek += w[i] * w[j] * w[k] / sJ[q] * 0.5 * m2 / U[q];
     }
   }
@@ -45,7 +58,8 @@ static double run_tgv(const char *model, const char *extra_node) {
   assert_non_null(sim);
   double before[HX_NVAR], after[HX_NVAR], scale = 0.0;
   analyze_totals(sim->solver, before);
-  for (int v = 0; v < HX_NVAR; v++) scale = fmax(scale, fabs(before[v]));
+  for (int v = 0; v < HX_NVAR; v++)
+    scale = fmax(scale, fabs(before[v]));
   double ek0 = kinetic_energy(sim->solver);
   assert_int_equal(simulation_run(sim), HX_OK);
   analyze_totals(sim->solver, after);
@@ -86,14 +100,28 @@ static void test_tgv_gauss(void **state) {
 /* Channel with no-slip walls at y = 0 and y = 2, damped Smagorinsky: runs and keeps mass. */
 static void test_channel_van_driest(void **state) {
   (void)state;
-  const char *const base[] = {
-      "ProjectName = les_channel", "MeshFile = box", "BoxElems = (/3,3,2/)",
-      "BoxLower = (/0,0,0/)", "BoxUpper = (/3,2,1/)", "BoxPeriodic = (/T,F,T/)", "N = 3",
-      "NodeType = GAUSS-LOBATTO", "IniExactFunc = 1", "RefState = (/1., 0.3, 0., 0., 10./)",
-      "mu0 = 1e-3", "tend = 0.2", "CalcErrorNorms = F", "Backend = cpu",
-      "BoundaryName = BC_yminus", "BoundaryType = (/3,0/)", "BoundaryName = BC_yplus",
-      "BoundaryType = (/3,0/)", "eddyViscType = smagorinsky", "CS = 0.1", "VanDriest = T",
-      NULL};
+  const char *const base[] = {"ProjectName = les_channel",
+                              "MeshFile = box",
+                              "BoxElems = (/3,3,2/)",
+                              "BoxLower = (/0,0,0/)",
+                              "BoxUpper = (/3,2,1/)",
+                              "BoxPeriodic = (/T,F,T/)",
+                              "N = 3",
+                              "NodeType = GAUSS-LOBATTO",
+                              "IniExactFunc = 1",
+                              "RefState = (/1., 0.3, 0., 0., 10./)",
+                              "mu0 = 1e-3",
+                              "tend = 0.2",
+                              "CalcErrorNorms = F",
+                              "Backend = cpu",
+                              "BoundaryName = BC_yminus",
+                              "BoundaryType = (/3,0/)",
+                              "BoundaryName = BC_yplus",
+                              "BoundaryType = (/3,0/)",
+                              "eddyViscType = smagorinsky",
+                              "CS = 0.1",
+                              "VanDriest = T",
+                              NULL};
   Simulation *sim = harness_sim(base, NULL, NULL);
   assert_non_null(sim);
   double before[HX_NVAR], after[HX_NVAR];

@@ -50,7 +50,8 @@ static void test_smagorinsky_general(void **state) {
   const double g[3][3] = {{0.3, -1.2, 0.7}, {2.1, -0.5, 0.4}, {-0.9, 1.6, 0.2}};
   double ss = 0.0;
   for (int i = 0; i < 3; i++)
-    for (int j = 0; j < 3; j++) ss += 0.25 * (g[i][j] + g[j][i]) * (g[i][j] + g[j][i]);
+    for (int j = 0; j < 3; j++)
+      ss += 0.25 * (g[i][j] + g[j][i]) * (g[i][j] + g[j][i]);
   double exact = 0.8 * 0.01 * sqrt(2.0 * ss);
   assert_true(fabs(mu_t_of(SGS_SMAGORINSKY, 0.01, 0.8, g) - exact) <= 1e-14 * exact);
 }
@@ -82,7 +83,8 @@ static void test_sigma_vanishes(void **state) {
   for (int i = 0; i < 3; i++)
     for (int j = 0; j < 3; j++)
       for (int k = 0; k < 3; k++)
-        for (int l = 0; l < 3; l++) axr[i][j] += R[i][k] * axi[k][l] * R[j][l];
+        for (int l = 0; l < 3; l++)
+          axr[i][j] += R[i][k] * axi[k][l] * R[j][l];
   const double(*cases[4])[3] = {rot, iso, axi, axr};
   const char *names[4] = {"rotation", "isotropic", "axisymmetric", "axisymmetric, rotated"};
   for (int k = 0; k < 4; k++) {
@@ -108,14 +110,16 @@ static void test_sigma_general(void **state) {
   double G[3][3] = {{0}};
   for (int i = 0; i < 3; i++)
     for (int j = 0; j < 3; j++)
-      for (int m = 0; m < 3; m++) G[i][j] += g[m][i] * g[m][j];
+      for (int m = 0; m < 3; m++)
+        G[i][j] += g[m][i] * g[m][j];
   double sv[3], scale = G[0][0] + G[1][1] + G[2][2];
   sgs_singular_values(g, sv);
   assert_true(sv[0] >= sv[1] && sv[1] >= sv[2] && sv[2] > 0.0);
   for (int k = 0; k < 3; k++) {
     double A[3][3];
     for (int i = 0; i < 3; i++)
-      for (int j = 0; j < 3; j++) A[i][j] = G[i][j] - (i == j ? sv[k] * sv[k] : 0.0);
+      for (int j = 0; j < 3; j++)
+        A[i][j] = G[i][j] - (i == j ? sv[k] * sv[k] : 0.0);
     printf("  det(G - s%d^2 I) = %.1e\n", k + 1, det3(A));
     assert_true(fabs(det3(A)) <= 1e-12 * scale * scale * scale);
   }
@@ -135,10 +139,12 @@ static void test_vreman_general(void **state) {
   const double CS = 0.12, Delta = 0.08, rho = 0.9, c = 2.5 * CS * CS;
   double alpha[3][3], beta[3][3] = {{0}}, aa = 0.0;
   for (int i = 0; i < 3; i++)
-    for (int j = 0; j < 3; j++) alpha[i][j] = g[j][i];
+    for (int j = 0; j < 3; j++)
+      alpha[i][j] = g[j][i];
   for (int i = 0; i < 3; i++)
     for (int j = 0; j < 3; j++) {
-      for (int m = 0; m < 3; m++) beta[i][j] += Delta * Delta * alpha[m][i] * alpha[m][j];
+      for (int m = 0; m < 3; m++)
+        beta[i][j] += Delta * Delta * alpha[m][i] * alpha[m][j];
       aa += alpha[i][j] * alpha[i][j];
     }
   double B = beta[0][0] * beta[1][1] - beta[0][1] * beta[0][1] + beta[0][0] * beta[2][2] -
@@ -165,12 +171,26 @@ static void test_van_driest(void **state) {
 /* A box [0,2] x [0,1.5] x [0,1] with a no-slip wall at y = 0 (the y+ side slip, x and z
  * periodic): the wall distance of every node is its y; the filter width is the element's
  * volume^(1/3) / (N + 1); the coefficient carries the damping. */
-static const char *const WALL_BOX[] = {
-    "ProjectName = sgs_wall", "MeshFile = box", "BoxElems = (/4,3,2/)", "BoxLower = (/0,0,0/)",
-    "BoxUpper = (/2,1.5,1/)", "BoxPeriodic = (/T,F,T/)", "N = 3", "NodeType = GAUSS",
-    "IniExactFunc = 1", "RefState = (/1., 0.1, 0., 0., 1./)", "mu0 = 0.01", "tend = 0.1",
-    "BoundaryName = BC_yminus", "BoundaryType = (/3,0/)", "BoundaryName = BC_yplus",
-    "BoundaryType = (/9,0/)", "eddyViscType = smagorinsky", "CS = 0.1", "VanDriest = T", NULL};
+static const char *const WALL_BOX[] = {"ProjectName = sgs_wall",
+                                       "MeshFile = box",
+                                       "BoxElems = (/4,3,2/)",
+                                       "BoxLower = (/0,0,0/)",
+                                       "BoxUpper = (/2,1.5,1/)",
+                                       "BoxPeriodic = (/T,F,T/)",
+                                       "N = 3",
+                                       "NodeType = GAUSS",
+                                       "IniExactFunc = 1",
+                                       "RefState = (/1., 0.1, 0., 0., 1./)",
+                                       "mu0 = 0.01",
+                                       "tend = 0.1",
+                                       "BoundaryName = BC_yminus",
+                                       "BoundaryType = (/3,0/)",
+                                       "BoundaryName = BC_yplus",
+                                       "BoundaryType = (/9,0/)",
+                                       "eddyViscType = smagorinsky",
+                                       "CS = 0.1",
+                                       "VanDriest = T",
+                                       NULL};
 
 static void test_wall_distance_box(void **state) {
   (void)state;
@@ -193,8 +213,8 @@ static void test_wall_distance_box(void **state) {
       cerr = fmax(cerr, fabs(ev->coef[(long)e * n3 + q] - c) / (0.01 * delta * delta));
     }
   }
-  printf("  wall distance - y: %.1e, filter width error %.1e, coefficient error %.1e\n", err,
-         derr, cerr);
+  printf("  wall distance - y: %.1e, filter width error %.1e, coefficient error %.1e\n", err, derr,
+         cerr);
   assert_true(err < 1e-13);
   assert_true(derr < 1e-14);
   assert_true(cerr < 1e-13);
@@ -212,8 +232,10 @@ static void test_bad_input(void **state) {
   for (int k = 0; k < 4; k++) {
     const char *all[64];
     int n = 0;
-    for (int i = 0; WALL_BOX[i]; i++) all[n++] = WALL_BOX[i];
-    for (int i = 0; i < 3 && cases[k][i]; i++) all[n++] = cases[k][i];
+    for (int i = 0; WALL_BOX[i]; i++)
+      all[n++] = WALL_BOX[i];
+    for (int i = 0; i < 3 && cases[k][i]; i++)
+      all[n++] = cases[k][i];
     all[n] = NULL;
     Params *p = harness_params(all);
     assert_non_null(p);
@@ -224,7 +246,8 @@ static void test_bad_input(void **state) {
   /* integer codes are accepted as FLEXI does: 4 = sigma */
   const char *all[64];
   int n = 0;
-  for (int i = 0; WALL_BOX[i]; i++) all[n++] = WALL_BOX[i];
+  for (int i = 0; WALL_BOX[i]; i++)
+    all[n++] = WALL_BOX[i];
   all[n++] = "eddyViscType = 4";
   all[n++] = "VanDriest = F";
   all[n] = NULL;
