@@ -8,6 +8,8 @@
 #include "physics/mixture_bc.h"
 #include "physics/navierstokes_mix.h"
 #include "dg/mixture.h"
+#include "dg/eddyvisc.h"
+#include "physics/eddyvisc.h"
 
 /* BR1 viscous flux (Bassi & Rebay 1997): the mean of both sides' viscous fluxes; on boundary sides
  * the boundary state with the inner gradients. Subtracted from the advective flux Fp. */
@@ -22,16 +24,30 @@ static void subtract_viscous_flux(const Solver *s, int side, int f, const double
       gL[c][v] = qL[(c * HX_NLIFT + v) * n2];
       gR[c][v] = qR[(c * HX_NLIFT + v) * n2];
     }
-  if (bc) {
-    bc_viscous_flux(s->bc_info[2 * s->mesh->side_bc[side]], &s->phys, uR, gL[0], gL[1], gL[2], n,
-                    FR);
+  const EddyVisc *ev = s->sgs;
+  double mu_tL = 0.0, mu_tR = 0.0; /* LES: each side's mu_t from its own face values */
+  if (ev) {
+    long at = (long)side * n2 + f;
+    mu_tL = eddy_viscosity(ev->model, ev->coef_master[at], uL[DENS], gL[0], gL[1], gL[2]);
+    if (!bc) mu_tR = eddy_viscosity(ev->model, ev->coef_slave[at], uR[DENS], gR[0], gR[1], gR[2]);
+  }
+  if (bc) { /* the inner side's eddy viscosity */
+    bc_viscous_flux_sgs(s->bc_info[2 * s->mesh->side_bc[side]], &s->phys, uR, ev != NULL, mu_tL,
+                        ev ? ev->lambda_factor * mu_tL : 0.0, gL[0], gL[1], gL[2], n, FR);
     for (int v = 0; v < HX_NVAR; v++) Fp[v] -= FR[v];
     return;
   }
   cons_to_prim(&s->phys, uL, pL);
   cons_to_prim(&s->phys, uR, pR);
-  viscous_flux_normal(&s->phys, pR, gR[0], gR[1], gR[2], n, FR);
-  viscous_flux_normal(&s->phys, pL, gL[0], gL[1], gL[2], n, FL);
+  if (ev) {
+    viscous_flux_normal_les(&s->phys, pR, mu_tR, ev->lambda_factor * mu_tR, gR[0], gR[1], gR[2],
+                            n, FR);
+    viscous_flux_normal_les(&s->phys, pL, mu_tL, ev->lambda_factor * mu_tL, gL[0], gL[1], gL[2],
+                            n, FL);
+  } else {
+    viscous_flux_normal(&s->phys, pR, gR[0], gR[1], gR[2], n, FR);
+    viscous_flux_normal(&s->phys, pL, gL[0], gL[1], gL[2], n, FL);
+  }
   for (int v = 0; v < HX_NVAR; v++) Fp[v] -= 0.5 * FL[v];
   for (int v = 0; v < HX_NVAR; v++) Fp[v] -= 0.5 * FR[v];
 }

@@ -19,10 +19,12 @@
  * its fluxes from physics/navierstokes_mix.h. */
 #include <stdlib.h>
 
+#include "dg/eddyvisc.h"
 #include "dg/mixture.h"
 #include "dg/solver.h"
 #include "parallel/exchange.h"
 #include "physics/bc.h"
+#include "physics/eddyvisc.h"
 #include "physics/eos.h"
 #include "physics/navierstokes.h"
 #include "physics/navierstokes_mix.h"
@@ -232,7 +234,15 @@ static void viscous_volume_element(const Solver *s, const double *Uall, int e, d
     cons_to_prim(&s->phys, u, pr);
     for (int c = 0; c < 3; c++)
       for (int v = 0; v < HX_NLIFT; v++) gr[c][v] = q[(c * HX_NLIFT + v) * n3 + n];
-    viscous_stress(&s->phys, pr, gr[0], gr[1], gr[2], tau, cond);
+    if (s->sgs) { /* LES: mu_t of the node from its own gradients (dg/eddyvisc.h) */
+      const EddyVisc *ev = s->sgs;
+      double mu_t = eddy_viscosity(ev->model, ev->coef[(long)e * n3 + n], pr[DENS], gr[0], gr[1],
+                                   gr[2]);
+      viscous_stress_les(&s->phys, pr, mu_t, ev->lambda_factor * mu_t, gr[0], gr[1], gr[2], tau,
+                         cond);
+    } else {
+      viscous_stress(&s->phys, pr, gr[0], gr[1], gr[2], tau, cond);
+    }
     for (int d = 0; d < 3; d++) { /* contravariant flux Fv . Ja^d */
       double Jad[3] = {Ja[(d * 3) * n3 + n], Ja[(d * 3 + 1) * n3 + n], Ja[(d * 3 + 2) * n3 + n]};
       double F[HX_NVAR];

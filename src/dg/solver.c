@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "core/error.h"
+#include "dg/eddyvisc.h"
 #include "dg/fv.h"
 #include "mesh/facemap.h"
 #include "mesh/partition.h"
@@ -53,6 +54,7 @@ int solver_define_params(Params *p) {
                          "by the metrics."));
   HX_CHECK(fv_define_params(p));
   HX_CHECK(mixture_define_params(p));
+  HX_CHECK(eddyvisc_define_params(p));
   return sponge_define_params(p);
 }
 
@@ -188,7 +190,8 @@ static int solver_setup(const Params *p, const double *weights, Solver *s) {
   HX_CHECK(mixture_init(p, s));
   HX_CHECK(set_var_names(s));
   HX_CHECK(alloc_state(s));
-  return exchange_create(s->mesh, &s->exchange);
+  HX_CHECK(exchange_create(s->mesh, &s->exchange));
+  return eddyvisc_init(p, s); /* its face coefficients cross the MPI sides */
 }
 
 int solver_create(const Params *p, Solver **out) { return solver_create_weighted(p, NULL, out); }
@@ -215,6 +218,7 @@ void solver_destroy(Solver *s) {
   free(s->sponge);
   fv_free(s);
   mixture_free(s);
+  eddyvisc_free(s);
   free(s->var_names);
   free(s->U);
   free(s->Ut);

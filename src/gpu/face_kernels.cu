@@ -1,5 +1,6 @@
 /* ProlongToFace + FillFlux fused: one thread per face point prolongs the master and slave states
  * (a gather through the precomputed face maps, no atomics) and computes the numerical flux. */
+#include "gpu/eddyvisc.cuh"
 #include "gpu/gpu_internal.cuh"
 
 extern "C" {
@@ -63,6 +64,7 @@ __device__ static void slave_point(const DevData &d, const int *info, int side, 
 
 /* BR1 viscous flux (mean of both sides; boundary state with inner gradients on BC sides),
  * subtracted from the advective flux F. One side at a time keeps the gradients in registers. */
+template <bool LES>
 __device__ static void subtract_viscous(const DevData &d, const PhysParams &pp, const int *info,
                                         int side, int f, const double *uL, const double *uR,
                                         const double *n, double *F) {
@@ -72,13 +74,18 @@ __device__ static void subtract_viscous(const DevData &d, const PhysParams &pp, 
     face_grad_point(d, side, 0, f, g);
   else
     prolong_grad_point(d, info[0], info[1], d.s2v[info[1] * d.n2 + f], g);
+  double mu_t = LES ? sgs_face_mu_t(d, side, 0, f, uL, g) : 0.0; /* each side's own (fillflux.c) */
   if (bc) {
-    bc_viscous_flux(d.bc_info[2 * info[5]], &pp, uR, g[0], g[1], g[2], n, Fv);
+    bc_viscous_flux_sgs(d.bc_info[2 * info[5]], &pp, uR, LES, mu_t, d.sgs_lambda_factor * mu_t,
+                        g[0], g[1], g[2], n, Fv);
     for (int v = 0; v < HX_NVAR; v++) F[v] -= Fv[v];
     return;
   }
   cons_to_prim(&pp, uL, prim);
-  viscous_flux_normal(&pp, prim, g[0], g[1], g[2], n, Fv);
+  if (LES)
+    viscous_flux_normal_les(&pp, prim, mu_t, d.sgs_lambda_factor * mu_t, g[0], g[1], g[2], n, Fv);
+  else
+    viscous_flux_normal(&pp, prim, g[0], g[1], g[2], n, Fv);
   for (int v = 0; v < HX_NVAR; v++) F[v] -= 0.5 * Fv[v];
   if (d.grad_face)
     face_grad_point(d, side, 1, f, g);
@@ -87,10 +94,16 @@ __device__ static void subtract_viscous(const DevData &d, const PhysParams &pp, 
   else
     received_grad_point(d, side, f, g);
   cons_to_prim(&pp, uR, prim);
-  viscous_flux_normal(&pp, prim, g[0], g[1], g[2], n, Fv);
+  if (LES) {
+    mu_t = sgs_face_mu_t(d, side, 1, f, uR, g);
+    viscous_flux_normal_les(&pp, prim, mu_t, d.sgs_lambda_factor * mu_t, g[0], g[1], g[2], n, Fv);
+  } else {
+    viscous_flux_normal(&pp, prim, g[0], g[1], g[2], n, Fv);
+  }
   for (int v = 0; v < HX_NVAR; v++) F[v] -= 0.5 * Fv[v];
 }
 
+template <bool LES>
 __global__ static void face_flux_kernel(DevData d, DevPhysics ph, double c_stage, int first,
                                         int last) {
   int gid = blockIdx.x * blockDim.x + threadIdx.x;
@@ -116,7 +129,7 @@ __global__ static void face_flux_kernel(DevData d, DevPhysics ph, double c_stage
                    d.sc->t + c_stage * d.sc->dt, uR);
     bc_advective_flux(d.bc_info[2 * bc], d.riemann_bc, d.split, &ph.pp, uL, uR, n, t1, t2, F);
   }
-  if (d.viscous) subtract_viscous(d, ph.pp, info, side, f, uL, uR, n, F);
+  if (d.viscous) subtract_viscous<LES>(d, ph.pp, info, side, f, uL, uR, n, F);
   double sf = d.face_surf[(size_t)side * d.n2 + f];
   double *out = d.flux + (size_t)side * d.nvar * d.n2 + f;
   for (int v = 0; v < HX_NVAR; v++)
@@ -127,7 +140,12 @@ int launch_face_flux(const DevData *d, const DevPhysics *ph, double c_stage, int
                      cudaStream_t s) {
   int n = (last - first) * d->n2, threads = 128;
   if (n <= 0) return HX_OK;
-  face_flux_kernel<<<(n + threads - 1) / threads, threads, 0, s>>>(*d, *ph, c_stage, first, last);
+  if (d->sgs_model != SGS_NONE)
+    face_flux_kernel<true><<<(n + threads - 1) / threads, threads, 0, s>>>(*d, *ph, c_stage, first,
+                                                                           last);
+  else
+    face_flux_kernel<false><<<(n + threads - 1) / threads, threads, 0, s>>>(*d, *ph, c_stage,
+                                                                            first, last);
   CU_CHECK(cudaGetLastError());
   return HX_OK;
 }

@@ -93,6 +93,11 @@ typedef struct {
    * Gauss-Lobatto nodes: each side's viscous flux Fv . n [side][master | slave][nvar][n2] */
   const struct MixTransport *mix_tr;
   double *mix_face_visc;
+  /* LES eddy viscosity (gpu/eddyvisc.cuh): model SGS_* (0: none), cp / PrSGS, (C Delta damp)^2
+   * per volume node [elem][n3] and per face point of each side [side][n2] */
+  int sgs_model;
+  double sgs_lambda_factor;
+  const double *sgs_coef, *sgs_coef_master, *sgs_coef_slave;
   StepScalars *sc;
 } DevData;
 

@@ -10,6 +10,7 @@
 extern "C" {
 #include "analysis/tgv_pointwise.h"
 #include "chem/mech.h"
+#include "dg/eddyvisc.h"
 #include "dg/indicator.h"
 #include "gpu/gpu.h"
 #include "parallel/parallel.h"
@@ -166,6 +167,21 @@ static int upload_geometry(GpuSolver *g, const Solver *s) {
 
 /* Shock capturing: parameters, subcell metrics, modal transform, the alpha arrays and the copy
  * of the last admissible state. */
+/* LES: the coefficients (C Delta damp)^2 of the volume nodes and of both sides' face points
+ * (dg/eddyvisc.h; the MPI slave halves were exchanged at set-up). */
+static int upload_eddyvisc(GpuSolver *g, const Solver *s) {
+  const EddyVisc *ev = s->sgs;
+  const size_t nvol = (size_t)s->n_dof, nface = (size_t)s->n_dof_face * s->mesh->n_sides;
+  g->d.sgs_model = ev->model;
+  g->d.sgs_lambda_factor = ev->lambda_factor;
+  HX_CHECK(dev_alloc(g, (void **)&g->d.sgs_coef, sizeof(double) * nvol, ev->coef,
+                     "eddy-viscosity coefficients"));
+  HX_CHECK(dev_alloc(g, (void **)&g->d.sgs_coef_master, sizeof(double) * nface, ev->coef_master,
+                     "face eddy-viscosity coefficients"));
+  return dev_alloc(g, (void **)&g->d.sgs_coef_slave, sizeof(double) * nface, ev->coef_slave,
+                   "face eddy-viscosity coefficients");
+}
+
 static int upload_fv(GpuSolver *g, const Solver *s) {
   DevData *d = &g->d;
   const FVBlend *fv = &s->fv;
@@ -320,6 +336,7 @@ static int upload_solver(GpuSolver *g, const Solver *s, const GpuOptions *opt) {
                          "face gradients"));
     HX_CHECK(lifting_configure(d));
   }
+  if (s->sgs) HX_CHECK(upload_eddyvisc(g, s));
   HX_CHECK(upload_connectivity(g, s));
   if (s->fv.enabled) HX_CHECK(upload_fv(g, s));
   if (s->mech) HX_CHECK(upload_mixture(g, s, opt));

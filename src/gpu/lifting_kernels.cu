@@ -15,6 +15,7 @@
  *      between reading Ja and writing g;
  *   4. each thread sums the viscous volume integral of its nodes into Ut_visc (VolInt writes the
  *      advective part to Ut, the surface update adds both). Same arithmetic as src/dg/lifting.c. */
+#include "gpu/eddyvisc.cuh"
 #include "gpu/gpu_internal.cuh"
 
 extern "C" {
@@ -128,13 +129,14 @@ __device__ static void node_gradient(const DevData &d, const double *Dm, const d
 }
 
 /* Contravariant viscous fluxes of node n into its own slots of the metrics region (read first). */
+template <bool LES>
 __device__ static void node_viscous_fluxes(const DevData &d, const PhysParams &pp, int e, int n,
                                            const double q[3][HX_NLIFT], double *gc) {
   const int n3 = d.n3;
   double Ja[9], prim[HX_NPRIM], tau[9], cond[3];
   for (int c = 0; c < 9; c++) Ja[c] = gc[c * n3 + n];
   node_prim(d, pp, e, n, prim);
-  viscous_stress(&pp, prim, q[0], q[1], q[2], tau, cond);
+  sgs_node_stress<LES>(d, pp, e, n, prim, q, tau, cond);
   for (int dir = 0; dir < 3; dir++) {
     double F[HX_NVAR];
     viscous_flux_from_stress(prim, tau, cond, &Ja[3 * dir], F);
@@ -168,7 +170,7 @@ __device__ static void node_viscous_volume(const DevData &d, const double *Dv, c
   for (int v = 0; v < HX_NVAR; v++) ut[v * n3] = -acc[v];
 }
 
-template <bool SPLIT, int P, int FORM>
+template <bool SPLIT, int P, int FORM, bool LES>
 __global__ static void __launch_bounds__(LIFT_THREADS, 2)
     lifting_kernel(DevData d, DevPhysics ph, int elems_per_block, int threads_per_elem) {
   extern __shared__ double smem[];
@@ -210,7 +212,7 @@ __global__ static void __launch_bounds__(LIFT_THREADS, 2)
     for (int p = 0; p < P; p++) {
       int n = lt + p * threads_per_elem;
       if (n >= n3) break;
-      node_viscous_fluxes(d, ph.pp, e, n, q[p], gc);
+      node_viscous_fluxes<LES>(d, ph.pp, e, n, q[p], gc);
     }
   }
   __syncthreads();
@@ -288,7 +290,7 @@ __device__ static inline void line_apply(const double *A, const double *src, int
   }
 }
 
-template <int NP, bool SPLIT>
+template <int NP, bool SPLIT, bool LES>
 __global__ static void __launch_bounds__(LINE_THREADS, HEXDG_LINE_MIN_BLOCKS)
     lifting_line_kernel(DevData d, DevPhysics ph, LineMats<NP> M, int volume_grad) {
   extern __shared__ double smem[];
@@ -372,7 +374,7 @@ __global__ static void __launch_bounds__(LINE_THREADS, HEXDG_LINE_MIN_BLOCKS)
     }
     double prim[HX_NPRIM], tau[9], cond[3];
     cons_to_prim(&ph.pp, u, prim);
-    viscous_stress(&ph.pp, prim, q[0], q[1], q[2], tau, cond);
+    sgs_node_stress<LES>(d, ph.pp, e, n, prim, q, tau, cond);
 #pragma unroll
     for (int dir = 0; dir < 3; dir++) {
       double F[HX_NVAR];
@@ -421,9 +423,13 @@ static bool use_line_kernel(const DevData *d) {
 
 template <int NP> static int line_configure(void) {
   int bytes = (int)line_shared_bytes(NP);
-  CU_CHECK(cudaFuncSetAttribute(lifting_line_kernel<NP, true>,
+  CU_CHECK(cudaFuncSetAttribute(lifting_line_kernel<NP, true, false>,
                                 cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
-  CU_CHECK(cudaFuncSetAttribute(lifting_line_kernel<NP, false>,
+  CU_CHECK(cudaFuncSetAttribute(lifting_line_kernel<NP, false, false>,
+                                cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
+  CU_CHECK(cudaFuncSetAttribute(lifting_line_kernel<NP, true, true>,
+                                cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
+  CU_CHECK(cudaFuncSetAttribute(lifting_line_kernel<NP, false, true>,
                                 cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
   return HX_OK;
 }
@@ -443,10 +449,15 @@ static int line_launch(const DevData *d, const DevPhysics *ph, int volume_grad, 
   int epb = line_elems_per_block(NP * NP * NP);
   int blocks = (d->n_elems + epb - 1) / epb;
   size_t bytes = line_shared_bytes(NP);
-  if (d->split != SPLIT_NONE)
-    lifting_line_kernel<NP, true><<<blocks, LINE_THREADS, bytes, s>>>(*d, *ph, M, volume_grad);
+  const bool split = d->split != SPLIT_NONE, les = d->sgs_model != SGS_NONE;
+  if (split && les)
+    lifting_line_kernel<NP, true, true><<<blocks, LINE_THREADS, bytes, s>>>(*d, *ph, M, volume_grad);
+  else if (split)
+    lifting_line_kernel<NP, true, false><<<blocks, LINE_THREADS, bytes, s>>>(*d, *ph, M, volume_grad);
+  else if (les)
+    lifting_line_kernel<NP, false, true><<<blocks, LINE_THREADS, bytes, s>>>(*d, *ph, M, volume_grad);
   else
-    lifting_line_kernel<NP, false><<<blocks, LINE_THREADS, bytes, s>>>(*d, *ph, M, volume_grad);
+    lifting_line_kernel<NP, false, false><<<blocks, LINE_THREADS, bytes, s>>>(*d, *ph, M, volume_grad);
   CU_CHECK(cudaGetLastError());
   return HX_OK;
 }
@@ -496,7 +507,9 @@ static LiftConfig lift_config(const DevData *d) {
 
 template <int P> static int set_shared_size(size_t bytes) {
 #define HX_LIFT_ATTR(S, F)                                                                    \
-  CU_CHECK(cudaFuncSetAttribute(lifting_kernel<S, P, F>,                                      \
+  CU_CHECK(cudaFuncSetAttribute(lifting_kernel<S, P, F, false>,                               \
+                                cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes));    \
+  CU_CHECK(cudaFuncSetAttribute(lifting_kernel<S, P, F, true>,                                \
                                 cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes))
   HX_LIFT_ATTR(true, LIFT_WEAK);
   HX_LIFT_ATTR(true, LIFT_STRONG);
@@ -529,11 +542,18 @@ int lifting_configure(const DevData *d) {
 template <int P, int FORM>
 static void launch_form(const DevData *d, const DevPhysics *ph, LiftConfig c, int blocks,
                         int threads, cudaStream_t s) {
-  if (d->split != SPLIT_NONE)
-    lifting_kernel<true, P, FORM><<<blocks, threads, c.shared_bytes, s>>>(
+  const bool split = d->split != SPLIT_NONE, les = d->sgs_model != SGS_NONE;
+  if (split && les)
+    lifting_kernel<true, P, FORM, true><<<blocks, threads, c.shared_bytes, s>>>(
+        *d, *ph, c.elems_per_block, c.threads_per_elem);
+  else if (split)
+    lifting_kernel<true, P, FORM, false><<<blocks, threads, c.shared_bytes, s>>>(
+        *d, *ph, c.elems_per_block, c.threads_per_elem);
+  else if (les)
+    lifting_kernel<false, P, FORM, true><<<blocks, threads, c.shared_bytes, s>>>(
         *d, *ph, c.elems_per_block, c.threads_per_elem);
   else
-    lifting_kernel<false, P, FORM><<<blocks, threads, c.shared_bytes, s>>>(
+    lifting_kernel<false, P, FORM, false><<<blocks, threads, c.shared_bytes, s>>>(
         *d, *ph, c.elems_per_block, c.threads_per_elem);
 }
 

@@ -267,9 +267,10 @@ HD static inline void bc_lifting_value(int type, const PhysParams *pp, const dou
 /* Viscous boundary flux Fv . n from the inner gradients g[3][HX_NLIFT]: slip wall none;
  * adiabatic wall the stress only (no work, no heat flux); isothermal wall stress and heat flux;
  * the others the viscous flux of the outer state. */
-HD static inline void bc_viscous_flux(int type, const PhysParams *pp, const double *uR,
-                                      const double *gx, const double *gy, const double *gz,
-                                      const double n[3], double *Fv) {
+HD static inline void bc_viscous_flux_sgs(int type, const PhysParams *pp, const double *uR, int les,
+                                          double mu_t, double lambda_t, const double *gx,
+                                          const double *gy, const double *gz, const double n[3],
+                                          double *Fv) {
   double pr[HX_NPRIM], tau[9], cond[3];
   if (type == BC_WALL_SLIP) {
     for (int v = 0; v < HX_NVAR; v++)
@@ -277,9 +278,19 @@ HD static inline void bc_viscous_flux(int type, const PhysParams *pp, const doub
     return;
   }
   cons_to_prim(pp, uR, pr);
-  viscous_stress(pp, pr, gx, gy, gz, tau, cond);
+  if (les) /* eddy viscosity of the inner side (dg/eddyvisc.h) */
+    viscous_stress_les(pp, pr, mu_t, lambda_t, gx, gy, gz, tau, cond);
+  else
+    viscous_stress(pp, pr, gx, gy, gz, tau, cond);
   if (type == BC_WALL_ADIABATIC) cond[0] = cond[1] = cond[2] = 0.0;
   viscous_flux_from_stress(pr, tau, cond, n, Fv);
+}
+
+/* Without eddy viscosity (les = 0 is a constant: the branch above is compiled out). */
+HD static inline void bc_viscous_flux(int type, const PhysParams *pp, const double *uR,
+                                      const double *gx, const double *gy, const double *gz,
+                                      const double n[3], double *Fv) {
+  bc_viscous_flux_sgs(type, pp, uR, 0, 0.0, 0.0, gx, gy, gz, n, Fv);
 }
 
 #endif

@@ -77,6 +77,15 @@ HD static inline void viscous_stress(const PhysParams *pp, const double *prim, c
   viscous_stress_with(mu, heat_conductivity(pp, mu), gx, gy, gz, tau, cond);
 }
 
+/* The same with an eddy viscosity (LES, physics/eddyvisc.h): mu -> mu + mu_t and
+ * lambda -> lambda + lambda_t, lambda_t = cp mu_t / PrSGS (FLEXI's eddy-viscosity closure). */
+HD static inline void viscous_stress_les(const PhysParams *pp, const double *prim, double mu_t,
+                                         double lambda_t, const double *gx, const double *gy,
+                                         const double *gz, double tau[9], double cond[3]) {
+  const double mu = viscosity(pp, prim[TEMP]);
+  viscous_stress_with(mu + mu_t, heat_conductivity(pp, mu) + lambda_t, gx, gy, gz, tau, cond);
+}
+
 /* Viscous flux through a face with (not necessarily unit) normal n, from tau and cond. */
 HD static inline void viscous_flux_from_stress(const double *prim, const double tau[9],
                                                const double cond[3], const double n[3], double *F) {
@@ -110,6 +119,16 @@ HD static inline void viscous_flux_normal(const PhysParams *pp, const double *pr
                                           const double n[3], double *F) {
   double tau[9], cond[3];
   viscous_stress(pp, prim, gx, gy, gz, tau, cond);
+  viscous_flux_from_stress(prim, tau, cond, n, F);
+}
+
+/* viscous_flux_normal with an eddy viscosity mu_t and its heat conductivity lambda_t. */
+HD static inline void viscous_flux_normal_les(const PhysParams *pp, const double *prim,
+                                              double mu_t, double lambda_t, const double *gx,
+                                              const double *gy, const double *gz,
+                                              const double n[3], double *F) {
+  double tau[9], cond[3];
+  viscous_stress_les(pp, prim, mu_t, lambda_t, gx, gy, gz, tau, cond);
   viscous_flux_from_stress(prim, tau, cond, n, F);
 }
 
