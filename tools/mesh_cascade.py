@@ -300,7 +300,6 @@ def build_model(gmsh, g, lv, args):
     p0 = p1 + (x_in - p1[0]) * np.array([1.0, math.tan(math.radians(beta_in))])
     p3 = p2 + (x_out - p2[0]) * np.array([1.0, math.tan(math.radians(g["kappa_te"]))])
     mid = cam[5:-5:8]  # camber samples between LE and TE for the periodic spline
-    shift = np.array([0.0, pitch])
 
     def periodic_chain(dy):
         o = np.array([0.0, dy])
@@ -486,7 +485,7 @@ def project_to_blade(spl, pts, d_max):
     the nearest wall sample (the root's basin: n(s) is the smoothed normal), Newton on
     n(s) x (P - X(s)) = 0."""
     s_grid = spl.s_grid
-    x_grid, n_grid = spl(s_grid), spl.n_grid
+    x_grid = spl(s_grid)
     s = np.empty(len(pts))
     for i in range(0, len(pts), 1000):
         r = pts[i:i + 1000, None, :] - x_grid[None, :, :]
