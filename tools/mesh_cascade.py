@@ -17,12 +17,16 @@ passage boundaries (LE, suction side, TE, pressure side), an H-block upstream (i
 downstream (outlet plane 1.75 chords downstream of the trailing edge, along the exit metal
 angle). The lower and upper passage boundaries are the camber line shifted by -/+ pitch/2,
 periodic by a translation of one pitch in y; the span faces are periodic by a translation of the
-span in z. Transfinite + recombine: hexahedra only. High-order nodes (NGeo) of the O-grid ring
-are placed on the offset map blade(s) + d n(s) (n: normals smoothed over 10 % of the ring
-thickness); the other blocks' by gmsh. KNOWN LIMIT: the ring's corner nodes come from gmsh's
-transfinite interpolation, which skews the radial lines around the leading edge; level 1 has
-non-positive Jacobians there (even at NGeo 1) and NGeo >= 2 fails at level 0 too: the tool then
-writes the file and exits with status 1. Level 0 at --ngeo 1 is valid (used by the test).
+span in z. Transfinite + recombine: hexahedra only. Every node of the O-grid ring lies on the
+offset map blade(s) + d n(s) (n: normals smoothed over 10 % of the ring thickness): a radial line
+keeps the s of its outer node (gmsh's arc-length spacing on the offset curve, shared with the
+passage blocks), its layers the level's geometric distances d; high-order nodes blend from equal
+s at the wall to equal arc length on the offset curve. Outside the ring, the high-order nodes of
+the z = 0 edges on model curves are spaced by arc length, face and volume nodes come from Coons
+patches of the element edges, swept exactly in the span. All elements have positive scaled
+Jacobians at levels 0 and 1 and NGeo 1..4 (docs/cases/rotor37.md); if one is not positive, the
+tool writes the file and exits with status 1. With --hexdg it also evaluates the scaled Jacobian
+on the HOPR file that hexdg writes (needs h5py).
 MC_VERBOSE=1 prints gmsh's log and the minimum scaled Jacobian per block.
 
 Boundaries (physical surfaces): BC_inflow, BC_outflow, BC_blade, BC_periodic_y-,
@@ -257,6 +261,12 @@ class Builder:
         tags = [a] + [self.point(p) for p in pts] + [b]
         return self.geo.addSpline(tags)
 
+    def bspline(self, a, pts, b):
+        """B-spline from point tag a to point tag b with the control points pts: no overshoot
+        (convex hull), where an interpolating spline wiggled at the kink of the passage line."""
+        tags = [a] + [self.point(p) for p in pts] + [b]
+        return self.geo.addBSpline(tags)
+
 
 def contour_samples(g, s0, s1, n=40, offset=0.0):
     """Interior sample points of the contour (or its offset curve) between parameters s0 < s1."""
@@ -284,7 +294,7 @@ def build_model(gmsh, g, lv, args):
     off = [B.point(spl(s)[0] + ring * spl.offset_normal(s)[0]) for s in split]
     arcs = [(s_a, s_b), (s_b, s_c), (s_c, s_d), (s_d, s_a + spl.L)]
     blade_c = [B.spline(wall[i], contour_samples(g, *arcs[i]), wall[(i + 1) % 4]) for i in range(4)]
-    ring_c = [B.spline(off[i], contour_samples(g, *arcs[i], offset=ring), off[(i + 1) % 4])
+    ring_c = [B.spline(off[i], contour_samples(g, *arcs[i], n=200, offset=ring), off[(i + 1) % 4])
               for i in range(4)]
     radial = [B.line(wall[i], off[i]) for i in range(4)]
 
@@ -304,7 +314,7 @@ def build_model(gmsh, g, lv, args):
     def periodic_chain(dy):
         o = np.array([0.0, dy])
         P = [B.point(p + o) for p in (p0, p1, p2, p3)]
-        return P, [B.line(P[0], P[1]), B.spline(P[1], mid + o, P[2]), B.line(P[2], P[3])]
+        return P, [B.line(P[0], P[1]), B.bspline(P[1], mid + o, P[2]), B.line(P[2], P[3])]
 
     P, low = periodic_chain(-0.5 * pitch)
     Q, up = periodic_chain(+0.5 * pitch)
@@ -411,7 +421,8 @@ def build_model(gmsh, g, lv, args):
     gmsh.model.addPhysicalGroup(3, vols, 100)
     gmsh.model.setPhysicalName(3, 100, "fluid")
     return dict(pitch=pitch, span=span, ring=ring, r_ring=r_ring, beta_in=beta_in,
-                blade_curves=blade_c, ring_surfaces=[surfaces[f"ring{i}"] for i in range(4)],
+                blade_curves=blade_c, ring_curves=ring_c + radial,
+                ring_surfaces=[surfaces[f"ring{i}"] for i in range(4)],
                 ring_volumes=vols[:4],
                 bottoms=bottoms, x_in=x_in, x_out=x_out, slaves=tops + [lateral[c] for c in up],
                 periodic=[([lateral[c] for c in up], [lateral[c] for c in low], (0, pitch, 0)),
@@ -501,36 +512,264 @@ def project_to_blade(spl, pts, d_max):
     return s, d
 
 
-def curve_ring(gmsh, info, spl, scale):
+def node_xyz(gmsh):
+    tags, coords, _ = gmsh.model.mesh.getNodes()
+    return dict(zip(tags.astype(np.int64).tolist(), np.asarray(coords).reshape(-1, 3)))
+
+
+def match_points(ref, pts, tol, what):
+    """Index into ref of the point within tol of every point of pts (binning; exits if none)."""
+    dim = ref.shape[1]
+    shifts = np.array(np.meshgrid(*[(-1, 0, 1)] * dim)).reshape(dim, -1).T
+    bins = {}
+    for i, key in enumerate(map(tuple, np.floor(ref / tol).astype(np.int64))):
+        bins.setdefault(key, []).append(i)
+    out = np.empty(len(pts), dtype=np.int64)
+    for i, key in enumerate(np.floor(pts / tol).astype(np.int64)):
+        near = [j for sh in shifts for j in bins.get(tuple(key + sh), ())]
+        if not near:
+            sys.exit(f"mesh_cascade: {what} has no partner")
+        out[i] = min(near, key=lambda j: np.abs(pts[i] - ref[j]).max())
+    return out
+
+
+def place_ring(gmsh, info, spl, scale, lv):
+    """Every first-order node of the O-grid ring on the offset map X(s, d) = blade(s) + d n(s)
+    (n: smoothed normals). A radial line of the ring keeps one s: that of its node on the outer
+    curve (gmsh spaces those by arc length on the offset curve, which the passage blocks share),
+    and the wall node is its pull-back. Its layers sit at the geometric distances d_j of the
+    level (first cell h1). gmsh's transfinite interpolation spaces the wall and the offset curve
+    independently by arc length; around the leading edge the offset arc is several times the
+    wall arc, so its radial lines skewed and the clustered cells folded. Returns {node: (s, d)}
+    (cm) by node position (gmsh renumbers the nodes when it raises the order)."""
+    xyz = node_xyz(gmsh)
+    wall = set()
+    for cv in info["blade_curves"]:
+        tags, _, _ = gmsh.model.mesh.getNodes(1, cv, includeBoundary=True)
+        wall.update(int(t) for t in tags)
+    nbr = {}
+    for s in info["ring_surfaces"]:
+        _, _, nodes = gmsh.model.mesh.getElements(2, s)
+        for q in np.asarray(nodes[0], dtype=np.int64).reshape(-1, 4).tolist():
+            for i in range(4):
+                a, b = q[i], q[(i + 1) % 4]
+                nbr.setdefault(a, set()).add(b)
+                nbr.setdefault(b, set()).add(a)
+    layer = {w: 0 for w in wall}
+    front = list(wall)
+    while front:  # layer index = edge-graph distance from the wall (structured ring)
+        nxt = []
+        for a in front:
+            for b in nbr[a]:
+                if b not in layer:
+                    layer[b] = layer[a] + 1
+                    nxt.append(b)
+        front = nxt
+    n_ring = lv["ring"]
+    chains = []
+    for w in sorted(wall):
+        chain = [w]
+        while layer[chain[-1]] < n_ring:
+            up = [b for b in nbr[chain[-1]] if layer[b] == layer[chain[-1]] + 1]
+            if len(up) != 1:
+                sys.exit("mesh_cascade: the O-grid ring is not structured (radial line)")
+            chain.append(up[0])
+        chains.append(chain)
+    if max(layer.values()) != n_ring or len({c[-1] for c in chains}) != len(chains):
+        sys.exit("mesh_cascade: the O-grid ring is not structured (layers)")
+    outer = np.array([xyz[c[-1]][:2] for c in chains]) / scale
+    s_out, d_out = project_to_blade(spl, outer, info["ring"])
+    if np.abs(d_out - info["ring"]).max() > 0.02 * info["ring"]:
+        sys.exit("mesh_cascade: the outer O-grid curve is not on the offset curve")
+    r = info["r_ring"]
+    j = np.arange(n_ring + 1)
+    d_j = info["ring"] * (j / n_ring if abs(r - 1) < 1e-12 else (r**j - 1) / (r**n_ring - 1))
+    bottom, sd = {}, {}
+    for chain, s in zip(chains, s_out):
+        xy = spl(np.full(n_ring + 1, s)) + d_j[:, None] * spl.offset_normal(np.full(n_ring + 1, s))
+        for t, p, d in zip(chain, xy, d_j):
+            bottom[t] = (p, s, d)
+    b_tags = list(bottom)
+    b_xy = np.array([xyz[t][:2] for t in b_tags])
+    for v in info["ring_volumes"]:
+        tags, coords, _ = gmsh.model.mesh.getNodes(3, v, includeBoundary=True)
+        coords = np.asarray(coords).reshape(-1, 3)
+        idx = match_points(b_xy, coords[:, :2], 1e-7 * info["ring"] * scale,
+                           "a swept O-grid node on the z = 0 face")
+        for t, z, i in zip(tags.astype(np.int64).tolist(), coords[:, 2], idx):
+            p, s, d = bottom[b_tags[i]]
+            x = (p[0] * scale, p[1] * scale, z)
+            sd[x] = (s, d)
+            gmsh.model.mesh.setNode(t, list(x), [])
+    return sd
+
+
+def hex_corner_weights(ref):
+    """Trilinear weights of the 8 corners (gmsh corner order) at reference points in [-1, 1]^3."""
+    u, v, w = (ref[:, 0] + 1) / 2, (ref[:, 1] + 1) / 2, (ref[:, 2] + 1) / 2
+    return np.stack([(1 - u) * (1 - v) * (1 - w), u * (1 - v) * (1 - w), u * v * (1 - w),
+                     (1 - u) * v * (1 - w), (1 - u) * (1 - v) * w, u * (1 - v) * w, u * v * w,
+                     (1 - u) * v * w], axis=1)
+
+
+def arc_param(spl, d, s0, s1, frac, m=64):
+    """Parameter s at the arc-length fractions frac (rows) of the offset curve blade(s) + d n(s)
+    between s0 and s1 (one pair per row)."""
+    t = np.linspace(0, 1, m + 1)
+    s = s0[:, None] + t[None, :] * (s1 - s0)[:, None]
+    p = spl(s.ravel()) + d * spl.offset_normal(s.ravel())
+    p = p.reshape(len(s0), m + 1, 2)
+    arc = np.concatenate([np.zeros((len(s0), 1)),
+                          np.cumsum(np.linalg.norm(np.diff(p, axis=1), axis=2), axis=1)], axis=1)
+    arc /= arc[:, -1:]
+    return np.array([np.interp(f, a, si) for f, a, si in zip(frac, arc, s)])
+
+
+def curve_ring(gmsh, info, spl, scale, sd):
     """High-order nodes of the O-grid ring on the exact offset map X(s, d) = blade(s) + d n(s):
     each ring element is the image of the bilinear (s, d) patch of its corners (trilinear in z),
     so wall and interior nodes are curved consistently and the Jacobian stays positive wherever
-    d is below the wall's radius of curvature (the ring is 4 % of the chord thick)."""
+    d is below the radius of curvature of the offset map (the ring is 4 % of the chord thick)."""
     new = {}
+    sd_x, sd_s = np.array(list(sd.keys())), np.array(list(sd.values()))
     for v in info["ring_volumes"]:
         types, _, nodes = gmsh.model.mesh.getElements(3, v)
         for typ, nn in zip(types, nodes):
             props = gmsh.model.mesh.getElementProperties(typ)
             npe, ref = props[3], np.asarray(props[4]).reshape(-1, 3)
             el = np.asarray(nn, dtype=np.int64).reshape(-1, npe)
-            corner_xyz = np.array([gmsh.model.mesh.getNode(int(t))[0] for t in el[:, :8].ravel()])
-            corner_xyz = corner_xyz.reshape(-1, 8, 3) / scale
-            cs, cd = project_to_blade(spl, corner_xyz[:, :, :2].reshape(-1, 2), info["ring"])
-            cs, cd = cs.reshape(-1, 8), cd.reshape(-1, 8)
+            cx = np.array([gmsh.model.mesh.getNode(int(t))[0] for t in el[:, :8].ravel()])
+            k = match_points(sd_x, cx, 1e-7 * info["ring"] * scale, "an O-grid corner")
+            cs, cd = sd_s[k, 0].reshape(-1, 8), sd_s[k, 1].reshape(-1, 8)
+            cz = cx[:, 2].reshape(-1, 8)
             cs = cs[:, :1] + (np.mod(cs - cs[:, :1] + 0.5 * spl.L, spl.L) - 0.5 * spl.L)
-            cz = corner_xyz[:, :, 2]
-            u, v_, w = (ref[:, 0] + 1) / 2, (ref[:, 1] + 1) / 2, (ref[:, 2] + 1) / 2
-            # trilinear weights of the 8 corners (gmsh/CGNS corner order) at every node
-            wts = np.stack([(1 - u) * (1 - v_) * (1 - w), u * (1 - v_) * (1 - w),
-                            u * v_ * (1 - w), (1 - u) * v_ * (1 - w), (1 - u) * (1 - v_) * w,
-                            u * (1 - v_) * w, u * v_ * w, (1 - u) * v_ * w], axis=1)
+            wts = hex_corner_weights(ref)
             s_n, d_n, z_n = cs @ wts.T, cd @ wts.T, cz @ wts.T
+            # towards the outer curve, blend s from equal wall parameter into equal arc length
+            # on the offset curve (the passage blocks' edge there); ds/dsigma > 0 throughout
+            s0, s1 = cs.min(axis=1, keepdims=True), cs.max(axis=1, keepdims=True)
+            sigma = (s_n - s0) / (s1 - s0)
+            beta = d_n / info["ring"]
+            s_n = (1 - beta) * s_n + beta * arc_param(spl, info["ring"], s0[:, 0], s1[:, 0],
+                                                       sigma)
             xy = spl(s_n.ravel()) + d_n.ravel()[:, None] * spl.offset_normal(s_n.ravel())
             for t, x, y, z in zip(el.ravel(), xy[:, 0], xy[:, 1], z_n.ravel()):
-                new[int(t)] = (x * scale, y * scale, z * scale)
+                new[int(t)] = (x * scale, y * scale, z)
     for t, x in new.items():
         gmsh.model.mesh.setNode(t, list(x), [])
     return len(new)
+
+
+def edges_by_arc_length(gmsh, info, ngeo):
+    """High-order nodes of the z = 0 mesh edges on the model curves outside the ring, spaced by
+    arc length between the edge's end nodes. gmsh puts them at equal curve parameter, and the
+    parameter of its splines (the passage boundaries) is not the arc length: at NGeo 4 the
+    nodes bunched and an element of the suction-side block folded."""
+    ring = set(info["blade_curves"]) | set(info["ring_curves"])
+    moved = 0
+    for _, c in gmsh.model.getEntities(1):
+        if c in ring:
+            continue
+        ends = [gmsh.model.getValue(0, t, [])[2] for _, t in gmsh.model.getBoundary([(1, c)])]
+        if max(abs(z) for z in ends) > 1e-9 * info["ring"]:
+            continue  # a span edge or a z > 0 curve (swept from z = 0 later)
+        tags, _, par = gmsh.model.mesh.getNodes(1, c, returnParametricCoord=True)
+        u_of = dict(zip(tags.astype(np.int64).tolist(), par))
+        (lo, hi), = zip(*gmsh.model.getParametrizationBounds(1, c))
+        for _, t in gmsh.model.getBoundary([(1, c)]):  # the end points: the curve's bounds
+            tv, xv, _ = gmsh.model.mesh.getNodes(0, t)
+            u_end = lo if np.allclose(xv[:3], gmsh.model.getValue(1, c, [lo]), atol=1e-12) else hi
+            u_of[int(tv[0])] = u_end
+        # the curve finely sampled: arc length against parameter
+        t = np.linspace(lo, hi, 4097)
+        p = np.asarray(gmsh.model.getValue(1, c, list(t))).reshape(-1, 3)
+        arc = np.concatenate([[0.0], np.cumsum(np.linalg.norm(np.diff(p, axis=0), axis=1))])
+        _, _, nodes = gmsh.model.mesh.getElements(1, c)
+        el = np.asarray(nodes[0], dtype=np.int64).reshape(-1, ngeo + 1)
+        a0 = np.interp([u_of[int(e)] for e in el[:, 0]], t, arc)
+        a1 = np.interp([u_of[int(e)] for e in el[:, 1]], t, arc)
+        f = np.arange(1, ngeo) / ngeo
+        tu = np.interp(a0[:, None] + f[None, :] * (a1 - a0)[:, None], arc, t)
+        q = np.asarray(gmsh.model.getValue(1, c, list(tu.ravel()))).reshape(-1, 3)
+        for tag, x, ui in zip(el[:, 2:].ravel(), q, tu.ravel()):
+            gmsh.model.mesh.setNode(int(tag), list(x), [ui])
+            moved += 1
+    return moved
+
+
+def coons_blocks(gmsh, info, ngeo):
+    """High-order nodes of the elements outside the O-grid ring, swept exactly in the span: on
+    the z = 0 face a Coons patch of the element's four edges (Gordon & Hall 1973, transfinite
+    interpolation; edge nodes interpolated by Lagrange polynomials at their reference points),
+    then every node of the element gets the (x, y) of its z_min face node and z linear in the
+    span; elements are visited layer by layer upwards. The z = 0 edges keep their nodes: on the
+    geometry (passage boundaries) or shared with the ring (offset map). gmsh's own face and
+    volume nodes neither follow the ring's edge nodes once those are on the offset map (the
+    elements next to the ring folded) nor repeat exactly from one span layer to the next."""
+    xyz = node_xyz(gmsh)
+    t1 = np.linspace(-1, 1, ngeo + 1)
+
+    def lagrange(x, pts):
+        L = np.ones((len(x), len(pts)))
+        for k, pk in enumerate(pts):
+            for m, pm in enumerate(pts):
+                if m != k:
+                    L[:, k] *= (x - pm) / (pk - pm)
+        return L
+    ring = set(info["ring_volumes"])
+    work = []
+    for _, v in gmsh.model.getEntities(3):
+        if v in ring:
+            continue
+        types, _, nodes = gmsh.model.mesh.getElements(3, v)
+        for typ, nn in zip(types, nodes):
+            props = gmsh.model.mesh.getElementProperties(typ)
+            npe, ref = props[3], np.asarray(props[4]).reshape(-1, 3)
+            for el in np.asarray(nn, dtype=np.int64).reshape(-1, npe).tolist():
+                work.append((min(xyz[t][2] for t in el[:8]), el, ref))
+    work.sort(key=lambda w: w[0])
+    z_bottom = work[0][0]
+    plan = {}  # per (reference layout, span axis, side): the z_min face's edges and node map
+    for _, el, ref in work:
+        X = np.array([xyz[t] for t in el])
+        corner_ref = np.rint(ref[:8]).astype(int)
+        dz = [np.mean(X[:8, 2][corner_ref[:, m] > 0]) - np.mean(X[:8, 2][corner_ref[:, m] < 0])
+              for m in range(3)]
+        k = int(np.argmax(np.abs(dz)))  # the reference axis along the span
+        side = -1.0 if dz[k] > 0 else 1.0
+        key = (id(ref), k, side)
+        if key not in plan:
+            i1, i2 = [m for m in range(3) if m != k]
+            bot = np.where(np.isclose(ref[:, k], side))[0]
+            pick = []  # z_min edges along i1 (i2 = -1), i2 (i1 = +1), i1 (i2 = +1), i2 (i1 = -1)
+            for fixed, val, free in ((i2, -1, i1), (i1, 1, i2), (i2, 1, i1), (i1, -1, i2)):
+                sel = bot[np.isclose(ref[bot, fixed], val)]
+                sel = sel[np.argsort(ref[sel, free])]
+                if len(sel) != ngeo + 1:
+                    sys.exit("mesh_cascade: unexpected high-order hexahedron layout")
+                pick.append(sel)
+            below = match_points(ref[bot][:, [i1, i2]], ref[:, [i1, i2]], 0.5 / ngeo,
+                                 "a high-order node's z_min face node")
+            u, v_ = ref[:, i1], ref[:, i2]
+            plan[key] = (pick, bot[below], lagrange(u, t1), lagrange(v_, t1), (u + 1) / 2,
+                         (v_ + 1) / 2, hex_corner_weights(ref), bot)
+        pick, below, Lu, Lv, a, b, wts, bot = plan[key]
+        if abs(X[:8, 2].min() - z_bottom) < 1e-9 * info["ring"]:
+            E = [X[p, :2] for p in pick]  # the four z = 0 edges' nodes (xy)
+            xy = ((1 - b)[:, None] * (Lu @ E[0]) + b[:, None] * (Lu @ E[2])
+                  + (1 - a)[:, None] * (Lv @ E[3]) + a[:, None] * (Lv @ E[1]))
+            c00, c10, c11, c01 = E[0][0], E[0][-1], E[2][-1], E[2][0]
+            xy -= (((1 - a) * (1 - b))[:, None] * c00 + (a * (1 - b))[:, None] * c10
+                   + (a * b)[:, None] * c11 + ((1 - a) * b)[:, None] * c01)
+            X[bot, :2] = xy[bot]
+        X[:, :2] = X[below, :2]
+        X[:, 2] = X[:8, 2] @ wts.T
+        for t, x in zip(el, X):
+            xyz[t] = x
+    moved = {t for _, el, _ in work for t in el}
+    for t in moved:
+        gmsh.model.mesh.setNode(int(t), list(xyz[t]), [])
+    return len(moved)
 
 
 # ------------------------------------------------------------------------------ checks, plot
@@ -609,6 +848,47 @@ def plot_mesh(gmsh, info, g, path, ngeo, scale):
     print(f"plot: {path}")
 
 
+def hopr_min_scaled_jacobian(path, n_sample=None):
+    """Minimum scaled Jacobian det(J) / (|x_xi| |x_eta| |x_zeta|) of the HOPR mesh file that
+    hexdg reads (NodeCoords: (NGeo+1)^3 equidistant nodes per element, xi fastest), sampled at
+    (2 NGeo + 1)^3 equidistant points of every element: an independent check of what
+    `hexdg mesh import` wrote (orientation included). Returns (min, NGeo, elements) or None
+    without h5py."""
+    try:
+        import h5py
+    except ImportError:
+        return None
+    with h5py.File(path, "r") as f:
+        ngeo = int(f.attrs["Ngeo"][0])
+        x = np.asarray(f["NodeCoords"])
+    m = ngeo + 1
+    x = x.reshape(-1, m, m, m, 3)  # element, zeta, eta, xi, coordinate
+    nodes = np.linspace(-1, 1, m)
+    ts = np.linspace(-1, 1, n_sample or 2 * ngeo + 1)
+    L = np.ones((len(ts), m))
+    D = np.zeros((len(ts), m))
+    for k in range(m):  # Lagrange basis of the equidistant nodes and its derivative at ts
+        for j in range(m):
+            if j != k:
+                L[:, k] *= (ts - nodes[j]) / (nodes[k] - nodes[j])
+                prod = np.ones(len(ts)) / (nodes[k] - nodes[j])
+                for i in range(m):
+                    if i not in (j, k):
+                        prod *= (ts - nodes[i]) / (nodes[k] - nodes[i])
+                D[:, k] += prod
+    worst = np.inf
+    for e0 in range(0, len(x), 2000):
+        xe = x[e0:e0 + 2000]
+        a = np.einsum("ai,bj,ck,eijkd->eabcd", L, L, D, xe[:, :, :, :, :])  # d/dxi (last axis)
+        b = np.einsum("ai,bj,ck,eijkd->eabcd", L, D, L, xe)
+        c = np.einsum("ai,bj,ck,eijkd->eabcd", D, L, L, xe)
+        det = np.einsum("...d,...d->...", a, np.cross(b, c))
+        sj = det / (np.linalg.norm(a, axis=-1) * np.linalg.norm(b, axis=-1)
+                    * np.linalg.norm(c, axis=-1))
+        worst = min(worst, float(sj.min()))
+    return worst, ngeo, len(x)
+
+
 # ------------------------------------------------------------------------------------ main
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -663,9 +943,12 @@ def main():
     gmsh.option.setNumber("General.NumThreads", 1)
     info = build_model(gmsh, g, lv, args)
     gmsh.model.mesh.generate(3)
+    sd = place_ring(gmsh, info, g["spl"], args.scale, lv)
     if args.ngeo > 1:
         gmsh.model.mesh.setOrder(args.ngeo)
-        n_moved = curve_ring(gmsh, info, g["spl"], args.scale)
+        edges_by_arc_length(gmsh, info, args.ngeo)
+        n_moved = curve_ring(gmsh, info, g["spl"], args.scale, sd)
+        n_coons = coons_blocks(gmsh, info, args.ngeo)
         print(f"high order: {n_moved} nodes of the O-grid ring placed on the offset map")
     min_sj, n_hex, names = min_scaled_jacobian(gmsh)
     h_min, h_max = measure_first_cell(gmsh, info, args.scale)
@@ -695,7 +978,14 @@ def main():
         base = args.output[:-4] if args.output.endswith(".msh") else args.output
         cmd = [args.hexdg, "mesh", "import", args.output, "-o", base + "_mesh.h5"]
         print(" ".join(cmd))
-        sys.exit(subprocess.call(cmd))
+        rc = subprocess.call(cmd)
+        res = hopr_min_scaled_jacobian(base + "_mesh.h5") if rc == 0 else None
+        if res is not None:
+            print(f"{base}_mesh.h5: NGeo {res[1]}, {res[2]} elements, min scaled Jacobian "
+                  f"{res[0]:.4f} (sampled at (2 NGeo + 1)^3 points per element)")
+            if res[0] <= 0:
+                rc = 1
+        sys.exit(rc)
 
 
 if __name__ == "__main__":
