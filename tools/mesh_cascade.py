@@ -879,9 +879,9 @@ def hopr_min_scaled_jacobian(path, n_sample=None):
     worst = np.inf
     for e0 in range(0, len(x), 2000):
         xe = x[e0:e0 + 2000]
-        a = np.einsum("ai,bj,ck,eijkd->eabcd", L, L, D, xe[:, :, :, :, :])  # d/dxi (last axis)
-        b = np.einsum("ai,bj,ck,eijkd->eabcd", L, D, L, xe)
-        c = np.einsum("ai,bj,ck,eijkd->eabcd", D, L, L, xe)
+        a = np.einsum("ai,bj,ck,eijkd->eabcd", L, L, D, xe, optimize=True)  # d/dxi
+        b = np.einsum("ai,bj,ck,eijkd->eabcd", L, D, L, xe, optimize=True)
+        c = np.einsum("ai,bj,ck,eijkd->eabcd", D, L, L, xe, optimize=True)
         det = np.einsum("...d,...d->...", a, np.cross(b, c))
         sj = det / (np.linalg.norm(a, axis=-1) * np.linalg.norm(b, axis=-1)
                     * np.linalg.norm(c, axis=-1))
