@@ -7,6 +7,7 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 dir="$root/.oracle"
 mech="$dir/mechanisms"
 ref="$dir/ref"
+bash "$root/tools/install_gmsh.sh"  # gmsh for tools/mesh_cascade.py (same venv)
 if [ -f "$mech/gri30.yaml" ] && [ -f "$mech/nDodecane_Reitz.yaml" ] && [ -x "$dir/venv/bin/python" ] &&
    [ -f "$ref/rates_gri30.csv" ] && [ -f "$ref/rates_dodecane.csv" ]; then
   exit 0

@@ -1114,6 +1114,35 @@ static int translated_copy(const FaceContext *fc, long f1, long f2) {
   return 1;
 }
 
+/* Pass 2, more than two faces with the same corner classes (two periodic directions, one of
+ * them two layers thick: the faces of both layers on both sides): each face is paired with the
+ * one face of the group that is its translated copy. */
+static int pair_by_translation(const FaceContext *fc, const FaceRecord *rec, size_t lo, size_t hi,
+                               int *neighbor) {
+  for (size_t a = lo; a < hi; a++) {
+    long fa = rec[a].owner, partner = -1;
+    if (fa < 0 || neighbor[fa] >= 0) continue;
+    for (size_t b = lo; b < hi; b++) {
+      long fb = rec[b].owner;
+      if (b == a || fb < 0 || neighbor[fb] >= 0 || !translated_copy(fc, fa, fb)) continue;
+      if (partner >= 0)
+        return face_error(fc, fa,
+                          "is a translated copy of more than one face after applying "
+                          "$Periodic",
+                          "periodic directions need more element layers");
+      partner = fb;
+    }
+    if (partner < 0)
+      return face_error(fc, fa,
+                        "has no translated copy among the faces of the same periodic "
+                        "corners",
+                        "check the Periodic constraints of the geometry");
+    neighbor[fa] = (int)partner;
+    neighbor[partner] = (int)fa;
+  }
+  return HX_OK;
+}
+
 /* Sort the records and pair the hexahedron faces of equal keys; in pass 1 a group of one face
  * gets the physical tag of its quadrangles. */
 static int pair_faces(const FaceContext *fc, FaceRecord *rec, size_t n_rec, int pass, int *neighbor,
@@ -1124,6 +1153,10 @@ static int pair_faces(const FaceContext *fc, FaceRecord *rec, size_t n_rec, int 
     int n_hex = 0;
     for (hi = lo; hi < n_rec && same_key(&rec[lo], &rec[hi]); hi++)
       if (rec[hi].owner >= 0 && n_hex < 3) hex[n_hex++] = rec[hi].owner;
+    if (n_hex == 3 && pass == 2) {
+      HX_CHECK(pair_by_translation(fc, rec, lo, hi, neighbor));
+      continue;
+    }
     if (n_hex == 3)
       return face_error(fc, hex[0],
                         pass == 1 ? "is shared by more than two elements"
