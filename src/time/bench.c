@@ -141,10 +141,9 @@ int hexdg_bench(int argc, char **argv) {
   }
   par_max(&seconds, 1); /* the slowest rank sets the pace */
   char epid[256] = "";
-  if (pm) /* collective: the ranks' GPU energies summed */
-    power_meter_format(pm, power_meter_epid(pm, (double)s->n_dof_elem * s->mesh->n_global_elems,
-                                            (long)o.steps * sim->td.rk->n_stages),
-                       epid, sizeof epid);
+  double all_dof = (double)s->n_dof_elem * s->mesh->n_global_elems;
+  double e = pm ? power_meter_epid(pm, all_dof, (long)o.steps * sim->td.rk->n_stages) : 0.0;
+  if (pm) power_meter_format(pm, e, epid, sizeof epid); /* the ranks' GPU energies summed */
   power_meter_stop(pm);
   if (rc == HX_OK && par_is_root()) {
     /* PID as in FLEXI/GALAEXI: wall time x ranks / (global DOF x RK stages) */
