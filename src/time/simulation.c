@@ -451,8 +451,9 @@ static int analyze_now(Simulation *sim, double dt, double wall_start, long stage
   double frac = tend > sim->t_start ? (sim->t - sim->t_start) / (tend - sim->t_start) : 1.0;
   double pid = stages > 0 ? wall * par_size() / (global_dof(s) * stages) : 0.0;
   double eta = frac > 0.0 ? wall * (1.0 - frac) / frac : 0.0;
-  printf("t = %.6e  (%5.1f%%)  dt = %.3e  iter %ld  wall %.1f s  ETA %.1f s  PID %.3e  %s\n",
-         sim->t, 100.0 * (sim->t / (tend > 0 ? tend : 1.0)), dt, sim->iter, wall, eta, pid, epid);
+  printf("t = %.6e  (%5.1f%%)  dt = %.3e  iter %ld  wall %.1f s  ETA %.1f s  PID %.3e%s%s\n",
+         sim->t, 100.0 * (sim->t / (tend > 0 ? tend : 1.0)), dt, sim->iter, wall, eta, pid,
+         epid[0] ? "  " : "", epid);
   if (sim->ana.calc_error_norms) {
     printf("  L2   :");
     for (int v = 0; v < s->n_var; v++)
@@ -660,8 +661,9 @@ int simulation_run(Simulation *sim) {
     power_meter_format(sim->power, power_meter_epid(sim->power, global_dof(s), stages), epid,
                        sizeof epid);
   if (!sim->quiet && par_is_root())
-    printf("hexdg finished: t = %.9g  PID %.4e s  %s  DOF %.0f  ranks %d  stages %ld  steps %ld  "
+    printf("hexdg finished: t = %.9g  PID %.4e s%s%s  DOF %.0f  ranks %d  stages %ld  steps %ld  "
            "wall %.3f s  on %s\n",
-           sim->t, pid, epid, global_dof(s), par_size(), stages, sim->iter, wall, sim->device_name);
+           sim->t, pid, epid[0] ? "  " : "", epid, global_dof(s), par_size(), stages, sim->iter,
+           wall, sim->device_name);
   return simulation_sync_host(sim);
 }
