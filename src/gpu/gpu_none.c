@@ -1,8 +1,11 @@
 /* Built without CUDA: the CUDA backend reports that it is absent (no device is ever selected). */
 #include "core/error.h"
 #include "gpu/gpu.h"
+#include "gpu/power.h"
 
-int gpu_device_count(void) { return 0; }
+int gpu_device_count(void) {
+  return 0;
+}
 
 int gpu_select_device(char *name, size_t len) {
   (void)name;
@@ -16,7 +19,9 @@ int gpu_solver_create(const Solver *s, const GpuOptions *opt, double t, GpuSolve
   return gpu_select_device(NULL, 0);
 }
 
-void gpu_solver_destroy(GpuSolver *g) { (void)g; }
+void gpu_solver_destroy(GpuSolver *g) {
+  (void)g;
+}
 
 int gpu_step(GpuSolver *g, double t_analyze, double *t, double *dt, int *landed) {
   (void)g, (void)t_analyze, (void)t, (void)dt, (void)landed;
@@ -83,7 +88,9 @@ int gpu_timeavg_reset(GpuTimeAvg *ta) {
   return gpu_select_device(NULL, 0);
 }
 
-void gpu_timeavg_destroy(GpuTimeAvg *ta) { (void)ta; }
+void gpu_timeavg_destroy(GpuTimeAvg *ta) {
+  (void)ta;
+}
 
 int gpu_rp_create(GpuSolver *g, const struct RecordPoints *rp, GpuRecordPoints **out) {
   (void)g, (void)rp, (void)out;
@@ -100,7 +107,9 @@ int gpu_rp_download(GpuSolver *g, GpuRecordPoints *r, int n, double *buf) {
   return gpu_select_device(NULL, 0);
 }
 
-void gpu_rp_destroy(GpuRecordPoints *r) { (void)r; }
+void gpu_rp_destroy(GpuRecordPoints *r) {
+  (void)r;
+}
 
 size_t gpu_bytes_allocated(const GpuSolver *g) {
   (void)g;
@@ -126,7 +135,9 @@ int chem_gpu_create(const ChemMech *m, ChemGpu **out) {
   return gpu_select_device(NULL, 0);
 }
 
-void chem_gpu_destroy(ChemGpu *g) { (void)g; }
+void chem_gpu_destroy(ChemGpu *g) {
+  (void)g;
+}
 
 int chem_gpu_integrate(ChemGpu *g, int mode, int n_cells, double *d_y, const double *d_par,
                        double dt, const ChemIntegratorOptions *opt, const ChemSchedule *sch,
@@ -161,4 +172,9 @@ int gpu_chem_advance(GpuSolver *g, double dt, double T_min, int integrator, int 
 int gpu_chem_elem_steps(GpuSolver *g, double *elem_steps) {
   (void)g, (void)elem_steps;
   return gpu_select_device(NULL, 0);
+}
+
+int gpu_pci_bus_id(char *bus_id, size_t len) {
+  (void)bus_id, (void)len;
+  return HX_ERR_DEVICE; /* power.c then says why EPID is not available */
 }

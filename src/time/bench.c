@@ -127,10 +127,12 @@ int hexdg_bench(int argc, char **argv) {
   if (rc != HX_OK) return rc;
   const Solver *s = sim->solver;
   double seconds = 0.0;
+  PowerMeter *pm = NULL;
   size_t bytes = sim->backend == BACKEND_CUDA ? gpu_bytes_allocated(sim->gpu) : solver_host_bytes(s);
   if (sim->backend == BACKEND_CUDA) {
     rc = gpu_time_steps(sim->gpu, o.warmup, &seconds);
     par_barrier();
+    if (sim->calc_epid) pm = power_meter_start(); /* the energy of the timed steps */
     if (rc == HX_OK) rc = gpu_time_steps(sim->gpu, o.steps, &seconds);
   } else {
     cpu_time_steps(sim, o.warmup);
@@ -138,6 +140,11 @@ int hexdg_bench(int argc, char **argv) {
     seconds = cpu_time_steps(sim, o.steps);
   }
   par_max(&seconds, 1); /* the slowest rank sets the pace */
+  char epid[256] = "";
+  double all_dof = (double)s->n_dof_elem * s->mesh->n_global_elems;
+  double e = pm ? power_meter_epid(pm, all_dof, (long)o.steps * sim->td.rk->n_stages) : 0.0;
+  if (pm) power_meter_format(pm, e, epid, sizeof epid); /* the ranks' GPU energies summed */
+  power_meter_stop(pm);
   if (rc == HX_OK && par_is_root()) {
     /* PID as in FLEXI/GALAEXI: wall time x ranks / (global DOF x RK stages) */
     long stages = (long)o.steps * sim->td.rk->n_stages;
@@ -159,8 +166,8 @@ int hexdg_bench(int argc, char **argv) {
            strcmp(o.node, "GAUSS") ? o.split : "weak", o.elems[0], o.elems[1], o.elems[2],
            sim->td.rk->name, mode, par_size(), o.fv, strcmp(o.fv, "none") ? o.fv_limiter : "",
            o.steps, seconds);
-    printf("PID %.4e DOF %.0f stages %ld bytes_per_DOF %.1f\n", pid, dof, stages,
-           (double)bytes / s->n_dof);
+    printf("PID %.4e DOF %.0f stages %ld bytes_per_DOF %.1f%s%s\n", pid, dof, stages,
+           (double)bytes / s->n_dof, epid[0] ? " " : "", epid);
   }
   simulation_destroy(sim);
   return rc;

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "analysis/bodyforces.h"
+#include "analysis/wallvelocity.h"
 #include "core/error.h"
 #include "dg/indicator.h"
 #include "io/state.h"
@@ -82,6 +83,8 @@ int simulation_define_params(Params *p) {
   HX_CHECK(analyze_define_params(p));
   HX_CHECK(vtu_define_params(p));
   HX_CHECK(bodyforces_define_params(p));
+  HX_CHECK(wallvelocity_define_params(p));
+  HX_CHECK(power_define_params(p));
   HX_CHECK(maxpressure_define_params(p));
   HX_CHECK(timeavg_define_params(p));
   HX_CHECK(recordpoints_define_params(p));
@@ -280,6 +283,8 @@ int simulation_create(const Params *p, const char *restart_file, Simulation **ou
   }
   if (rc == HX_OK) rc = vtu_read_params(p, sim->solver->disc.N, &sim->output_format, &sim->n_visu);
   if (rc == HX_OK) rc = bodyforces_enabled(p, sim->solver, &sim->body_forces);
+  if (rc == HX_OK) rc = wallvelocity_mode(p, sim->solver, &sim->wall_velocity);
+  if (rc == HX_OK) rc = power_enabled(p, &sim->calc_epid);
   if (rc == HX_OK && sim->output_format == OUTPUT_FORMAT_PARAVIEW && par_size() > 1)
     rc = HX_ERROR(HX_ERR_INPUT,
                   "OutputFormat = ParaView is not available on %d MPI ranks yet; "
@@ -318,6 +323,7 @@ int simulation_create(const Params *p, const char *restart_file, Simulation **ou
 
 void simulation_destroy(Simulation *sim) {
   if (!sim) return;
+  power_meter_stop(sim->power);
   gpu_timeavg_destroy(sim->gpu_tavg);
   timeavg_free(&sim->tavg);
   gpu_rp_destroy(sim->rp.gpu);
@@ -375,6 +381,21 @@ static int analyze_body_forces(Simulation *sim, bool fresh) {
   return rc;
 }
 
+/* CalcWallVelocity: wall and friction velocities on every wall BC, printed and written. */
+static int analyze_wall_velocity(Simulation *sim, bool fresh) {
+  Solver *s = sim->solver;
+  double *vals = hx_malloc(sizeof(double) * WALLVEL_NCOLS * (s->mesh->n_bcs ? s->mesh->n_bcs : 1),
+                           "wall velocities");
+  HX_ALLOC_CHECK(vals);
+  current_face_data(sim);
+  int rc = wallvelocity_compute(s, vals);
+  if (rc == HX_OK && par_is_root() && !sim->quiet) wallvelocity_print(s, vals);
+  if (rc == HX_OK && par_is_root() && sim->wall_velocity == WALLVEL_WRITE)
+    rc = wallvelocity_write(s, sim->project, sim->t, vals, fresh);
+  free(vals);
+  return rc;
+}
+
 /* max/mean over the ranks of the chemistry wall time since the last analysis (collective). */
 static void chem_imbalance(Simulation *sim) {
   double mx = sim->chem.wall_chem_window, sum[2] = {mx, (double)sim->chem.steps_total};
@@ -419,14 +440,20 @@ static int analyze_now(Simulation *sim, double dt, double wall_start, long stage
   if (sim->chem.splitting != CHEM_SPLIT_NONE) chem_imbalance(sim);
   bool first = sim->n_analyses++ == 0;
   if (sim->body_forces) HX_CHECK(analyze_body_forces(sim, first && !sim->restarted));
+  if (sim->wall_velocity) HX_CHECK(analyze_wall_velocity(sim, first && !sim->restarted));
+  char epid[256] = ""; /* collective: every rank's GPU energy */
+  if (sim->power)
+    power_meter_format(sim->power, power_meter_epid(sim->power, global_dof(s), stages), epid,
+                       sizeof epid);
   if (sim->quiet || !par_is_root())
     return sim->tgv ? analyze_tgv(sim, first && !sim->restarted) : HX_OK;
   double wall = omp_get_wtime() - wall_start, tend = sim->td.tend;
   double frac = tend > sim->t_start ? (sim->t - sim->t_start) / (tend - sim->t_start) : 1.0;
   double pid = stages > 0 ? wall * par_size() / (global_dof(s) * stages) : 0.0;
   double eta = frac > 0.0 ? wall * (1.0 - frac) / frac : 0.0;
-  printf("t = %.6e  (%5.1f%%)  dt = %.3e  iter %ld  wall %.1f s  ETA %.1f s  PID %.3e\n", sim->t,
-         100.0 * (sim->t / (tend > 0 ? tend : 1.0)), dt, sim->iter, wall, eta, pid);
+  printf("t = %.6e  (%5.1f%%)  dt = %.3e  iter %ld  wall %.1f s  ETA %.1f s  PID %.3e%s%s\n",
+         sim->t, 100.0 * (sim->t / (tend > 0 ? tend : 1.0)), dt, sim->iter, wall, eta, pid,
+         epid[0] ? "  " : "", epid);
   if (sim->ana.calc_error_norms) {
     printf("  L2   :");
     for (int v = 0; v < s->n_var; v++)
@@ -579,6 +606,8 @@ int simulation_run(Simulation *sim) {
   install_stop_handlers();
   double wall_start = omp_get_wtime(), dt = 0.0;
   long stages = 0;
+  if (sim->calc_epid && sim->backend == BACKEND_CUDA && !sim->power)
+    sim->power = power_meter_start(); /* the energy of the time stepping (EPID) */
   HX_CHECK(analyze_now(sim, dt, wall_start, stages));
   HX_CHECK(record_points(sim, true)); /* the first sample: the start (or restart) state */
   if (sim->t == 0.0 && sim->t_start == 0.0) HX_CHECK(simulation_write_state(sim));
@@ -627,9 +656,14 @@ int simulation_run(Simulation *sim) {
   }
   double wall = omp_get_wtime() - wall_start;
   double pid = stages > 0 ? wall * par_size() / (global_dof(s) * stages) : 0.0;
+  char epid[256] = "";
+  if (sim->power)
+    power_meter_format(sim->power, power_meter_epid(sim->power, global_dof(s), stages), epid,
+                       sizeof epid);
   if (!sim->quiet && par_is_root())
-    printf("hexdg finished: t = %.9g  PID %.4e s  DOF %.0f  ranks %d  stages %ld  steps %ld  "
+    printf("hexdg finished: t = %.9g  PID %.4e s%s%s  DOF %.0f  ranks %d  stages %ld  steps %ld  "
            "wall %.3f s  on %s\n",
-           sim->t, pid, global_dof(s), par_size(), stages, sim->iter, wall, sim->device_name);
+           sim->t, pid, epid[0] ? "  " : "", epid, global_dof(s), par_size(), stages, sim->iter,
+           wall, sim->device_name);
   return simulation_sync_host(sim);
 }

@@ -9,6 +9,7 @@
 #include "analysis/timeavg.h"
 #include "dg/solver.h"
 #include "gpu/gpu.h"
+#include "gpu/power.h"
 #include "time/chemstage.h"
 #include "time/timedisc.h"
 
@@ -46,7 +47,10 @@ typedef struct {
   MaxPressure maxp;     /* RecordMaxPressure: the numerical soot foil */
   TimeAvg tavg;         /* CalcTimeAverage (sums on the device with the CUDA backend) */
   GpuTimeAvg *gpu_tavg;
-  RecordPoints rp;      /* RP_inUse: record points (docs/record_points.md) */
+  RecordPoints rp;   /* RP_inUse: record points (docs/record_points.md) */
+  bool calc_epid;    /* CalcEPID (CUDA backend only) */
+  int wall_velocity; /* CalcWallVelocity, WriteWallVelocity: WALLVEL_* */
+  PowerMeter *power; /* the GPU's energy during simulation_run (EPID) */
 } Simulation;
 
 /* Register every parameter of every module (the one registry behind --help). */
