@@ -56,7 +56,7 @@ typedef struct {
                                       or (w* - w^-) n_dir s (strong) */
   /* Sponge zone (SpongeLayer = T): Ut += -sponge (U - sponge_base); NULL when off */
   double *sponge;                  /* [elem][k][j][i]: damping * ramp */
-  double sponge_base[HX_NVAR];      /* SpongeBaseFlow = 1 (constant) */
+  double sponge_base[HX_NVAR];     /* SpongeBaseFlow = 1 (constant) */
   int sponge_base_flow;            /* SpongeBaseFlow (dg/sponge.h); 2-4 use sponge_base_U */
   int *sponge_elem;                /* [elem]: index of its base block, -1 outside the zone */
   int n_sponge_elems;
