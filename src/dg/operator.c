@@ -3,6 +3,7 @@
  * ApplyJac (+ source terms). */
 #include "dg/indicator.h"
 #include "dg/solver.h"
+#include "dg/sponge.h"
 #include "physics/mixture.h"
 #include "parallel/exchange.h"
 
@@ -16,11 +17,8 @@ void apply_jacobian_and_source(const Solver *s, const double *U, double *Ut, dou
     double *ut = &Ut[(long)nv * n3 * e];
     for (int v = 0; v < nv; v++)
       for (int q = 0; q < n3; q++) ut[v * n3 + q] = ut[v * n3 + q] * -sJ[q];
-    if (s->sponge) { /* damping towards the base state, before the source as on the GPU */
-      const double *sig = &s->sponge[(long)n3 * e], *u = &U[(long)nv * n3 * e];
-      for (int v = 0; v < nv; v++)
-        for (int q = 0; q < n3; q++) ut[v * n3 + q] -= sig[q] * (u[v * n3 + q] - s->sponge_base[v]);
-    }
+    if (s->sponge) /* damping towards the base flow, before the source as on the GPU */
+      sponge_apply(s, e, &U[(long)nv * n3 * e], ut);
     if (!with_source) continue;
     for (int q = 0; q < n3; q++) {
       double xq[3] = {x[q], x[n3 + q], x[2 * n3 + q]}, S[HX_NVAR_MAX];

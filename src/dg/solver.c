@@ -1,5 +1,6 @@
 /* Solver set-up: discretization parameters, mesh, metrics, face maps and solution arrays. */
 #include "dg/solver.h"
+#include "dg/sponge.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -215,7 +216,7 @@ void solver_destroy(Solver *s) {
   geometry_free(&s->geo);
   free(s->s2v);
   free(s->bc_info);
-  free(s->sponge);
+  sponge_free(s);
   fv_free(s);
   mixture_free(s);
   eddyvisc_free(s);

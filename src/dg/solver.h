@@ -56,7 +56,12 @@ typedef struct {
                                       or (w* - w^-) n_dir s (strong) */
   /* Sponge zone (SpongeLayer = T): Ut += -sponge (U - sponge_base); NULL when off */
   double *sponge;                  /* [elem][k][j][i]: damping * ramp */
-  double sponge_base[HX_NVAR];
+  double sponge_base[HX_NVAR];     /* SpongeBaseFlow = 1 (constant) */
+  int sponge_base_flow;            /* SpongeBaseFlow (dg/sponge.h); 2-4 use sponge_base_U */
+  int *sponge_elem;                /* [elem]: index of its base block, -1 outside the zone */
+  int n_sponge_elems;
+  double *sponge_base_U;           /* [sponge elem][var][k][j][i]; NULL for SpongeBaseFlow = 1 */
+  double sponge_filter_width;      /* tempFilterWidthSponge (SpongeBaseFlow = 4) */
   FVBlend fv;
   /* Reacting flow (Mechanism set; dg/mixture.h): nVar = 5 + n_species, U[5 + k] = rho Y_k */
   struct ChemMech *mech;           /* NULL: air */

@@ -67,6 +67,10 @@ int gpu_tgv_sums(GpuSolver *g, double *sums, double *max_vort);
 int gpu_max_pressure_set(GpuSolver *g, const double *p_max);
 int gpu_max_pressure_update(GpuSolver *g);
 int gpu_max_pressure_get(GpuSolver *g, double *p_max);
+/* SpongeBaseFlow = pruett (dg/sponge.h): advance the filter over a step of dt; the base flow of
+ * the sponge elements to the host (Solver.sponge_base_U's layout). */
+int gpu_sponge_pruett_update(GpuSolver *g, double dt);
+int gpu_sponge_base_get(GpuSolver *g, double *base);
 /* Time averages (CalcTimeAverage, analysis/timeavg.c) on the device: the window's sums and the
  * newest values ([elem][entry][node], last: the host's first sample) stay there; each step folds
  * in the new state (trapezoidal rule over dt); the sums come to the host only for a file. */

@@ -56,6 +56,10 @@ typedef struct {
   const int *s2v;        /* [flip][locside][q][p] -> volume node */
   const int *bc_info;    /* [bc][2]: type, state (physics/bc.h) */
   const double *sponge;  /* [elem][n3] damping * ramp, NULL without sponge zone */
+  const int *sponge_elem; /* [elem]: base block or -1; NULL for SpongeBaseFlow = 1 (dg/sponge.h) */
+  double *sponge_base_U;  /* [sponge elem][var][n3]; NULL: the constant sponge_base */
+  int n_sponge_elems;
+  double sponge_filter_width; /* tempFilterWidthSponge (SpongeBaseFlow = 4) */
   /* MPI: on "mine" sides [first_mpi, first_yours) the slave element is on another rank; its face
    * states and lifted gradients arrive packed, [side - first_mpi][var][n2] and [..][12][n2] */
   int first_mpi;

@@ -68,6 +68,16 @@ int gpu_max_pressure_get(GpuSolver *g, double *p_max) {
   return gpu_select_device(NULL, 0);
 }
 
+int gpu_sponge_pruett_update(GpuSolver *g, double dt) {
+  (void)g, (void)dt;
+  return gpu_select_device(NULL, 0);
+}
+
+int gpu_sponge_base_get(GpuSolver *g, double *base) {
+  (void)g, (void)base;
+  return gpu_select_device(NULL, 0);
+}
+
 int gpu_timeavg_create(GpuSolver *g, const TimeAvgMap *map, const double *last, GpuTimeAvg **out) {
   (void)g, (void)map, (void)last, (void)out;
   return gpu_select_device(NULL, 0);

@@ -321,6 +321,15 @@ static int upload_solver(GpuSolver *g, const Solver *s, const GpuOptions *opt) {
   if (s->sponge) {
     HX_CHECK(dev_alloc(g, (void **)&d->sponge, sizeof(double) * n3 * ne, s->sponge, "sponge"));
     for (int v = 0; v < HX_NVAR; v++) d->sponge_base[v] = s->sponge_base[v];
+    if (s->sponge_base_U) { /* SpongeBaseFlow 2-4: per node over the sponge elements */
+      d->n_sponge_elems = s->n_sponge_elems;
+      d->sponge_filter_width = s->sponge_filter_width;
+      HX_CHECK(dev_alloc(g, (void **)&d->sponge_elem, sizeof(int) * ne, s->sponge_elem,
+                         "sponge element map"));
+      HX_CHECK(dev_alloc(g, (void **)&d->sponge_base_U,
+                         sizeof(double) * s->n_sponge_elems * s->n_var * n3, s->sponge_base_U,
+                         "sponge base flow"));
+    }
   }
   if (d->viscous && !s->mech) { /* air; the mixture's arrays: upload_mixture */
     HX_CHECK(dev_alloc(g, (void **)&d->grad, sizeof(double) * HX_NGRAD * n3 * ne, NULL,

@@ -78,13 +78,16 @@ __device__ static __forceinline__ void update_node(const DevData &d, const DevPh
   }
   double *U = d.U + (size_t)e * d.nvar * d.n3 + q, *k = d.k + (size_t)e * d.nvar * d.n3 + q;
   double sig = d.sponge ? d.sponge[gid] : 0.0;
+  const double *base = NULL; /* per-node base flow (SpongeBaseFlow 2-4); NULL: constant or none */
+  if (d.sponge_base_U && d.sponge_elem[e] >= 0)
+    base = d.sponge_base_U + (size_t)d.sponge_elem[e] * d.nvar * d.n3 + q;
   if (backup) {
     double *good = d.U_good + (size_t)e * d.nvar * d.n3 + q;
     for (int v = 0; v < nv; v++) good[v * d.n3] = U[v * d.n3];
   }
   for (int v = 0; v < nv; v++) {
     double u_t = acc[v] * -sJ;
-    if (d.sponge) u_t -= sig * (U[v * d.n3] - d.sponge_base[v]);
+    if (d.sponge) u_t -= sig * (U[v * d.n3] - (base ? base[v * d.n3] : d.sponge_base[v]));
     u_t += S[v];
     double kv = a * k[v * d.n3] + dt * u_t;
     k[v * d.n3] = kv;

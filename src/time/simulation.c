@@ -17,6 +17,7 @@
 #include "mesh/partition.h"
 #include "parallel/parallel.h"
 #include "physics/mixture.h"
+#include "time/sponge_flow.h"
 
 /* Set by SIGTERM/SIGUSR1: write the state at the end of the current step and stop cleanly. */
 static volatile sig_atomic_t stop_requested = 0;
@@ -182,6 +183,7 @@ int simulation_write_state(Simulation *sim) {
       state_write_part(sim->last_state, &h, names, s->U, s->mesh->n_elems, s->mesh->elem_global_id);
   free(names);
   HX_CHECK(rc);
+  HX_CHECK(sponge_flow_write(sim));
   if (sim->output_format == OUTPUT_FORMAT_PARAVIEW) {
     VtuExtra alpha = {"FV_alpha", sim->solver->fv.alpha, 0};
     HX_CHECK(vtu_write_output(sim->project, sim->solver, sim->solver->U, sim->n_visu, sim->t,
@@ -304,6 +306,7 @@ int simulation_create(const Params *p, const char *restart_file, Simulation **ou
     rc = tgv_csv_resume(&sim->tgva, sim->t);
   if (rc == HX_OK) rc = maxpressure_init(p, sim->solver, restart_file, &sim->maxp);
   if (rc == HX_OK) rc = recordpoints_init(p, sim->solver, sim->project, &sim->rp);
+  if (rc == HX_OK) rc = sponge_flow_load(p, sim, restart_file); /* before the device mirror */
   if (rc == HX_OK) rc = backend_init(p, sim);
   if (rc == HX_OK && sim->rp.on && sim->backend == BACKEND_CUDA)
     rc = gpu_rp_create(sim->gpu, &sim->rp, &sim->rp.gpu);
@@ -632,6 +635,7 @@ int simulation_run(Simulation *sim) {
       return HX_ERROR(HX_ERR_NUMERIC, "stopped at t = %.9g; last state written to %s", t_bad,
                       sim->last_state);
     }
+    HX_CHECK(sponge_flow_step(sim, dt)); /* FLEXI: the Pruett filter after each step */
     /* a signal reaches one rank: every rank stops at the same step */
     int stop = par_any(stop_requested) || (td->max_iter >= 0 && sim->iter + 1 >= td->max_iter);
     if (land || stop) HX_CHECK(flush_chemistry(sim)); /* records and files see the whole step */
