@@ -60,22 +60,38 @@ void bodyforces_compute(const Solver *s, double *forces) {
   par_sum(forces, 6 * m->n_bcs);
 }
 
-int bodyforces_write(const Solver *s, const char *project, double t, const double *forces,
-                     bool fresh) {
+int wall_csv_write(const Solver *s, const char *project, const char *kind, const char *header,
+                   double t, const double *rows, int ncols, bool fresh) {
   const Mesh *m = s->mesh;
   for (int b = 0; b < m->n_bcs; b++) {
     if (!is_wall(s->bc_info[2 * b])) continue;
     char path[1400];
-    snprintf(path, sizeof path, "%s_BodyForces_%s.csv", project, m->bcs[b].name);
+    snprintf(path, sizeof path, "%s_%s_%s.csv", project, kind, m->bcs[b].name);
     FILE *f = fopen(path, fresh ? "w" : "a");
     if (!f) return HX_ERROR(HX_ERR_IO, "cannot open %s for writing", path);
-    if (fresh) fprintf(f, "time,Fp_x,Fp_y,Fp_z,Fv_x,Fv_y,Fv_z,F_x,F_y,F_z\n");
-    const double *F = &forces[6 * b];
+    if (fresh) fprintf(f, "%s\n", header);
     fprintf(f, "%.17g", t);
-    for (int c = 0; c < 6; c++) fprintf(f, ",%.12e", F[c]);
-    for (int c = 0; c < 3; c++) fprintf(f, ",%.12e", F[c] + F[3 + c]);
+    for (int c = 0; c < ncols; c++) fprintf(f, ",%.12e", rows[(size_t)ncols * b + c]);
     fprintf(f, "\n");
     if (fclose(f) != 0) return HX_ERROR(HX_ERR_IO, "error writing %s (disk full?)", path);
   }
   return HX_OK;
+}
+
+int bodyforces_write(const Solver *s, const char *project, double t, const double *forces,
+                     bool fresh) {
+  const int n = s->mesh->n_bcs;
+  double *rows = malloc(sizeof(double) * 9 * (n > 0 ? n : 1));
+  HX_ALLOC_CHECK(rows);
+  for (int b = 0; b < n; b++) /* pressure, viscous and total force */
+    for (int c = 0; c < 3; c++) {
+      const double *F = &forces[6 * b];
+      rows[9 * b + c] = F[c];
+      rows[9 * b + 3 + c] = F[3 + c];
+      rows[9 * b + 6 + c] = F[c] + F[3 + c];
+    }
+  int rc = wall_csv_write(s, project, "BodyForces", "time,Fp_x,Fp_y,Fp_z,Fv_x,Fv_y,Fv_z,F_x,F_y,F_z",
+                          t, rows, 9, fresh);
+  free(rows);
+  return rc;
 }

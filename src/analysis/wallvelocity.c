@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/bodyforces.h"
 #include "core/error.h"
 #include "parallel/parallel.h"
 #include "physics/bc.h"
@@ -118,21 +119,9 @@ int wallvelocity_compute(const Solver *s, double *vals) {
 
 int wallvelocity_write(const Solver *s, const char *project, double t, const double *vals,
                        bool fresh) {
-  const Mesh *m = s->mesh;
-  for (int b = 0; b < m->n_bcs; b++) {
-    if (!is_wall(s->bc_info[2 * b])) continue;
-    char path[1400];
-    snprintf(path, sizeof path, "%s_WallVel_%s.csv", project, m->bcs[b].name);
-    FILE *f = fopen(path, fresh ? "w" : "a");
-    if (!f) return HX_ERROR(HX_ERR_IO, "cannot open %s for writing", path);
-    if (fresh) fprintf(f, "time,MeanVel,MinVel,MaxVel,MeanUtau,MinUtau,MaxUtau,MeanTauW\n");
-    fprintf(f, "%.17g", t);
-    for (int c = 0; c < WALLVEL_NCOLS; c++)
-      fprintf(f, ",%.12e", vals[WALLVEL_NCOLS * b + c]);
-    fprintf(f, "\n");
-    if (fclose(f) != 0) return HX_ERROR(HX_ERR_IO, "error writing %s (disk full?)", path);
-  }
-  return HX_OK;
+  return wall_csv_write(s, project, "WallVel",
+                        "time,MeanVel,MinVel,MaxVel,MeanUtau,MinUtau,MaxUtau,MeanTauW", t, vals,
+                        WALLVEL_NCOLS, fresh);
 }
 
 void wallvelocity_print(const Solver *s, const double *vals) {

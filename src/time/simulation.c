@@ -97,7 +97,7 @@ static double global_dof(const Solver *s) {
   return (double)s->n_dof_elem * (double)s->mesh->n_global_elems;
 }
 
-static void state_header(const Simulation *sim, StateHeader *h) {
+void simulation_base_header(const Simulation *sim, StateHeader *h) {
   const Solver *s = sim->solver;
   memset(h, 0, sizeof *h);
   snprintf(h->project_name, sizeof h->project_name, "%s", sim->project);
@@ -108,6 +108,11 @@ static void state_header(const Simulation *sim, StateHeader *h) {
   h->n_var = s->n_var;
   h->n_elems = s->mesh->n_global_elems;
   h->time = sim->t;
+}
+
+static void state_header(const Simulation *sim, StateHeader *h) {
+  const Solver *s = sim->solver;
+  simulation_base_header(sim, h);
   if (s->fv.enabled) { /* docs/shock_capturing.md: the blending factor of the last stage */
     h->elem_data_name = "FV_alpha";
     h->elem_data = s->fv.alpha;

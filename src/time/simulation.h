@@ -63,6 +63,8 @@ int simulation_run(Simulation *sim);
 int simulation_sync_host(Simulation *sim);
 /* Write the current state to <project>_State_<t>.h5. */
 int simulation_write_state(Simulation *sim);
+/* The header every file of the run shares (project, mesh, node type, N, nVar, elements, time). */
+void simulation_base_header(const Simulation *sim, StateHeader *h);
 void simulation_destroy(Simulation *sim);
 
 #endif

@@ -14,19 +14,6 @@
 #include "io/state.h"
 #include "time/sponge_flow.h"
 
-static void base_header(const Simulation *sim, StateHeader *h) {
-  const Solver *s = sim->solver;
-  memset(h, 0, sizeof *h);
-  snprintf(h->project_name, sizeof h->project_name, "%s", sim->project);
-  snprintf(h->mesh_file, sizeof h->mesh_file, "%s", s->mesh->source);
-  snprintf(h->node_type, sizeof h->node_type, "%s",
-           s->disc.node_type == NODE_GAUSS ? "GAUSS" : "GAUSS-LOBATTO");
-  h->N = s->disc.N;
-  h->n_var = s->n_var;
-  h->n_elems = s->mesh->n_global_elems;
-  h->time = sim->t;
-}
-
 /* FLEXI's TIMESTAMP name of the base flow file of time t. */
 static void base_file_name(char *buf, size_t len, const char *project, double t) {
   char state[64];
@@ -42,7 +29,7 @@ static int read_base(Simulation *sim, const char *file, const char *key) {
                     "mesh, N and NodeType",
                     key, file);
   StateHeader expected;
-  base_header(sim, &expected);
+  simulation_base_header(sim, &expected);
   double *full = hx_malloc(sizeof(double) * s->n_var * s->n_dof, "sponge base flow file");
   HX_ALLOC_CHECK(full);
   int rc = state_read_part(file, &expected, full, s->mesh->n_elems, s->mesh->elem_global_id);
@@ -100,7 +87,7 @@ int sponge_flow_write(Simulation *sim) {
   HX_ALLOC_CHECK(full);
   sponge_expand_base(s, s->U, full);
   StateHeader h;
-  base_header(sim, &h);
+  simulation_base_header(sim, &h);
   char name[1400];
   base_file_name(name, sizeof name, sim->project, sim->t);
   const char **names = malloc(sizeof(char *) * s->n_var);
