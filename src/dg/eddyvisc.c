@@ -82,6 +82,14 @@ static double face_point_radius(const Solver *s, int side, int f) {
 }
 
 /* Gathered over the ranks with sums of zero-padded blocks (set-up only). */
+/* Lexicographic order of two wall points (position, normal, radius). */
+static int compare_wall_points(const void *a, const void *b) {
+  const double *p = a, *q = b;
+  for (int c = 0; c < 7; c++)
+    if (p[c] != q[c]) return p[c] < q[c] ? -1 : 1;
+  return 0;
+}
+
 static int gather_wall_points(const Solver *s, WallPoints *wp) {
   const Mesh *m = s->mesh;
   const int n2 = s->n_dof_face, nr = par_size(), me = par_rank();
@@ -114,6 +122,9 @@ static int gather_wall_points(const Solver *s, WallPoints *wp) {
     }
   }
   if (nr > 1) par_sum(wp->pts, (int)(7 * total));
+  /* one order for any rank layout: a point of an edge or corner stands in several faces with
+     other normals, and the tree's choice among such ties must not depend on the partition */
+  qsort(wp->pts, (size_t)total, 7 * sizeof(double), compare_wall_points);
   return HX_OK;
 }
 
@@ -336,14 +347,21 @@ static int face_coefficients(Solver *s, EddyVisc *ev) {
     int em = m->side_master_elem[side], es = m->side_slave_elem[side];
     for (int f = 0; f < n2; f++) {
       long at = (long)side * n2 + f;
-      double d2 = damp[at] * damp[at];
-      if (em >= 0) ev->coef_master[at] = c2 * ev->delta[em] * ev->delta[em] * d2;
-      if (es >= 0) ev->coef_slave[at] = c2 * ev->delta[es] * ev->delta[es] * d2;
+      if (em >= 0) ev->coef_master[at] = c2 * ev->delta[em] * ev->delta[em] * damp[at] * damp[at];
+      if (es >= 0) ev->coef_slave[at] = c2 * ev->delta[es] * ev->delta[es];
     }
   }
-  free(damp);
   exchange_start(s->exchange, EXCH_GRAD, ev->coef_slave, n2, EXCH_TO_MASTER);
   exchange_finish(s->exchange, EXCH_GRAD);
+  /* the damping of the face points on the master's rank, which holds their positions (a rank
+     with only the slave of an MPI side has none) */
+  for (int side = 0; side < m->n_sides; side++)
+    if (m->side_master_elem[side] >= 0)
+      for (int f = 0; f < n2; f++) {
+        long at = (long)side * n2 + f;
+        ev->coef_slave[at] *= damp[at] * damp[at];
+      }
+  free(damp);
   return HX_OK;
 }
 
