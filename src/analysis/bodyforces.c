@@ -8,10 +8,6 @@
 #include "parallel/parallel.h"
 #include "physics/bc.h"
 
-static int is_wall(int type) {
-  return type == BC_WALL_ADIABATIC || type == BC_WALL_ISOTHERMAL || type == BC_WALL_SLIP;
-}
-
 int bodyforces_define_params(Params *p) {
   return params_define(p, "Analyze", "CalcBodyForces", PARAM_LOGICAL, 0, "F", false,
                        "Write pressure and viscous forces on every wall BC (types 3, 4, 9) to "
@@ -21,7 +17,7 @@ int bodyforces_define_params(Params *p) {
 int bodyforces_enabled(const Params *p, const Solver *s, bool *enabled) {
   HX_CHECK(params_get_logical(p, "CalcBodyForces", enabled));
   int walls = 0;
-  for (int b = 0; b < s->mesh->n_bcs; b++) walls += is_wall(s->bc_info[2 * b]);
+  for (int b = 0; b < s->mesh->n_bcs; b++) walls += bc_is_wall(s->bc_info[2 * b]);
   if (*enabled && !walls)
     return HX_ERROR(HX_ERR_INPUT, "CalcBodyForces = T but mesh %s has no wall boundary (BC types "
                                   "3, 4, 9)", s->mesh->source);
@@ -53,7 +49,7 @@ void bodyforces_compute(const Solver *s, double *forces) {
   memset(forces, 0, sizeof(double) * 6 * m->n_bcs);
   for (int side = 0; side < m->n_bc_sides; side++) {
     int bc = m->side_bc[side], type = s->bc_info[2 * bc];
-    if (!is_wall(type)) continue;
+    if (!bc_is_wall(type)) continue;
     for (int q = 0; q < s->np; q++)
       for (int p = 0; p < s->np; p++) face_point_force(s, side, type, p, q, &forces[6 * bc]);
   }
@@ -64,7 +60,7 @@ int wall_csv_write(const Solver *s, const char *project, const char *kind, const
                    double t, const double *rows, int ncols, bool fresh) {
   const Mesh *m = s->mesh;
   for (int b = 0; b < m->n_bcs; b++) {
-    if (!is_wall(s->bc_info[2 * b])) continue;
+    if (!bc_is_wall(s->bc_info[2 * b])) continue;
     char path[1400];
     snprintf(path, sizeof path, "%s_%s_%s.csv", project, kind, m->bcs[b].name);
     FILE *f = fopen(path, fresh ? "w" : "a");

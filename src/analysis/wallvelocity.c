@@ -10,10 +10,6 @@
 #include "parallel/parallel.h"
 #include "physics/bc.h"
 
-static int is_wall(int type) {
-  return type == BC_WALL_ADIABATIC || type == BC_WALL_ISOTHERMAL || type == BC_WALL_SLIP;
-}
-
 int wallvelocity_define_params(Params *p) {
   HX_CHECK(params_define(p, "Analyze", "CalcWallVelocity", PARAM_LOGICAL, 0, "F", false,
                          "At each analysis, on every wall BC (types 3, 4, 9): mean/min/max of the "
@@ -31,7 +27,7 @@ int wallvelocity_mode(const Params *p, const Solver *s, int *mode) {
   *mode = !calc ? WALLVEL_OFF : write ? WALLVEL_WRITE : WALLVEL_PRINT;
   int walls = 0;
   for (int b = 0; b < s->mesh->n_bcs; b++)
-    walls += is_wall(s->bc_info[2 * b]);
+    walls += bc_is_wall(s->bc_info[2 * b]);
   if (calc && !walls)
     return HX_ERROR(HX_ERR_INPUT,
                     "CalcWallVelocity = T but mesh %s has no wall boundary (BC "
@@ -85,7 +81,7 @@ int wallvelocity_compute(const Solver *s, double *vals) {
     mx[i] = -HUGE_VAL;
   for (int side = 0; side < m->n_bc_sides; side++) {
     int bc = m->side_bc[side], type = s->bc_info[2 * bc];
-    if (!is_wall(type)) continue;
+    if (!bc_is_wall(type)) continue;
     for (int q = 0; q < s->np; q++)
       for (int p = 0; p < s->np; p++) {
         int fp = q * s->np + p;
@@ -104,7 +100,7 @@ int wallvelocity_compute(const Solver *s, double *vals) {
   memset(vals, 0, sizeof(double) * WALLVEL_NCOLS * m->n_bcs);
   for (int b = 0; b < m->n_bcs; b++) {
     double *v = &vals[WALLVEL_NCOLS * b], *sb = &sum[4 * b], *mb = &mx[4 * b];
-    if (!is_wall(s->bc_info[2 * b]) || sb[0] <= 0.0) continue;
+    if (!bc_is_wall(s->bc_info[2 * b]) || sb[0] <= 0.0) continue;
     v[WALLVEL_MEAN_VEL] = sb[1] / sb[0];
     v[WALLVEL_MIN_VEL] = -mb[2];
     v[WALLVEL_MAX_VEL] = mb[0];
@@ -127,7 +123,7 @@ int wallvelocity_write(const Solver *s, const char *project, double t, const dou
 void wallvelocity_print(const Solver *s, const double *vals) {
   printf("  wall velocity (mean/min/max), u_tau (mean/min/max), mean tau_w:\n");
   for (int b = 0; b < s->mesh->n_bcs; b++) {
-    if (!is_wall(s->bc_info[2 * b])) continue;
+    if (!bc_is_wall(s->bc_info[2 * b])) continue;
     const double *v = &vals[WALLVEL_NCOLS * b];
     printf("    %-16s %.6e %.6e %.6e  %.6e %.6e %.6e  %.6e\n", s->mesh->bcs[b].name, v[0], v[1],
            v[2], v[3], v[4], v[5], v[6]);

@@ -161,15 +161,13 @@ int lifting_configure(const DevData *d);
 /* Whether the lifting kernel can write the face gradients (grad_face): Gauss-Lobatto nodes (the
  * face points are nodes), the line kernel, one rank. */
 bool lifting_face_gradients(const DevData *d, int n_ranks);
-/* The device data, physics and element stream of g, for launchers outside gpu_solver.cu
- * (timeavg_kernels.cu). */
-void gpu_solver_view(GpuSolver *g, const DevData **d, const DevPhysics **ph, cudaStream_t *s);
 /* TGV analysis: per-element sums (HX_TGV_NSUMS integrals + max vorticity) and their total. */
 int launch_tgv_sums(const DevData *d, const DevPhysics *ph, double *elem_sums, double *total,
                     cudaStream_t s);
-/* The device data and the element stream of a solver, for kernels kept outside gpu_solver.cu
- * (recordpoint_kernels.cu). */
+/* The device data, physics and element stream of a solver, for kernels kept outside
+ * gpu_solver.cu (record points, time averages, sponge base flow). */
 const DevData *gpu_dev_data(const GpuSolver *g);
+const DevPhysics *gpu_dev_physics(const GpuSolver *g);
 cudaStream_t gpu_elem_stream(const GpuSolver *g);
 /* p_max = max(p_max, p) at every node ([elem][n3]): the numerical soot foil. */
 int launch_max_pressure(const DevData *d, const DevPhysics *ph, double *p_max, cudaStream_t s);

@@ -716,12 +716,8 @@ extern "C" int gpu_max_pressure_get(GpuSolver *g, double *p_max) {
   return HX_OK;
 }
 
-void gpu_solver_view(GpuSolver *g, const DevData **d, const DevPhysics **ph, cudaStream_t *s) {
-  *d = &g->d;
-  *ph = &g->ph;
-  *s = g->s_elem;
-}
 const DevData *gpu_dev_data(const GpuSolver *g) { return &g->d; }
+const DevPhysics *gpu_dev_physics(const GpuSolver *g) { return &g->ph; }
 cudaStream_t gpu_elem_stream(const GpuSolver *g) { return g->s_elem; }
 
 extern "C" const char *gpu_mpi_transport_name(const GpuSolver *g) {

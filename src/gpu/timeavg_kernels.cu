@@ -39,24 +39,19 @@ __global__ static void timeavg_kernel(DevData d, DevPhysics ph, TimeAvgMap m, in
 }
 
 static int launch_timeavg(GpuTimeAvg *ta, double w) {
-  const DevData *d;
-  const DevPhysics *ph;
-  cudaStream_t s;
-  gpu_solver_view(ta->g, &d, &ph, &s);
+  const DevData *d = gpu_dev_data(ta->g);
   const size_t n = (size_t)d->n_elems * d->n3;
   if (n == 0) return HX_OK;
   const int blocks = (int)((n + 255) / 256 < 65535 ? (n + 255) / 256 : 65535);
-  timeavg_kernel<<<blocks, 256, 0, s>>>(*d, *ph, ta->map, ta->n_sums, w, ta->sums, ta->last);
+  timeavg_kernel<<<blocks, 256, 0, gpu_elem_stream(ta->g)>>>(*d, *gpu_dev_physics(ta->g), ta->map,
+                                                             ta->n_sums, w, ta->sums, ta->last);
   CU_CHECK(cudaGetLastError());
   return HX_OK;
 }
 
 extern "C" int gpu_timeavg_create(GpuSolver *g, const TimeAvgMap *map, const double *last,
                                   GpuTimeAvg **out) {
-  const DevData *d;
-  const DevPhysics *ph;
-  cudaStream_t s;
-  gpu_solver_view(g, &d, &ph, &s);
+  const DevData *d = gpu_dev_data(g);
   if (d->mech && map->prim)
     return HX_ERROR(HX_ERR_INPUT, "CalcTimeAverage on the GPU with a mixture: only the "
                                   "conservative variables (Density, MomentumX/Y/Z, "
@@ -82,21 +77,14 @@ extern "C" int gpu_timeavg_update(GpuTimeAvg *ta, double dt) {
 }
 
 extern "C" int gpu_timeavg_get(GpuTimeAvg *ta, double *sums) {
-  const DevData *d;
-  const DevPhysics *ph;
-  cudaStream_t s;
-  gpu_solver_view(ta->g, &d, &ph, &s);
-  CU_CHECK(cudaStreamSynchronize(s));
+  CU_CHECK(cudaStreamSynchronize(gpu_elem_stream(ta->g)));
   if (ta->n) CU_CHECK(cudaMemcpy(sums, ta->sums, sizeof(double) * ta->n, cudaMemcpyDeviceToHost));
   return HX_OK;
 }
 
 extern "C" int gpu_timeavg_reset(GpuTimeAvg *ta) {
-  const DevData *d;
-  const DevPhysics *ph;
-  cudaStream_t s;
-  gpu_solver_view(ta->g, &d, &ph, &s);
-  CU_CHECK(cudaMemsetAsync(ta->sums, 0, sizeof(double) * (ta->n ? ta->n : 1), s));
+  CU_CHECK(
+      cudaMemsetAsync(ta->sums, 0, sizeof(double) * (ta->n ? ta->n : 1), gpu_elem_stream(ta->g)));
   return HX_OK;
 }
 

@@ -38,6 +38,11 @@ HD static inline int bc_supported(int type) {
          type == BC_OUTFLOW_SUBSONIC || type == BC_INFLOW_TOTAL;
 }
 
+/* Walls (slip or no-slip): the boundaries of body forces and wall velocities. */
+HD static inline int bc_is_wall(int type) {
+  return type == BC_WALL_ADIABATIC || type == BC_WALL_ISOTHERMAL || type == BC_WALL_SLIP;
+}
+
 /* Whether the BC state of `type` names a RefState (1-based in the input, 0-based here). What the
  * RefState (rho, u, v, w, p) holds: 4 the wall temperature p/(rho R); 23 the Mach number in the
  * u entry; 24, 25 the pressure; 27 (Tt, alpha, beta, -, pt) as FLEXI (angles in degrees). */
