@@ -75,7 +75,7 @@ N_LGL = 5  # the case's polynomial degree (for DOF counts and y+ per DOF)
 # passage boundary, inlet and outlet H-blocks, span; h1_plus: element wall height in wall units
 LEVELS = {
     0: dict(le=4, s=6, te=4, p=6, ring=2, conn=2, inlet=2, outlet=2, span=2, h1_plus=None),
-    1: dict(le=14, s=50, te=10, p=50, ring=14, conn=8, inlet=10, outlet=14, span=10, h1_plus=6.0),
+    1: dict(le=14, s=50, te=10, p=50, ring=14, conn=8, inlet=10, outlet=14, span=10, h1_plus=10.0),
     2: dict(le=20, s=76, te=14, p=76, ring=20, conn=11, inlet=14, outlet=20, span=16,
             h1_plus=4.0),
 }

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Pictures of a hexdg ParaView file (.vtu): a variable on a plane, FV_alpha, radial profiles.
 
-usage: plot_slice.py case_Solution_<time>.vtu [--var Density] [--plane zmin|z=0.005]
+usage: plot_slice.py case_Solution_<time>.vtu [--var Density|Mach] [--plane zmin|z=0.005]
                      [--levels 30] [--log] [--contour-lines] [--no-fill] [--mesh]
                      [--alpha | --alpha-overlay] [--xlim X0 X1] [--ylim Y0 Y1]
                      [--title T] [-o out.png] [--dump-csv nodes.csv] [--no-plot]
@@ -274,7 +274,19 @@ class LagrangeMesh:
             f"{', '.join(self.vtu.names('CellData')) or '(none)'}"
         )
 
+    # derived point data: name -> (the arrays it needs, the function of them)
+    DERIVED = {
+        # local Mach number |u| / sqrt(kappa p / rho) of a perfect gas (kappa: --kappa)
+        "Mach": (("VelocityX", "VelocityY", "VelocityZ", "Pressure", "Density"),
+                 lambda u, v, w, p, rho, kappa: np.sqrt((u * u + v * v + w * w) * rho
+                                                        / (kappa * p))),
+    }
+    kappa = 1.4
+
     def point_values(self, name):
+        if name in self.DERIVED and not self.vtu.has("PointData", name):
+            needs, func = self.DERIVED[name]
+            return func(*(self.point_values(n) for n in needs), self.kappa)
         self.require("PointData", name)
         return np.asarray(self.vtu.array("PointData", name, self.vtu.n_points), dtype=np.float64)
 
@@ -641,6 +653,8 @@ def main():
     parser.add_argument("--ylim", type=float, nargs=2, metavar=("Y0", "Y1"))
     parser.add_argument("--title", help="default: variable, plane and time")
     parser.add_argument("--dpi", type=int, default=150)
+    parser.add_argument("--kappa", type=float, default=1.4,
+                        help="ratio of specific heats of the derived --var Mach (default 1.4)")
     parser.add_argument("-o", "--output", help="PNG file (default: <vtu name>_<var>.png)")
     parser.add_argument(
         "--dump-csv",
@@ -661,8 +675,10 @@ def main():
 
     try:
         mesh = LagrangeMesh(VtuFile(args.vtu))
+        mesh.kappa = args.kappa
         if not args.alpha:
-            mesh.require("PointData", args.var)
+            if args.var not in LagrangeMesh.DERIVED:
+                mesh.require("PointData", args.var)
         if args.alpha or args.alpha_overlay:
             mesh.require("CellData", "FV_alpha")
         time = mesh.vtu.time

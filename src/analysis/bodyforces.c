@@ -17,10 +17,13 @@ int bodyforces_define_params(Params *p) {
 int bodyforces_enabled(const Params *p, const Solver *s, bool *enabled) {
   HX_CHECK(params_get_logical(p, "CalcBodyForces", enabled));
   int walls = 0;
-  for (int b = 0; b < s->mesh->n_bcs; b++) walls += bc_is_wall(s->bc_info[2 * b]);
+  for (int b = 0; b < s->mesh->n_bcs; b++)
+    walls += bc_is_wall(s->bc_info[2 * b]);
   if (*enabled && !walls)
-    return HX_ERROR(HX_ERR_INPUT, "CalcBodyForces = T but mesh %s has no wall boundary (BC types "
-                                  "3, 4, 9)", s->mesh->source);
+    return HX_ERROR(HX_ERR_INPUT,
+                    "CalcBodyForces = T but mesh %s has no wall boundary (BC types "
+                    "3, 4, 9)",
+                    s->mesh->source);
   return HX_OK;
 }
 
@@ -29,11 +32,14 @@ static void face_point_force(const Solver *s, int side, int type, int p, int q, 
   int np = s->np, n2 = s->n_dof_face, fp = q * np + p;
   const Geometry *g = &s->geo;
   double u[HX_NVAR], prim[HX_NPRIM], n[3];
-  for (int v = 0; v < HX_NVAR; v++) u[v] = s->U_master[((long)side * s->n_var + v) * n2 + fp];
-  for (int c = 0; c < 3; c++) n[c] = g->face_nvec[((long)side * 3 + c) * n2 + fp];
+  for (int v = 0; v < HX_NVAR; v++)
+    u[v] = s->U_master[((long)side * s->n_var + v) * n2 + fp];
+  for (int c = 0; c < 3; c++)
+    n[c] = g->face_nvec[((long)side * 3 + c) * n2 + fp];
   cons_to_prim(&s->phys, u, prim);
   double wA = s->disc.w[p] * s->disc.w[q] * g->face_surf[(long)side * n2 + fp];
-  for (int c = 0; c < 3; c++) f6[c] += wA * prim[PRES] * n[c];
+  for (int c = 0; c < 3; c++)
+    f6[c] += wA * prim[PRES] * n[c];
   if (!s->viscous || type == BC_WALL_SLIP) return;
   double gr[3][HX_NLIFT], tau[9], cond[3];
   for (int c = 0; c < 3; c++)
@@ -51,27 +57,38 @@ void bodyforces_compute(const Solver *s, double *forces) {
     int bc = m->side_bc[side], type = s->bc_info[2 * bc];
     if (!bc_is_wall(type)) continue;
     for (int q = 0; q < s->np; q++)
-      for (int p = 0; p < s->np; p++) face_point_force(s, side, type, p, q, &forces[6 * bc]);
+      for (int p = 0; p < s->np; p++)
+        face_point_force(s, side, type, p, q, &forces[6 * bc]);
   }
   par_sum(forces, 6 * m->n_bcs);
 }
 
-int wall_csv_write(const Solver *s, const char *project, const char *kind, const char *header,
-                   double t, const double *rows, int ncols, bool fresh) {
+int bc_csv_write(const Solver *s, const char *project, const char *kind, const char *header,
+                 double t, const double *rows, int ncols, bool fresh, bool (*want)(int type)) {
   const Mesh *m = s->mesh;
   for (int b = 0; b < m->n_bcs; b++) {
-    if (!bc_is_wall(s->bc_info[2 * b])) continue;
+    if (!want(s->bc_info[2 * b])) continue;
     char path[1400];
     snprintf(path, sizeof path, "%s_%s_%s.csv", project, kind, m->bcs[b].name);
     FILE *f = fopen(path, fresh ? "w" : "a");
     if (!f) return HX_ERROR(HX_ERR_IO, "cannot open %s for writing", path);
     if (fresh) fprintf(f, "%s\n", header);
     fprintf(f, "%.17g", t);
-    for (int c = 0; c < ncols; c++) fprintf(f, ",%.12e", rows[(size_t)ncols * b + c]);
+    for (int c = 0; c < ncols; c++)
+      fprintf(f, ",%.12e", rows[(size_t)ncols * b + c]);
     fprintf(f, "\n");
     if (fclose(f) != 0) return HX_ERROR(HX_ERR_IO, "error writing %s (disk full?)", path);
   }
   return HX_OK;
+}
+
+static bool wall_bc(int type) {
+  return bc_is_wall(type);
+}
+
+int wall_csv_write(const Solver *s, const char *project, const char *kind, const char *header,
+                   double t, const double *rows, int ncols, bool fresh) {
+  return bc_csv_write(s, project, kind, header, t, rows, ncols, fresh, wall_bc);
 }
 
 int bodyforces_write(const Solver *s, const char *project, double t, const double *forces,
@@ -86,8 +103,8 @@ int bodyforces_write(const Solver *s, const char *project, double t, const doubl
       rows[9 * b + 3 + c] = F[3 + c];
       rows[9 * b + 6 + c] = F[c] + F[3 + c];
     }
-  int rc = wall_csv_write(s, project, "BodyForces", "time,Fp_x,Fp_y,Fp_z,Fv_x,Fv_y,Fv_z,F_x,F_y,F_z",
-                          t, rows, 9, fresh);
+  int rc = wall_csv_write(s, project, "BodyForces",
+                          "time,Fp_x,Fp_y,Fp_z,Fv_x,Fv_y,Fv_z,F_x,F_y,F_z", t, rows, 9, fresh);
   free(rows);
   return rc;
 }

@@ -14,7 +14,10 @@ int bodyforces_enabled(const Params *p, const Solver *s, bool *enabled);
 /* forces[bc][6]: pressure force (3), viscous force (3) per boundary condition (zero for
  * non-wall BCs). The solver's face states and gradients must belong to the current U. */
 void bodyforces_compute(const Solver *s, double *forces);
-/* Append one line per wall BC; fresh: new files with a header. */
+/* Append the row rows[b][0..ncols) of every BC b whose type want() accepts to
+ * <project>_<kind>_<BC>.csv after the time (fresh: a new file with the header line). */
+int bc_csv_write(const Solver *s, const char *project, const char *kind, const char *header,
+                 double t, const double *rows, int ncols, bool fresh, bool (*want)(int type));
 /* Append the row rows[b][0..ncols) of every wall BC b to <project>_<kind>_<BC>.csv after the time
  * (fresh: a new file with the header line). */
 int wall_csv_write(const Solver *s, const char *project, const char *kind, const char *header,

@@ -599,6 +599,9 @@ int params_get_logical_array(const Params *p, const char *name, int n, bool *out
 int params_get_int_at(const Params *p, const char *name, int idx, int *out) {
   return get_value(p, name, PARAM_INT, idx, 1, out);
 }
+int params_get_real_at(const Params *p, const char *name, int idx, double *out) {
+  return get_value(p, name, PARAM_REAL, idx, 1, out);
+}
 int params_get_int_array_at(const Params *p, const char *name, int idx, int n, int *out) {
   return get_value(p, name, PARAM_INT_ARRAY, idx, n, out);
 }

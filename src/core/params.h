@@ -66,6 +66,7 @@ int params_get_logical_array(const Params *p, const char *name, int n, bool *out
 int params_count(const Params *p, const char *name);
 int params_get_string_at(const Params *p, const char *name, int idx, const char **out);
 int params_get_int_at(const Params *p, const char *name, int idx, int *out);
+int params_get_real_at(const Params *p, const char *name, int idx, double *out);
 int params_get_real_array_at(const Params *p, const char *name, int idx, int n, double *out);
 /* Added for FLEXI's repeated integer pairs such as BoundaryType = (/ 2, 0 /). */
 int params_get_int_array_at(const Params *p, const char *name, int idx, int n, int *out);

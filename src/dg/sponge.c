@@ -25,24 +25,28 @@ int sponge_define_params(Params *p) {
   const char *s = "Sponge";
   HX_CHECK(params_define(p, s, "SpongeLayer", PARAM_LOGICAL, 0, "F", false,
                          "Damp the solution towards a base state in a sponge zone."));
-  HX_CHECK(params_define(p, s, "damping", PARAM_REAL, 0, "1.", false,
-                         "Sponge strength sigma_max (1/time)."));
-  HX_CHECK(params_define(p, s, "SpongeShape", PARAM_INT, 0, "1", false,
+  HX_CHECK(
+      params_define(p, s, "damping", PARAM_REAL, 0, "1.", true,
+                    "Sponge strength sigma_max (1/time). The zone keys (damping, SpongeShape, "
+                    "SpongeDistance, xStart, SpongeDir, SpongeRadius, SpongeCenter, SpongeAxis, "
+                    "SpongeRefState) may be repeated: the k-th value belongs to zone k, a key "
+                    "given once applies to every zone (docs/sponge.md)."));
+  HX_CHECK(params_define(p, s, "SpongeShape", PARAM_INT, 0, "1", true,
                          "1: planar ramp from xStart along SpongeDir; 2: cylindrical zone "
                          "outside SpongeRadius around SpongeAxis through SpongeCenter."));
-  HX_CHECK(params_define(p, s, "SpongeDistance", PARAM_REAL, 0, "1.", false,
+  HX_CHECK(params_define(p, s, "SpongeDistance", PARAM_REAL, 0, "1.", true,
                          "Length over which the sponge ramps up from 0 to damping."));
-  HX_CHECK(params_define(p, s, "xStart", PARAM_REAL_ARRAY, 3, "(/0.,0.,0./)", false,
+  HX_CHECK(params_define(p, s, "xStart", PARAM_REAL_ARRAY, 3, "(/0.,0.,0./)", true,
                          "Planar sponge: a point on the plane where the ramp starts."));
-  HX_CHECK(params_define(p, s, "SpongeDir", PARAM_REAL_ARRAY, 3, "(/1.,0.,0./)", false,
+  HX_CHECK(params_define(p, s, "SpongeDir", PARAM_REAL_ARRAY, 3, "(/1.,0.,0./)", true,
                          "Planar sponge: direction into the sponge zone."));
-  HX_CHECK(params_define(p, s, "SpongeRadius", PARAM_REAL, 0, "1.", false,
+  HX_CHECK(params_define(p, s, "SpongeRadius", PARAM_REAL, 0, "1.", true,
                          "Cylindrical sponge: radius where the ramp starts."));
-  HX_CHECK(params_define(p, s, "SpongeCenter", PARAM_REAL_ARRAY, 3, "(/0.,0.,0./)", false,
+  HX_CHECK(params_define(p, s, "SpongeCenter", PARAM_REAL_ARRAY, 3, "(/0.,0.,0./)", true,
                          "Cylindrical sponge: a point on the axis."));
-  HX_CHECK(params_define(p, s, "SpongeAxis", PARAM_REAL_ARRAY, 3, "(/0.,0.,1./)", false,
+  HX_CHECK(params_define(p, s, "SpongeAxis", PARAM_REAL_ARRAY, 3, "(/0.,0.,1./)", true,
                          "Cylindrical sponge: axis direction."));
-  HX_CHECK(params_define(p, s, "SpongeRefState", PARAM_INT, 0, "1", false,
+  HX_CHECK(params_define(p, s, "SpongeRefState", PARAM_INT, 0, "1", true,
                          "RefState (counted from 1) that the sponge damps towards "
                          "(SpongeBaseFlow = constant)."));
   HX_CHECK(params_define_choice(
@@ -133,53 +137,159 @@ static int base_flow_init(const Params *p, Solver *s) {
   return HX_OK;
 }
 
+/* One sponge zone: its ramp geometry, strength and (SpongeBaseFlow = constant) RefState. */
+typedef struct {
+  int shape, ref;
+  double damping, dist, x0[3], dir[3], radius, center[3], axis[3];
+} SpongeZone;
+
+/* The number of zones: the most values any zone key has; a key given once applies to all. */
+static int zone_count(const Params *p) {
+  static const char *const keys[] = {"damping",      "SpongeShape", "SpongeDistance",
+                                     "xStart",       "SpongeDir",   "SpongeRadius",
+                                     "SpongeCenter", "SpongeAxis",  "SpongeRefState"};
+  int n = 1;
+  for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++) {
+    int c = params_count(p, keys[k]);
+    if (c > n) n = c;
+  }
+  return n;
+}
+
+/* Zone z's value of a key: the key's z-th value where it has one per zone, else its only value or
+ * its default (a key given once applies to every zone). */
+static int zone_value(const Params *p, const char *key, int z, int n_zones, ParamType type,
+                      void *out) {
+  int c = params_count(p, key);
+  if (c > 1 && c != n_zones)
+    return HX_ERROR(HX_ERR_INPUT,
+                    "%s is given %d times but the sponge has %d zones: give every zone key "
+                    "once (shared by all zones) or once per zone",
+                    key, c, n_zones);
+  if (c <= 1) {
+    if (type == PARAM_INT) return params_get_int(p, key, out);
+    if (type == PARAM_REAL) return params_get_real(p, key, out);
+    return params_get_real_array(p, key, 3, out);
+  }
+  if (type == PARAM_INT) return params_get_int_at(p, key, z, out);
+  if (type == PARAM_REAL) return params_get_real_at(p, key, z, out);
+  return params_get_real_array_at(p, key, z, 3, out);
+}
+
+static int zone_read(const Params *p, const Solver *s, int z, int nz, SpongeZone *zn) {
+  HX_CHECK(zone_value(p, "damping", z, nz, PARAM_REAL, &zn->damping));
+  HX_CHECK(zone_value(p, "SpongeDistance", z, nz, PARAM_REAL, &zn->dist));
+  HX_CHECK(zone_value(p, "SpongeRadius", z, nz, PARAM_REAL, &zn->radius));
+  HX_CHECK(zone_value(p, "xStart", z, nz, PARAM_REAL_ARRAY, zn->x0));
+  HX_CHECK(zone_value(p, "SpongeDir", z, nz, PARAM_REAL_ARRAY, zn->dir));
+  HX_CHECK(zone_value(p, "SpongeCenter", z, nz, PARAM_REAL_ARRAY, zn->center));
+  HX_CHECK(zone_value(p, "SpongeAxis", z, nz, PARAM_REAL_ARRAY, zn->axis));
+  HX_CHECK(zone_value(p, "SpongeShape", z, nz, PARAM_INT, &zn->shape));
+  HX_CHECK(zone_value(p, "SpongeRefState", z, nz, PARAM_INT, &zn->ref));
+  if (zn->shape != 1 && zn->shape != 2)
+    return HX_ERROR(HX_ERR_INPUT,
+                    "sponge zone %d: SpongeShape = %d: use 1 (planar) or 2 "
+                    "(cylindrical)",
+                    z + 1, zn->shape);
+  if (!(zn->dist > 0.0) || zn->damping < 0.0)
+    return HX_ERROR(HX_ERR_INPUT,
+                    "sponge zone %d: SpongeDistance = %g must be > 0 and "
+                    "damping = %g >= 0",
+                    z + 1, zn->dist, zn->damping);
+  if (zn->ref < 1 || zn->ref > s->exact.n_ref_states)
+    return HX_ERROR(HX_ERR_INPUT,
+                    "sponge zone %d: SpongeRefState = %d, but %d RefState entries "
+                    "are given",
+                    z + 1, zn->ref, s->exact.n_ref_states);
+  if (unit(zn->dir) == 0.0 || unit(zn->axis) == 0.0)
+    return HX_ERROR(HX_ERR_INPUT,
+                    "sponge zone %d: SpongeDir and SpongeAxis must not be zero "
+                    "vectors",
+                    z + 1);
+  return HX_OK;
+}
+
+/* sigma of one zone at x: damping * ramp of the scaled distance into the zone. */
+static double zone_sigma(const SpongeZone *zn, const double x[3]) {
+  const double *o = zn->shape == 1 ? zn->x0 : zn->center;
+  double d[3] = {x[0] - o[0], x[1] - o[1], x[2] - o[2]}, sd;
+  if (zn->shape == 1) {
+    sd = (d[0] * zn->dir[0] + d[1] * zn->dir[1] + d[2] * zn->dir[2]) / zn->dist;
+  } else {
+    double a = d[0] * zn->axis[0] + d[1] * zn->axis[1] + d[2] * zn->axis[2];
+    double r2 = d[0] * d[0] + d[1] * d[1] + d[2] * d[2] - a * a;
+    sd = (sqrt(r2 > 0.0 ? r2 : 0.0) - zn->radius) / zn->dist;
+  }
+  return zn->damping * ramp(sd);
+}
+
+/* SpongeBaseFlow = constant with zones of different RefStates: the per-node base is the RefState
+ * of the zone that damps the node most (strongest[] holds that zone per node). */
+static int base_from_zones(Solver *s, const SpongeZone *zones, const int *strongest) {
+  int n3 = s->n_dof_elem, nv = s->n_var;
+  for (long e = 0; e < s->mesh->n_elems; e++) {
+    if (s->sponge_elem[e] < 0) continue;
+    double *ub = &s->sponge_base_U[(long)s->sponge_elem[e] * nv * n3];
+    for (int q = 0; q < n3; q++) {
+      double u[HX_NVAR];
+      prim_to_cons(&s->phys, s->exact.ref_prim[zones[strongest[(long)n3 * e + q]].ref - 1], u);
+      for (int v = 0; v < nv; v++)
+        ub[v * n3 + q] = u[v];
+    }
+  }
+  return HX_OK;
+}
+
 int sponge_init(const Params *p, Solver *s) {
   bool on;
   HX_CHECK(params_get_logical(p, "SpongeLayer", &on));
   if (!on) return HX_OK;
-  int shape, ref;
-  double damping, dist, x0[3], dir[3], radius, center[3], axis[3];
-  HX_CHECK(params_get_real(p, "damping", &damping));
-  HX_CHECK(params_get_int(p, "SpongeShape", &shape));
-  HX_CHECK(params_get_real(p, "SpongeDistance", &dist));
-  HX_CHECK(params_get_real_array(p, "xStart", 3, x0));
-  HX_CHECK(params_get_real_array(p, "SpongeDir", 3, dir));
-  HX_CHECK(params_get_real(p, "SpongeRadius", &radius));
-  HX_CHECK(params_get_real_array(p, "SpongeCenter", 3, center));
-  HX_CHECK(params_get_real_array(p, "SpongeAxis", 3, axis));
-  HX_CHECK(params_get_int(p, "SpongeRefState", &ref));
-  if (shape != 1 && shape != 2)
-    return HX_ERROR(HX_ERR_INPUT, "SpongeShape = %d: use 1 (planar) or 2 (cylindrical)", shape);
-  if (!(dist > 0.0) || damping < 0.0)
-    return HX_ERROR(HX_ERR_INPUT, "SpongeDistance = %g must be > 0 and damping = %g >= 0", dist,
-                    damping);
-  if (ref < 1 || ref > s->exact.n_ref_states)
-    return HX_ERROR(HX_ERR_INPUT, "SpongeRefState = %d, but %d RefState entries are given", ref,
-                    s->exact.n_ref_states);
-  if (unit(dir) == 0.0 || unit(axis) == 0.0)
-    return HX_ERROR(HX_ERR_INPUT, "SpongeDir and SpongeAxis must not be zero vectors");
-  prim_to_cons(&s->phys, s->exact.ref_prim[ref - 1], s->sponge_base);
-  HX_CHECK(params_get_choice(p, "SpongeBaseFlow", &s->sponge_base_flow));
-  long n3 = s->n_dof_elem;
-  s->sponge = hx_malloc(sizeof(double) * n3 * s->mesh->n_elems, "sponge strength");
-  HX_ALLOC_CHECK(s->sponge);
+  int nz = zone_count(p);
+  SpongeZone *zones = hx_malloc(sizeof(SpongeZone) * nz, "sponge zones");
+  HX_ALLOC_CHECK(zones);
+  int rc = HX_OK, mixed_refs = 0;
+  for (int z = 0; z < nz && rc == HX_OK; z++) {
+    rc = zone_read(p, s, z, nz, &zones[z]);
+    if (rc == HX_OK && zones[z].ref != zones[0].ref) mixed_refs = 1;
+  }
+  if (rc == HX_OK) rc = params_get_choice(p, "SpongeBaseFlow", &s->sponge_base_flow);
+  if (rc != HX_OK) {
+    free(zones);
+    return rc;
+  }
+  prim_to_cons(&s->phys, s->exact.ref_prim[zones[0].ref - 1], s->sponge_base);
+  long n3 = s->n_dof_elem, nd = n3 * s->mesh->n_elems;
+  s->sponge = hx_malloc(sizeof(double) * nd, "sponge strength");
+  int *strongest = hx_calloc((size_t)nd + 1, sizeof(int), "sponge zone per node");
+  if (!s->sponge || !strongest) {
+    free(zones);
+    free(strongest);
+    return HX_ERROR(HX_ERR_MEM, "out of memory for the sponge strength");
+  }
+  /* overlapping zones: the strongest damping wins (no sum, so sigma <= max damping) */
   for (long e = 0; e < s->mesh->n_elems; e++)
     for (long q = 0; q < n3; q++) {
       const double *x = &s->geo.elem_x[3 * n3 * e];
-      double d[3] = {x[q] - (shape == 1 ? x0[0] : center[0]),
-                     x[n3 + q] - (shape == 1 ? x0[1] : center[1]),
-                     x[2 * n3 + q] - (shape == 1 ? x0[2] : center[2])};
-      double sd;
-      if (shape == 1) {
-        sd = (d[0] * dir[0] + d[1] * dir[1] + d[2] * dir[2]) / dist;
-      } else {
-        double a = d[0] * axis[0] + d[1] * axis[1] + d[2] * axis[2];
-        double r2 = d[0] * d[0] + d[1] * d[1] + d[2] * d[2] - a * a;
-        sd = (sqrt(r2 > 0.0 ? r2 : 0.0) - radius) / dist;
+      double xq[3] = {x[q], x[n3 + q], x[2 * n3 + q]}, sig = 0.0;
+      for (int z = 0; z < nz; z++) {
+        double sz = zone_sigma(&zones[z], xq);
+        if (sz > sig) {
+          sig = sz;
+          strongest[n3 * e + q] = z;
+        }
       }
-      s->sponge[n3 * e + q] = damping * ramp(sd);
+      s->sponge[n3 * e + q] = sig;
     }
-  return s->sponge_base_flow == SPONGE_BASE_CONSTANT ? HX_OK : base_flow_init(p, s);
+  if (s->sponge_base_flow == SPONGE_BASE_CONSTANT && !mixed_refs) {
+    rc = HX_OK; /* one constant state: Solver.sponge_base, no per-node array */
+  } else {
+    rc = base_flow_init(p, s);
+    if (rc == HX_OK && s->sponge_base_flow == SPONGE_BASE_CONSTANT)
+      rc = base_from_zones(s, zones, strongest);
+  }
+  free(zones);
+  free(strongest);
+  return rc;
 }
 
 void sponge_free(Solver *s) {

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "analysis/bodyforces.h"
+#include "analysis/meanflux.h"
 #include "analysis/wallvelocity.h"
 #include "core/error.h"
 #include "dg/indicator.h"
@@ -85,6 +86,7 @@ int simulation_define_params(Params *p) {
   HX_CHECK(vtu_define_params(p));
   HX_CHECK(bodyforces_define_params(p));
   HX_CHECK(wallvelocity_define_params(p));
+  HX_CHECK(meanflux_define_params(p));
   HX_CHECK(power_define_params(p));
   HX_CHECK(maxpressure_define_params(p));
   HX_CHECK(timeavg_define_params(p));
@@ -274,6 +276,7 @@ static int restart_weights(const Params *p, const char *restart_file, double **o
 int simulation_create(const Params *p, const char *restart_file, Simulation **out) {
   Simulation *sim = hx_calloc(1, sizeof(Simulation), "simulation");
   HX_ALLOC_CHECK(sim);
+  sim->face_data_analysis = -1;
   const char *project;
   int rc = params_get_string(p, "ProjectName", &project);
   if (rc == HX_OK) snprintf(sim->project, sizeof sim->project, "%s", project);
@@ -291,6 +294,7 @@ int simulation_create(const Params *p, const char *restart_file, Simulation **ou
   if (rc == HX_OK) rc = vtu_read_params(p, sim->solver->disc.N, &sim->output_format, &sim->n_visu);
   if (rc == HX_OK) rc = bodyforces_enabled(p, sim->solver, &sim->body_forces);
   if (rc == HX_OK) rc = wallvelocity_mode(p, sim->solver, &sim->wall_velocity);
+  if (rc == HX_OK) rc = meanflux_mode(p, sim->solver, &sim->mean_flux);
   if (rc == HX_OK) rc = power_enabled(p, &sim->calc_epid);
   if (rc == HX_OK && sim->output_format == OUTPUT_FORMAT_PARAVIEW && par_size() > 1)
     rc = HX_ERROR(HX_ERR_INPUT,
@@ -349,10 +353,14 @@ void simulation_destroy(Simulation *sim) {
 
 /* Face states and (Navier-Stokes) lifted gradients of the current host solution, for analyses
  * that integrate over faces. */
+/* Face states and gradients of the current U, computed once per analysis (several outputs use
+ * them; on a GPU run this is host work over the whole mesh). */
 static void current_face_data(Simulation *sim) {
   Solver *s = sim->solver;
+  if (sim->face_data_analysis == sim->n_analyses) return;
   prolong_to_face(s, s->U);
   if (s->viscous) lifting(s, s->U, s->Ut, sim->t);
+  sim->face_data_analysis = sim->n_analyses;
 }
 
 /* TGV analysis of the current state: integrals on the device (CUDA) or the host, one CSV line. */
@@ -404,6 +412,23 @@ static int analyze_wall_velocity(Simulation *sim, bool fresh) {
   return rc;
 }
 
+/* CalcMeanFlux: the numerical flux of the boundary sides, integrated per BC, printed and written.
+ */
+static int analyze_mean_flux(Simulation *sim, bool fresh) {
+  Solver *s = sim->solver;
+  double *vals = hx_malloc(sizeof(double) * (1 + s->n_var) * (s->mesh->n_bcs ? s->mesh->n_bcs : 1),
+                           "mean fluxes");
+  HX_ALLOC_CHECK(vals);
+  current_face_data(sim);
+  fill_flux_range(s, sim->t, 0, s->mesh->n_bc_sides); /* boundary sides come first */
+  int rc = meanflux_compute(s, vals);
+  if (rc == HX_OK && par_is_root() && !sim->quiet) meanflux_print(s, vals);
+  if (rc == HX_OK && par_is_root() && sim->mean_flux == MEANFLUX_WRITE)
+    rc = meanflux_write(s, sim->project, sim->t, vals, fresh);
+  free(vals);
+  return rc;
+}
+
 /* max/mean over the ranks of the chemistry wall time since the last analysis (collective). */
 static void chem_imbalance(Simulation *sim) {
   double mx = sim->chem.wall_chem_window, sum[2] = {mx, (double)sim->chem.steps_total};
@@ -449,6 +474,7 @@ static int analyze_now(Simulation *sim, double dt, double wall_start, long stage
   bool first = sim->n_analyses++ == 0;
   if (sim->body_forces) HX_CHECK(analyze_body_forces(sim, first && !sim->restarted));
   if (sim->wall_velocity) HX_CHECK(analyze_wall_velocity(sim, first && !sim->restarted));
+  if (sim->mean_flux) HX_CHECK(analyze_mean_flux(sim, first && !sim->restarted));
   char epid[256] = ""; /* collective: every rank's GPU energy */
   if (sim->power)
     power_meter_format(sim->power, power_meter_epid(sim->power, global_dof(s), stages), epid,

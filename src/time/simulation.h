@@ -47,10 +47,12 @@ typedef struct {
   MaxPressure maxp;     /* RecordMaxPressure: the numerical soot foil */
   TimeAvg tavg;         /* CalcTimeAverage (sums on the device with the CUDA backend) */
   GpuTimeAvg *gpu_tavg;
-  RecordPoints rp;   /* RP_inUse: record points (docs/record_points.md) */
-  bool calc_epid;    /* CalcEPID (CUDA backend only) */
-  int wall_velocity; /* CalcWallVelocity, WriteWallVelocity: WALLVEL_* */
-  PowerMeter *power; /* the GPU's energy during simulation_run (EPID) */
+  RecordPoints rp;         /* RP_inUse: record points (docs/record_points.md) */
+  bool calc_epid;          /* CalcEPID (CUDA backend only) */
+  int wall_velocity;       /* CalcWallVelocity, WriteWallVelocity: WALLVEL_* */
+  int mean_flux;           /* CalcMeanFlux, WriteMeanFlux: MEANFLUX_* */
+  long face_data_analysis; /* n_analyses when the host face data were last computed, else -1 */
+  PowerMeter *power;       /* the GPU's energy during simulation_run (EPID) */
 } Simulation;
 
 /* Register every parameter of every module (the one registry behind --help). */

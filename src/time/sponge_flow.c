@@ -45,7 +45,9 @@ static int read_base(Simulation *sim, const char *file, const char *key) {
 
 int sponge_flow_load(const Params *p, Simulation *sim, const char *restart_file) {
   Solver *s = sim->solver;
-  if (!s->sponge_base_U || s->sponge_base_flow == SPONGE_BASE_EXACTFUNC) return HX_OK;
+  if (!s->sponge_base_U || s->sponge_base_flow == SPONGE_BASE_EXACTFUNC ||
+      s->sponge_base_flow == SPONGE_BASE_CONSTANT) /* fixed per-node base: zones' RefStates */
+    return HX_OK;
   const char *file;
   HX_CHECK(params_get_string(p, "SpongeRefFile", &file));
   const int none = strcmp(file, "none") == 0;
