@@ -18,9 +18,9 @@ NodeCoords, and the isentropic Mach number
 
 (isentropic expansion from the inflow total pressure p0; e.g. Anderson, Modern Compressible
 Flow, eq. 3.30 solved for M) is computed; where p > p0 it is 0. The points are split into the
-two sides of the blade by the chord line from the leading edge (least --axial coordinate) to the
-trailing edge (largest) in the (axial, pitch) plane: the side with the higher mean Ma_is is the
-suction side. A wall without extent across the chord (a flat plate) is one side, `wall`.
+two sides of the blade in thin bands of the axial chord (leading edge: least --axial coordinate,
+trailing edge: largest): in each band the points above the middle of its pitchwise extent form one
+side, those below the other; the side with the higher mean Ma_is is the suction side. A wall without extent across the chord (a flat plate) is one side, `wall`.
 
 Output: CSV (side, x, y, z, chord fraction (axial - axial_LE)/(axial_TE - axial_LE), p, Ma_is),
 sorted by side and chord fraction; PNG of Ma_is against the chord fraction (needs matplotlib);
@@ -181,19 +181,25 @@ def isentropic_mach(p, p0, kappa):
 
 
 def split_sides(x, axial, pitch, mach):
-    """Side name per point and the chord fraction: by the LE-TE chord line in (axial, pitch)."""
+    """Side name per point and the chord fraction. Within each thin band of the axial chord the
+    wall's two surfaces are the points above and below the middle of the band's pitchwise extent
+    (a local camber line: a cambered blade's concave side can cross its LE-TE chord line)."""
     a, b = x[:, axial], x[:, pitch]
     le, te = np.argmin(a), np.argmax(a)
     chord = a[te] - a[le]
     if chord <= 0.0:
         fail("the wall has no extent along the axial direction; choose another --axial")
     frac = (a - a[le]) / chord
-    # signed distance from the chord line (z-component of the cross product)
     da, db = a[te] - a[le], b[te] - b[le]
     dist = (da * (b - b[le]) - db * (a - a[le])) / np.hypot(da, db)
     if np.max(np.abs(dist)) <= 1e-9 * np.hypot(da, db):
         return np.array(["wall"] * len(a)), frac
-    above = dist > 0.0
+    n_bands = int(np.clip(np.sqrt(len(a)) / 2, 10, 400))
+    band = np.minimum((frac * n_bands).astype(int), n_bands - 1)
+    lo, hi = np.full(n_bands, np.inf), np.full(n_bands, -np.inf)
+    np.minimum.at(lo, band, b)
+    np.maximum.at(hi, band, b)
+    above = b > 0.5 * (lo + hi)[band]
     mean_above = mach[above].mean() if above.any() else -1.0
     mean_below = mach[~above].mean() if (~above).any() else -1.0
     suction_above = mean_above >= mean_below
