@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "app/chem_cli.h"
+#include "app/convergence.h"
 #include "app/convert.h"
 #include "core/error.h"
 #include "core/params.h"
@@ -46,6 +47,10 @@ static void usage(FILE *f) {
              "  hexdg convert case.ini state.h5 -o out.vtu [--NVisu n] [--mechanism FILE]\n"
              "                                    ParaView file of a state (reacting flow: the\n"
              "                                    state's mechanism, or FILE)\n"
+             "  hexdg convergence case.ini --elems 2,4,8 | --N 1..9 | --mesh-list a,b,c\n"
+             "              [--N n] [--backend cpu|cuda] [-o table.csv]\n"
+             "                                    h-/p-convergence study: errors and EOC per\n"
+             "                                    variable (docs/convergence.md)\n"
              "  hexdg --help [--markdown]         list all parameters (Markdown: docs page)\n"
              "  hexdg --version\n\n"
              "Parameter files use FLEXI's syntax (Key = value, ! comments, T/F, (/a,b,c/)).\n"
@@ -116,6 +121,7 @@ static int dispatch(int argc, char **argv) {
   if (argc > 1 && !strcmp(argv[1], "mesh"))
     return hexdg_mesh_command(argc - 2, argv + 2) == HX_OK ? 0 : 1;
   if (argc > 1 && !strcmp(argv[1], "convert")) return convert_command(argc - 2, argv + 2);
+  if (argc > 1 && !strcmp(argv[1], "convergence")) return convergence_command(argc - 2, argv + 2);
   const char *pos[3] = {NULL, NULL, NULL};
   int npos = 0;
   for (int a = 1; a < argc; a++) {

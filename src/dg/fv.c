@@ -21,10 +21,14 @@ static const char *const INDVAR_NAMES[] = {"DensityTimesPressure", "Density", "P
                                            "Temperature"};
 static const int INDVAR_IDS[] = {FV_INDVAR_DENSITY_PRESSURE, FV_INDVAR_DENSITY,
                                  FV_INDVAR_PRESSURE, FV_INDVAR_TEMPERATURE};
-static const char *const LIMITER_NAMES[] = {"FirstOrder", "MinMod", "vanLeer", "Superbee",
-                                            "Central"};
-static const int LIMITER_IDS[] = {FV_LIM_FIRST_ORDER, FV_LIM_MINMOD, FV_LIM_VANLEER,
-                                  FV_LIM_SUPERBEE, FV_LIM_CENTRAL};
+/* FLEXI's names and codes (src/fv/fv_limiter.f90), then hexdg's own (fvblend.h) */
+static const char *const LIMITER_NAMES[] = {"none",    "MinMod",     "Sweby",   "vanAlbada",
+                                            "gMinMod", "OSPRE",      "Central", "FirstOrder",
+                                            "vanLeer", "Superbee"};
+static const int LIMITER_IDS[] = {FV_LIM_FIRST_ORDER, FV_LIM_MINMOD,   FV_LIM_SWEBY,
+                                  FV_LIM_VANALBADA,   FV_LIM_GMINMOD,  FV_LIM_OSPRE,
+                                  FV_LIM_CENTRAL,     FV_LIM_FIRST_ORDER, FV_LIM_VANLEER,
+                                  FV_LIM_SUPERBEE};
 
 int fv_define_params(Params *p) {
   const char *s = "Shock capturing";
@@ -50,14 +54,29 @@ int fv_define_params(Params *p) {
                          "Number of spreading passes (each reaches one more layer of elements)."));
   HX_CHECK(params_define(p, s, "FV_alpha_ExtScale", PARAM_REAL, 0, "0.5", false,
                          "Factor on the neighbour's blending factor when spreading (0..1)."));
-  HX_CHECK(params_define_choice(p, s, "FV_LimiterType", "MinMod", 5, LIMITER_NAMES, LIMITER_IDS,
-                                "Subcell reconstruction: FirstOrder (constant), or second order "
-                                "with the slope limiter MinMod, vanLeer, Superbee or Central "
-                                "(unlimited)."));
+  HX_CHECK(params_define_choice(p, s, "FV_LimiterType", "MinMod", 10, LIMITER_NAMES, LIMITER_IDS,
+                                "Subcell reconstruction: none = FirstOrder (constant), or second "
+                                "order with a slope limiter: FLEXI's MinMod, Sweby (beta: "
+                                "swebyb), vanAlbada, gMinMod, OSPRE, Central (unlimited), or "
+                                "vanLeer, Superbee. FLEXI's codes: 0 none, 1 MinMod, 2 Sweby, 3 "
+                                "vanAlbada, 4 gMinMod, 5 OSPRE, 9 Central."));
+  HX_CHECK(params_define(p, s, "swebyb", PARAM_REAL, 0, NULL, false,
+                         "Beta of FV_LimiterType = Sweby, 1 <= beta <= 2 (1: MinMod, 2: "
+                         "Superbee); needed only for Sweby."));
   HX_CHECK(params_define(p, s, "FV_PositivityLimiter", PARAM_LOGICAL, 0, "T", false,
                          "With shock capturing on: after every Runge-Kutta stage, pull the nodes "
                          "of an element towards its mean where density or pressure would not be "
                          "positive (conservative; Zhang & Shu 2010)."));
+  return HX_OK;
+}
+
+/* Sweby's beta: the family is TVD for 1 <= beta <= 2 (Sweby 1984). */
+static int read_sweby_beta(const Params *p, double *beta) {
+  if (!params_is_set(p, "swebyb"))
+    return HX_ERROR(HX_ERR_INPUT, "FV_LimiterType = Sweby needs swebyb (Sweby's beta, 1..2)");
+  HX_CHECK(params_get_real(p, "swebyb", beta));
+  if (!(*beta >= 1.0 && *beta <= 2.0))
+    return HX_ERROR(HX_ERR_INPUT, "swebyb = %g must lie in [1, 2] (Sweby's TVD range)", *beta);
   return HX_OK;
 }
 
@@ -140,6 +159,7 @@ int fv_init(const Params *p, Solver *s) {
   double V[HX_NPMAX * HX_NPMAX];
   basis_legendre_vandermonde(N, s->disc.x, V, fv->Vinv);
   fv_line_init(np, s->disc.x, s->disc.w, &fv->line);
+  if (fv->limiter == FV_LIM_SWEBY) HX_CHECK(read_sweby_beta(p, &fv->line.sweby_beta));
   const Mesh *m = s->mesh;
   fv->alpha = hx_calloc(m->n_elems, sizeof(double), "FV blending factor");
   fv->alpha_master = hx_calloc(m->n_sides > 0 ? m->n_sides : 1, sizeof(double), "FV side alpha");

@@ -181,6 +181,9 @@ int launch_timestep(const DevData *d, const DevPhysics *ph, cudaStream_t s);
 int launch_lambda_max(const DevData *d, const DevPhysics *ph, cudaStream_t s);
 int launch_dt_finalize(const DevData *d, cudaStream_t s);
 int launch_time_advance(const DevData *d, cudaStream_t s);
+/* 3S* RK schemes: the registers S2, S3 before stage st's fused update (timestep_kernels.cu). */
+int launch_rk3s_prepare(const DevData *d, const LowStorageRK *rk, int st, double *s2, double *s3,
+                        cudaStream_t s);
 
 /* FV shock capturing (fv_kernels.cu). The indicator's blending factors of the current U (after
  * an upload; during the time loop launch_surface_update computes them with the positivity

@@ -18,12 +18,13 @@ extern "C" {
 #include "time/timedisc.h"
 }
 
-#define GPU_MAX_BUFFERS 48
+#define GPU_MAX_BUFFERS 50
 
 struct GpuSolver {
   DevData d;
   DevPhysics ph;
   const LowStorageRK *rk;
+  double *rk_s2, *rk_s3; /* 3S* schemes only: registers S2, S3 (k is then the update's scratch) */
   int use_graphs;
   cudaStream_t s_elem, s_side, s_mpi;
   cudaEvent_t ev_stage[64], ev_faces[64], ev_t0, ev_t1;
@@ -315,6 +316,10 @@ static int upload_solver(GpuSolver *g, const Solver *s, const GpuOptions *opt) {
   HX_CHECK(dev_alloc(g, (void **)&d->Ut, sizeof(double) * nvol, NULL, "time derivative"));
   HX_CHECK(dev_alloc(g, (void **)&d->k, sizeof(double) * nvol, NULL, "RK register"));
   CU_CHECK(cudaMemset(d->k, 0, sizeof(double) * nvol));
+  if (opt->rk->form == RK_3SSTAR) { /* two more registers, only for these schemes */
+    HX_CHECK(dev_alloc(g, (void **)&g->rk_s2, sizeof(double) * nvol, NULL, "RK register S2"));
+    HX_CHECK(dev_alloc(g, (void **)&g->rk_s3, sizeof(double) * nvol, NULL, "RK register S3"));
+  }
   HX_CHECK(dev_alloc(g, (void **)&d->flux, sizeof(double) * s->n_var * s->n_dof_face * d->n_sides,
                      NULL, "face fluxes"));
   HX_CHECK(upload_geometry(g, s));
@@ -380,12 +385,22 @@ static int fv_spread(GpuSolver *g) {
   return HX_OK;
 }
 
+/* The fused update's coefficients of stage st; for a 3S* scheme first its register work on the
+ * element stream (before the stage's update there). */
+static int stage_coefs(GpuSolver *g, int st, double *a, double *b) {
+  rk_fused_coefs(g->rk, st, a, b);
+  if (g->rk->form != RK_3SSTAR) return HX_OK;
+  return launch_rk3s_prepare(&g->d, g->rk, st, g->rk_s2, g->rk_s3, g->s_elem);
+}
+
 /* Several ranks: every stage with its exchanges (gpu_mpi.cu), after the dt of the step. */
 static int enqueue_stages_mpi(GpuSolver *g) {
   const LowStorageRK *rk = g->rk;
   for (int st = 0; st < rk->n_stages; st++) {
+    double a, b;
     if (g->d.alpha) HX_CHECK(gpu_mpi_fv_alpha(g->mpi, &g->d));
-    HX_CHECK(gpu_mpi_stage(g->mpi, &g->d, &g->ph, rk->A[st], rk->B[st], rk->c[st], st == 0));
+    HX_CHECK(stage_coefs(g, st, &a, &b));
+    HX_CHECK(gpu_mpi_stage(g->mpi, &g->d, &g->ph, a, b, rk->c[st], st == 0));
   }
   HX_CHECK(launch_time_advance(&g->d, g->s_elem));
   CU_CHECK(cudaMemcpyAsync(g->sc_host, g->d.sc, sizeof(StepScalars), cudaMemcpyDeviceToHost,
@@ -405,8 +420,10 @@ static int enqueue_timestep(GpuSolver *g) {
  * and subtracts the viscous face flux after the advective one (mix_visc.cu). */
 static int enqueue_mix_stage(GpuSolver *g, int st) {
   const LowStorageRK *rk = g->rk;
+  double a, b;
   CU_CHECK(cudaEventRecord(g->ev_stage[st], g->s_elem));
   CU_CHECK(cudaStreamWaitEvent(g->s_side, g->ev_stage[st], 0));
+  HX_CHECK(stage_coefs(g, st, &a, &b));
   if (g->d.viscous) {
     HX_CHECK(launch_mix_face_lifting(&g->d, &g->ph, rk->c[st], 0, g->d.n_sides, g->s_side));
     HX_CHECK(launch_mix_lifting(&g->d, &g->ph, g->s_side));
@@ -420,7 +437,7 @@ static int enqueue_mix_stage(GpuSolver *g, int st) {
     HX_CHECK(launch_mix_fv_volume(&g->d, &g->ph, g->s_elem));
   }
   /* VolInt, SurfInt, the update and the new P (one fused kernel where it can) */
-  return launch_mix_stage_update(&g->d, &g->ph, rk->A[st], rk->B[st], rk->c[st], st == 0,
+  return launch_mix_stage_update(&g->d, &g->ph, a, b, rk->c[st], st == 0,
                                  g->ev_faces[st], g->s_elem);
 }
 
@@ -434,8 +451,10 @@ static int enqueue_stages(GpuSolver *g) {
       HX_CHECK(enqueue_mix_stage(g, st));
       continue;
     }
+    double a, b;
     CU_CHECK(cudaEventRecord(g->ev_stage[st], g->s_elem));
     CU_CHECK(cudaStreamWaitEvent(g->s_side, g->ev_stage[st], 0));
+    HX_CHECK(stage_coefs(g, st, &a, &b));
     if (g->d.alpha) HX_CHECK(fv_spread(g));
     if (g->d.viscous) {
       HX_CHECK(launch_face_lifting(&g->d, &g->ph, rk->c[st], 0, n_sides, g->s_side));
@@ -445,8 +464,7 @@ static int enqueue_stages(GpuSolver *g) {
     CU_CHECK(cudaEventRecord(g->ev_faces[st], g->s_side));
     HX_CHECK(launch_volume_integral(&g->d, &g->ph, g->s_elem));
     CU_CHECK(cudaStreamWaitEvent(g->s_elem, g->ev_faces[st], 0));
-    HX_CHECK(launch_surface_update(&g->d, &g->ph, rk->A[st], rk->B[st], rk->c[st], st == 0,
-                                   g->s_elem));
+    HX_CHECK(launch_surface_update(&g->d, &g->ph, a, b, rk->c[st], st == 0, g->s_elem));
   }
   HX_CHECK(launch_time_advance(&g->d, g->s_elem));
   CU_CHECK(cudaMemcpyAsync(g->sc_host, g->d.sc, sizeof(StepScalars), cudaMemcpyDeviceToHost,

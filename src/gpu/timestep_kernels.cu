@@ -1,10 +1,12 @@
 /* The time step on the device: CFL reduction (max over nodes of the contravariant spectral radii),
- * dt shortened to land on the analysis time exactly as the CPU loop does, and the time update. */
+ * dt shortened to land on the analysis time exactly as the CPU loop does, the time update, and the
+ * register work of the 3S* Runge-Kutta schemes. */
 #include "gpu/gpu_internal.cuh"
 
 extern "C" {
 #include "physics/eos.h"
 #include "physics/navierstokes.h"
+#include "time/rk_tables.h"
 }
 
 /* Spectral radii of node q per direction: convective lam[d] and viscous lamv[d]; false if the
@@ -113,6 +115,42 @@ int launch_timestep(const DevData *d, const DevPhysics *ph, cudaStream_t s) {
 
 int launch_time_advance(const DevData *d, cudaStream_t s) {
   time_advance_kernel<<<1, 1, 0, s>>>(*d);
+  CU_CHECK(cudaGetLastError());
+  return HX_OK;
+}
+
+/* Ketcheson 3S* stage st on top of the fused 2N update of surfint/mix kernels (k = a k + dt R,
+ * U += b k with rk_fused_coefs' a, b): stage 0 keeps U in S2 and S3, later stages put the register
+ * combination into k (rk3s_prepare_node). Runs on the element stream before the update of the
+ * stage; U is not written, so the stage's operator may read U beside it. */
+struct Rk3sCoefs {
+  double g[5];
+};
+
+__global__ static void rk3s_prepare_kernel(DevData d, Rk3sCoefs c, int first, double *s2,
+                                           const double *s3_in, double *s3_out) {
+  if (!(d.sc->dt > 0.0)) return; /* the step is not taken: keep the registers */
+  const size_t n = (size_t)d.n_elems * d.nvar * d.n3;
+  for (size_t q = (size_t)blockIdx.x * blockDim.x + threadIdx.x; q < n;
+       q += (size_t)gridDim.x * blockDim.x) {
+    const double u = d.U[q];
+    if (first) {
+      s2[q] = u;
+      s3_out[q] = u;
+    } else {
+      rk3s_prepare_node(c.g, u, &s2[q], s3_in[q], &d.k[q]);
+    }
+  }
+}
+
+int launch_rk3s_prepare(const DevData *d, const LowStorageRK *rk, int st, double *s2, double *s3,
+                        cudaStream_t s) {
+  Rk3sCoefs c = {{0.0, 0.0, 0.0, 0.0, 0.0}};
+  if (st > 0) rk3s_stage_coefs(rk, st, c.g);
+  const size_t n = (size_t)d->n_elems * d->nvar * d->n3;
+  const int threads = 256;
+  const unsigned blocks = (unsigned)((n + threads - 1) / threads);
+  if (n > 0) rk3s_prepare_kernel<<<blocks, threads, 0, s>>>(*d, c, st == 0, s2, s3, s3);
   CU_CHECK(cudaGetLastError());
   return HX_OK;
 }

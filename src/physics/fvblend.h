@@ -11,14 +11,25 @@
 
 #include <math.h>
 
+#include "basis/basis.h"
 #include "physics/eos.h"
 #include "physics/physics.h"
 #include "physics/riemann.h"
-#include "basis/basis.h"
 
-/* Slope limiters of the second-order subcell FV (FV_LimiterType). */
-enum { FV_LIM_FIRST_ORDER = 0, FV_LIM_MINMOD = 1, FV_LIM_VANLEER = 2, FV_LIM_SUPERBEE = 3,
-       FV_LIM_CENTRAL = 4 };
+/* Slope limiters of the second-order subcell FV (FV_LimiterType), with FLEXI's integer codes
+ * (src/fv/fv_limiter.f90: none 0, minmod 1, sweby 2, vanalbada 3, gminmod 4, ospre 5, central 9);
+ * hexdg's own vanLeer and Superbee take codes FLEXI does not use. */
+enum {
+  FV_LIM_FIRST_ORDER = 0,
+  FV_LIM_MINMOD = 1,
+  FV_LIM_SWEBY = 2,
+  FV_LIM_VANALBADA = 3,
+  FV_LIM_GMINMOD = 4,
+  FV_LIM_OSPRE = 5,
+  FV_LIM_CENTRAL = 9,
+  FV_LIM_VANLEER = 10,
+  FV_LIM_SUPERBEE = 11
+};
 
 /* Indicator threshold T(N) = a 10^(-c (N+1)^(1/4)), a = 0.5, c = 1.8 (Hennemann et al. 2021,
  * eq. (45)). */
@@ -42,19 +53,44 @@ HD static inline double fv_minmod(double a, double b) {
   return fabs(a) < fabs(b) ? a : b;
 }
 
+/* Sweby's family (Sweby 1984, SIAM J. Numer. Anal. 21, eq. (5.8)): the larger of
+ * minmod(beta sl, sr) and minmod(sl, beta sr); beta = 1 is minmod, beta = 2 superbee. */
+HD static inline double fv_sweby(double sl, double sr, double beta) {
+  if (sl * sr <= 0.0) return 0.0;
+  const double s1 = fv_minmod(beta * sl, sr), s2 = fv_minmod(sl, beta * sr);
+  return fabs(s1) > fabs(s2) ? s1 : s2;
+}
+
+/* Generalized minmod with theta = 2 in FLEXI's form: the mean of minmod(2 sr, sl) and
+ * minmod(2 sl, sr), each clipped at 0 (FLEXI src/fv/fv_limiter.f90, GMinMod). */
+HD static inline double fv_gminmod(double sl, double sr) {
+  const double gl = sl >= 0.0 ? 1.0 : -1.0, gr = sr >= 0.0 ? 1.0 : -1.0;
+  return 0.5 * (gr * fmax(0.0, fmin(2.0 * sr * gr, sl * gr)) +
+                gl * fmax(0.0, fmin(2.0 * sl * gl, sr * gl)));
+}
+
 /* Limited slope from the backward (sl) and forward (sr) difference quotients (Toro 2009,
- * Sec. 13.8 / 14.3 for the limiter functions; central: the unlimited mean). */
-HD static inline double fv_limited_slope(int limiter, double sl, double sr) {
+ * Sec. 13.8 / 14.3 for minmod, van Leer, superbee; van Albada et al. 1982, A&A 108, eq. (3.2);
+ * OSPRE: Waterson & Deconinck 1995, in FLEXI's form, which is not clipped to 0 where
+ * sl sr < 0; central: the unlimited mean, not TVD). sweby_beta: Sweby's beta (FLEXI's swebyb). */
+HD static inline double fv_limited_slope(int limiter, double sl, double sr, double sweby_beta) {
   switch (limiter) {
   case FV_LIM_MINMOD:
     return fv_minmod(sl, sr);
+  case FV_LIM_SWEBY:
+    return fv_sweby(sl, sr, sweby_beta);
+  case FV_LIM_VANALBADA:
+    return sl * sr > 0.0 ? sl * sr * (sl + sr) / fmax(sl * sl + sr * sr, 1e-13) : 0.0;
+  case FV_LIM_GMINMOD:
+    return fv_gminmod(sl, sr);
+  case FV_LIM_OSPRE: {
+    const double d = sl * sl + sl * sr + sr * sr;
+    return d / (d * d + 1e-28) * 1.5 * sl * sr * (sl + sr);
+  }
   case FV_LIM_VANLEER:
     return sl * sr > 0.0 ? 2.0 * sl * sr / (sl + sr) : 0.0;
-  case FV_LIM_SUPERBEE: {
-    if (sl * sr <= 0.0) return 0.0;
-    const double s1 = fv_minmod(2.0 * sl, sr), s2 = fv_minmod(sl, 2.0 * sr);
-    return fabs(s1) > fabs(s2) ? s1 : s2;
-  }
+  case FV_LIM_SUPERBEE:
+    return fv_sweby(sl, sr, 2.0);
   case FV_LIM_CENTRAL:
     return 0.5 * (sl + sr);
   default:
@@ -119,6 +155,7 @@ typedef struct {
   double off_l[HX_NPMAX];  /* x_{i-1/2} - x_i: left face of subcell i from its node */
   double off_r[HX_NPMAX];  /* x_{i+1/2} - x_i */
   double inv_w[HX_NPMAX];  /* 1 / w_i */
+  double sweby_beta;       /* FV_LimiterType = sweby: Sweby's beta (swebyb) */
 } FVLine;
 
 /* The subcell interfaces are x_{-1/2} = -1, x_{i+1/2} = x_{i-1/2} + w_i (widths = LGL weights;
@@ -126,13 +163,15 @@ typedef struct {
 HD static inline void fv_line_init(int np, const double *x, const double *w, FVLine *c) {
   double x_face[HX_NPMAX + 1]; /* x_face[i] = x_{i-1/2} */
   x_face[0] = -1.0;
-  for (int i = 0; i < np; i++) x_face[i + 1] = x_face[i] + w[i];
+  for (int i = 0; i < np; i++)
+    x_face[i + 1] = x_face[i] + w[i];
   for (int i = 0; i < np; i++) {
     c->inv_dx[i] = i + 1 < np ? 1.0 / (x[i + 1] - x[i]) : 0.0;
     c->off_l[i] = x_face[i] - x[i];
     c->off_r[i] = x_face[i + 1] - x[i];
     c->inv_w[i] = 1.0 / w[i];
   }
+  c->sweby_beta = 1.0; /* the caller sets swebyb's value */
 }
 
 /* Limited slope of subcell i of a line from its node's primitive values q_m (i-1), q_c (i) and
@@ -142,7 +181,8 @@ HD static inline double fv_node_slope(int limiter, int np, const FVLine *c, int 
                                       double q_c, double q_p) {
   if (i == 0) return (q_p - q_c) * c->inv_dx[0];
   if (i == np - 1) return (q_c - q_m) * c->inv_dx[i - 1];
-  return fv_limited_slope(limiter, (q_c - q_m) * c->inv_dx[i - 1], (q_p - q_c) * c->inv_dx[i]);
+  return fv_limited_slope(limiter, (q_c - q_m) * c->inv_dx[i - 1], (q_p - q_c) * c->inv_dx[i],
+                          c->sweby_beta);
 }
 
 /* Flux of the subcell interface with contravariant vector mv (the FV metric, not unit) between
@@ -185,7 +225,8 @@ HD static inline void fv_line_residual(int riemann, int split, int limiter, cons
   double face_r[HX_NVAR], pend[HX_NVAR];           /* right face of node i-1, its residual */
   double m_next[3] = {0.0, 0.0, 0.0}; /* the next interface's vector, loaded a step ahead */
   if (np > 1)
-    for (int k = 0; k < 3; k++) m_next[k] = mv[k];
+    for (int k = 0; k < 3; k++)
+      m_next[k] = mv[k];
   for (int v = 0; v < HX_NVAR; v++) {
     q_c[v] = prim[v * vs + fv_swizzle(swz, base)];
     q_p[v] = np > 1 ? prim[v * vs + fv_swizzle(swz, base + ns)] : q_c[v];
@@ -209,7 +250,8 @@ HD static inline void fv_line_residual(int riemann, int split, int limiter, cons
       double F[HX_NVAR];
       const double m_i[3] = {m_next[0], m_next[1], m_next[2]};
       if (i < np - 1)
-        for (int k = 0; k < 3; k++) m_next[k] = mv[i * ms + k];
+        for (int k = 0; k < 3; k++)
+          m_next[k] = mv[i * ms + k];
       fv_interface_flux(riemann, split, pp, face_r, face_l, q_m, q_c, m_i, F);
       for (int v = 0; v < HX_NVAR; v++) {
         double *r = &res[v * rvs + fv_swizzle(swz, base + (i - 1) * ns)];
@@ -231,8 +273,12 @@ HD static inline void fv_line_residual(int riemann, int split, int limiter, cons
 }
 
 /* Quantity of the modal indicator (IndVar). */
-enum { FV_INDVAR_DENSITY_PRESSURE = 0, FV_INDVAR_DENSITY = 1, FV_INDVAR_PRESSURE = 2,
-       FV_INDVAR_TEMPERATURE = 3 };
+enum {
+  FV_INDVAR_DENSITY_PRESSURE = 0,
+  FV_INDVAR_DENSITY = 1,
+  FV_INDVAR_PRESSURE = 2,
+  FV_INDVAR_TEMPERATURE = 3
+};
 
 /* The indicator quantity of a primitive state (rho, p, T): for the mixture, whose pressure needs
  * the equation of state (the temperature is meaningful for reacting flow: it marks flames and the
@@ -256,7 +302,7 @@ HD static inline double fv_indicator_quantity(int ind_var, double kappa_m1, cons
 /* Node q of one pass of the nodal -> modal transform along direction d: Vinv[m][i] applied to the
  * np values of in along q's line (np^3 values, i fastest). */
 HD static inline double fv_modal_pass_node(int np, const double *Vinv, int d, const double *in,
-                                          int q) {
+                                           int q) {
   const int stride = d == 0 ? 1 : d == 1 ? np : np * np;
   const int idx = d == 0 ? q % np : d == 1 ? (q / np) % np : q / (np * np);
   const int base = q - idx * stride;

@@ -15,16 +15,19 @@
 int timedisc_define_params(Params *p) {
   const char *s = "TimeDisc";
   HX_CHECK(params_define(p, s, "TimeDiscMethod", PARAM_STRING, 0, "carpenterrk4-5", false,
-                         "Low-storage Runge-Kutta scheme: standardrk3-3, carpenterrk4-5, "
-                         "niegemannrk4-14, toulorgerk4-8c, ..."));
+                         "Low-storage Runge-Kutta scheme (FLEXI's names): standardrk3-3, "
+                         "carpenterrk4-5, niegemannrk4-14, toulorgerk4-8c, toulorgerk3-7c, "
+                         "toulorgerk4-8f (2N form), ketchesonrk4-20, ketchesonrk4-18 (3S* form: "
+                         "one more register)."));
   HX_CHECK(params_define(p, s, "tend", PARAM_REAL, 0, NULL, false, "End time of the simulation."));
   HX_CHECK(params_define(p, s, "CFLscale", PARAM_REAL, 0, "0.9", false,
                          "Courant number; multiplied by an N- and scheme-dependent factor."));
   HX_CHECK(params_define(p, s, "DFLscale", PARAM_REAL, 0, "0.9", false,
                          "Diffusion number of the viscous time step (Navier-Stokes); multiplied "
                          "by an N- and scheme-dependent factor."));
-  HX_CHECK(params_define(p, s, "Analyze_dt", PARAM_REAL, 0, "0.", false,
-                         "Interval of analysis (error norms, totals, progress); 0: start/end only."));
+  HX_CHECK(
+      params_define(p, s, "Analyze_dt", PARAM_REAL, 0, "0.", false,
+                    "Interval of analysis (error norms, totals, progress); 0: start/end only."));
   HX_CHECK(params_define(p, s, "nWriteData", PARAM_INT, 0, "1", false,
                          "Write a state file every nWriteData analysis intervals."));
   HX_CHECK(params_define(p, s, "maxIter", PARAM_INT, 0, "-1", false,
@@ -64,12 +67,18 @@ int timedisc_init(const Params *p, const Solver *s, TimeDisc *td) {
   long n = (long)s->n_var * s->n_dof;
   td->k = hx_calloc(n, sizeof(double), "Runge-Kutta register");
   HX_ALLOC_CHECK(td->k);
+  if (td->rk->form == RK_3SSTAR) { /* S3: the state at the start of the step */
+    td->s3 = hx_calloc(n, sizeof(double), "Runge-Kutta register S3 (3S* scheme)");
+    HX_ALLOC_CHECK(td->s3);
+  }
   return HX_OK;
 }
 
 void timedisc_free(TimeDisc *td) {
   free(td->k);
+  free(td->s3);
   td->k = NULL;
+  td->s3 = NULL;
 }
 
 /* FLEXI's time-step estimate of one element: per direction the maximum over the nodes of the
@@ -83,7 +92,8 @@ static void element_max_lambda(const Solver *s, int e, double lam_sum[2]) {
   lam_sum[0] = lam_sum[1] = 0.0;
   for (int q = 0; q < n3; q++) {
     double u[HX_NVAR_MAX], pr[HX_NPRIM], Y[HX_MAX_SPECIES], c;
-    for (int v = 0; v < nv; v++) u[v] = U[v * n3 + q];
+    for (int v = 0; v < nv; v++)
+      u[v] = U[v * n3 + q];
     solver_node_prim(s, (long)e * n3 + q, u, pr, Y, &c);
     if (!(pr[PDENS] > 0.0) || !(pr[PRES] > 0.0)) {
       lam_sum[0] = -1.0;
@@ -108,7 +118,8 @@ static void element_max_lambda(const Solver *s, int e, double lam_sum[2]) {
 
 double timedisc_viscous_factor(const Solver *s, const LowStorageRK *rk, double dfl_scale) {
   int N = s->disc.N;
-  const double *alpha = s->disc.node_type == NODE_GAUSS ? rk->dfl_alpha_gauss : rk->dfl_alpha_lobatto;
+  const double *alpha =
+      s->disc.node_type == NODE_GAUSS ? rk->dfl_alpha_gauss : rk->dfl_alpha_lobatto;
   return dfl_scale * alpha[N] / ((2.0 * N + 1.0) * (2.0 * N + 1.0)) * 4.0;
 }
 
@@ -137,8 +148,8 @@ double timedisc_calc_dt(const Solver *s, const TimeDisc *td) {
     return -1.0;
   }
   int N = s->disc.N;
-  const double *alpha = s->disc.node_type == NODE_GAUSS ? td->rk->cfl_alpha_gauss
-                                                         : td->rk->cfl_alpha_lobatto;
+  const double *alpha =
+      s->disc.node_type == NODE_GAUSS ? td->rk->cfl_alpha_gauss : td->rk->cfl_alpha_lobatto;
   /* FLEXI's convention: CFLscale * alpha(N) / (2N+1), alpha from the scheme's stability table */
   double dt = td->cfl_scale * alpha[N] / (2.0 * N + 1.0) * 2.0 / lmax;
   if (s->viscous && lvmax > 0.0) {
@@ -148,18 +159,46 @@ double timedisc_calc_dt(const Solver *s, const TimeDisc *td) {
   return dt;
 }
 
+/* One Williamson 2N stage update: k = A k + dt Ut, U += B k. */
+static void update_2n(long n, double a, double b, double dt, const double *Ut, double *U,
+                      double *k) {
+#pragma omp parallel for schedule(static)
+  for (long q = 0; q < n; q++) {
+    k[q] = a * k[q] + dt * Ut[q];
+    U[q] += b * k[q];
+  }
+}
+
+/* One Ketcheson 3S* stage update (Ketcheson 2010, Alg. 3S*; S1 = U): stage 0 stores U in S2 and
+ * S3, later stages S2 += delta U, U = gamma1 U + gamma2 S2 + gamma3 S3; then U += B dt Ut. */
+static void update_3sstar(const LowStorageRK *rk, int st, long n, double dt, const double *Ut,
+                          double *U, double *S2, double *S3) {
+  const double bdt = rk->B[st] * dt;
+  if (st == 0) {
+#pragma omp parallel for schedule(static)
+    for (long q = 0; q < n; q++) {
+      S2[q] = S3[q] = U[q];
+      U[q] += bdt * Ut[q];
+    }
+    return;
+  }
+  const double g1 = rk->gamma1[st], g2 = rk->gamma2[st], g3 = rk->gamma3[st], dl = rk->delta[st];
+#pragma omp parallel for schedule(static)
+  for (long q = 0; q < n; q++) {
+    S2[q] += dl * U[q];
+    U[q] = g1 * U[q] + g2 * S2[q] + g3 * S3[q] + bdt * Ut[q];
+  }
+}
+
 void timedisc_rk_step(Solver *s, TimeDisc *td, double t, double dt) {
   const LowStorageRK *rk = td->rk;
   long n = (long)s->n_var * s->n_dof;
-  double *U = s->U, *Ut = s->Ut, *k = td->k;
   for (int st = 0; st < rk->n_stages; st++) {
-    dg_time_derivative(s, U, Ut, t + rk->c[st] * dt);
-    double a = rk->A[st], b = rk->B[st];
-#pragma omp parallel for schedule(static)
-    for (long q = 0; q < n; q++) {
-      k[q] = a * k[q] + dt * Ut[q];
-      U[q] += b * k[q];
-    }
-    if (s->fv.positivity) fv_positivity_limit(s, U);
+    dg_time_derivative(s, s->U, s->Ut, t + rk->c[st] * dt);
+    if (rk->form == RK_3SSTAR) /* k is S2 */
+      update_3sstar(rk, st, n, dt, s->Ut, s->U, td->k, td->s3);
+    else
+      update_2n(n, rk->A[st], rk->B[st], dt, s->Ut, s->U, td->k);
+    if (s->fv.positivity) fv_positivity_limit(s, s->U);
   }
 }

@@ -10,15 +10,16 @@ typedef struct {
   double tend, cfl_scale, dfl_scale, analyze_dt;
   int n_write_data;
   long max_iter;
-  double *k; /* RK register */
+  double *k;  /* RK register (2N: k; 3S*: S2) */
+  double *s3; /* 3S* only: S3, the state at the start of the step (NULL for 2N) */
 } TimeDisc;
 
 int timedisc_define_params(Params *p);
 int timedisc_init(const Params *p, const Solver *s, TimeDisc *td);
 void timedisc_free(TimeDisc *td);
 
-/* dt = CFLscale * alpha(N) / (2N+1) * 2 / max over elements of sum_d (max over the element's nodes of
- * sJ (|v . Ja^d| + c |Ja^d|)), and the viscous counterpart (FLEXI's CALCTIMESTEP). Returns a
+/* dt = CFLscale * alpha(N) / (2N+1) * 2 / max over elements of sum_d (max over the element's nodes
+ * of sJ (|v . Ja^d| + c |Ja^d|)), and the viscous counterpart (FLEXI's CALCTIMESTEP). Returns a
  * negative value (and reports) if the state is not admissible (rho or p <= 0, NaN). */
 double timedisc_calc_dt(const Solver *s, const TimeDisc *td);
 
