@@ -9,6 +9,7 @@
 
 #include "app/chem_cli.h"
 #include "app/convert.h"
+#include "app/regress.h"
 #include "core/error.h"
 #include "core/params.h"
 #include "mesh/meshtool.h"
@@ -17,39 +18,42 @@
 #include "time/simulation.h"
 
 static void usage(FILE *f) {
-  fprintf(f, "hexdg %s - high-order DGSEM for compressible flows on curved hexahedral meshes\n\n"
-             "usage:\n"
-             "  hexdg [run] case.ini [state.h5] [--backend cpu|cuda]\n"
-             "                                    run a case; with a state file: restart from it\n"
-             "  hexdg bench [--N 7] [--elems 32|nx,ny,nz] [--split PI] [--node GAUSS-LOBATTO]\n"
-             "              [--backend cuda] [--steps 50] [--graphs T] [--overlap T] [--curving 0]\n"
-             "              [--mu0 0] [--fv none|hennemann|ALPHA] [--fv-limiter MinMod]\n"
-             "                                    PID and bytes/DOF on a periodic box (under\n"
-             "                                    mpiexec: each rank its share, one GPU per rank)\n"
-             "  hexdg bench chem MECH.yaml --cells n [--dt 1e-6] [--backend cpu|cuda]\n"
-             "              [--schedule bulk-sparse|single] [--K 16] [--bulk 2] [--threshold 0.5]\n"
-             "                                    batched stiff chemistry: cells per second\n"
-             "  hexdg reactor [case.ini] [MECH.yaml] --T0 K --p0 Pa --X \"H2:2,O2:1,N2:3.76\"\n"
-             "              [--mode cv|cp] [--tend s] [--sweep T1:T2:n] [-o file.csv]\n"
-             "                                    adiabatic homogeneous reactor, ignition delay\n"
-             "  hexdg equilibrate MECH.yaml --T K --p Pa --X ... [--mode hp|uv|tp|cj]\n"
-             "                                    chemical equilibrium (adiabatic flame T),\n"
-             "                                    cj: Chapman-Jouguet detonation speed and state\n"
-             "  hexdg --gpu-count                 number of visible CUDA devices\n"
-             "  hexdg mesh box [--elems nx,ny,nz] [--lower x,y,z] [--upper x,y,z]\n"
-             "                 [--periodic T,T,T] [--NGeo n] [--curving a]\n"
-             "                 [--split 'BC_yminus,x,1/6,BC_new' ...] -o name_mesh.h5\n"
-             "  hexdg mesh import file.msh [--refine L] -o name_mesh.h5\n"
-             "  hexdg mesh refine in_mesh.h5|in.msh --levels L -o name_mesh.h5\n"
-             "                                    write meshes in the HOPR format; refine:\n"
-             "                                    uniform 2x2x2 refinement, L times\n"
-             "  hexdg convert case.ini state.h5 -o out.vtu [--NVisu n] [--mechanism FILE]\n"
-             "                                    ParaView file of a state (reacting flow: the\n"
-             "                                    state's mechanism, or FILE)\n"
-             "  hexdg --help [--markdown]         list all parameters (Markdown: docs page)\n"
-             "  hexdg --version\n\n"
-             "Parameter files use FLEXI's syntax (Key = value, ! comments, T/F, (/a,b,c/)).\n"
-             "Documentation: docs/ (parameters.md, numerics.md, formats.md).\n",
+  fprintf(f,
+          "hexdg %s - high-order DGSEM for compressible flows on curved hexahedral meshes\n\n"
+          "usage:\n"
+          "  hexdg [run] case.ini [state.h5] [--backend cpu|cuda]\n"
+          "                                    run a case; with a state file: restart from it\n"
+          "  hexdg bench [--N 7] [--elems 32|nx,ny,nz] [--split PI] [--node GAUSS-LOBATTO]\n"
+          "              [--backend cuda] [--steps 50] [--graphs T] [--overlap T] [--curving 0]\n"
+          "              [--mu0 0] [--fv none|hennemann|ALPHA] [--fv-limiter MinMod]\n"
+          "                                    PID and bytes/DOF on a periodic box (under\n"
+          "                                    mpiexec: each rank its share, one GPU per rank)\n"
+          "  hexdg bench chem MECH.yaml --cells n [--dt 1e-6] [--backend cpu|cuda]\n"
+          "              [--schedule bulk-sparse|single] [--K 16] [--bulk 2] [--threshold 0.5]\n"
+          "                                    batched stiff chemistry: cells per second\n"
+          "  hexdg reactor [case.ini] [MECH.yaml] --T0 K --p0 Pa --X \"H2:2,O2:1,N2:3.76\"\n"
+          "              [--mode cv|cp] [--tend s] [--sweep T1:T2:n] [-o file.csv]\n"
+          "                                    adiabatic homogeneous reactor, ignition delay\n"
+          "  hexdg equilibrate MECH.yaml --T K --p Pa --X ... [--mode hp|uv|tp|cj]\n"
+          "                                    chemical equilibrium (adiabatic flame T),\n"
+          "                                    cj: Chapman-Jouguet detonation speed and state\n"
+          "  hexdg --gpu-count                 number of visible CUDA devices\n"
+          "  hexdg mesh box [--elems nx,ny,nz] [--lower x,y,z] [--upper x,y,z]\n"
+          "                 [--periodic T,T,T] [--NGeo n] [--curving a]\n"
+          "                 [--split 'BC_yminus,x,1/6,BC_new' ...] -o name_mesh.h5\n"
+          "  hexdg mesh import file.msh [--refine L] -o name_mesh.h5\n"
+          "  hexdg mesh refine in_mesh.h5|in.msh --levels L -o name_mesh.h5\n"
+          "                                    write meshes in the HOPR format; refine:\n"
+          "                                    uniform 2x2x2 refinement, L times\n"
+          "  hexdg convert case.ini state.h5 -o out.vtu [--NVisu n] [--mechanism FILE]\n"
+          "                                    ParaView file of a state (reacting flow: the\n"
+          "                                    state's mechanism, or FILE)\n"
+          "  hexdg regress DIR... [--out DIR] [--markdown FILE] [--dry-run] [--timeout S]\n"
+          "                                    run FLEXI's reggie checks (docs/regress.md)\n"
+          "  hexdg --help [--markdown]         list all parameters (Markdown: docs page)\n"
+          "  hexdg --version\n\n"
+          "Parameter files use FLEXI's syntax (Key = value, ! comments, T/F, (/a,b,c/)).\n"
+          "Documentation: docs/ (parameters.md, numerics.md, formats.md).\n",
           HEXDG_VERSION);
 }
 
@@ -84,10 +88,11 @@ static int run_case(const char *ini, const char *restart, const char *backend) {
     if (par_is_root()) {
       printf("hexdg %s: %s, N=%d (%s%s), %ld elements, %ld DOF, %s\n", HEXDG_VERSION, ini,
              s->disc.N, s->disc.node_type == NODE_GAUSS ? "GAUSS" : "GAUSS-LOBATTO",
-             s->disc.split == SPLIT_NONE ? ", weak form" : ", split form",
-             s->mesh->n_global_elems, s->mesh->n_global_elems * s->n_dof_elem,
+             s->disc.split == SPLIT_NONE ? ", weak form" : ", split form", s->mesh->n_global_elems,
+             s->mesh->n_global_elems * s->n_dof_elem,
              restart ? "restart" : "initial state from IniExactFunc");
-      if (par_size() > 1) printf("MPI: %d ranks (rank 0: %d elements)\n", par_size(), s->mesh->n_elems);
+      if (par_size() > 1)
+        printf("MPI: %d ranks (rank 0: %d elements)\n", par_size(), s->mesh->n_elems);
       printf("backend: %s", sim->device_name);
       if (sim->backend == BACKEND_CUDA)
         printf(", %.1f bytes of device memory per DOF",
@@ -109,8 +114,10 @@ static int dispatch(int argc, char **argv) {
   const char *backend = NULL;
   if (argc > 2 && !strcmp(argv[1], "bench") && !strcmp(argv[2], "chem"))
     return bench_chem_command(argc - 3, argv + 3) == HX_OK ? 0 : 1;
-  if (argc > 1 && !strcmp(argv[1], "bench")) return hexdg_bench(argc - 2, argv + 2) == HX_OK ? 0 : 1;
-  if (argc > 1 && !strcmp(argv[1], "reactor")) return reactor_command(argc - 2, argv + 2) == HX_OK ? 0 : 1;
+  if (argc > 1 && !strcmp(argv[1], "bench"))
+    return hexdg_bench(argc - 2, argv + 2) == HX_OK ? 0 : 1;
+  if (argc > 1 && !strcmp(argv[1], "reactor"))
+    return reactor_command(argc - 2, argv + 2) == HX_OK ? 0 : 1;
   if (argc > 1 && !strcmp(argv[1], "equilibrate"))
     return equilibrate_command(argc - 2, argv + 2) == HX_OK ? 0 : 1;
   if (argc > 1 && !strcmp(argv[1], "mesh"))
@@ -153,6 +160,8 @@ static int dispatch(int argc, char **argv) {
 /* MPI around the whole run: an error on one rank stops all of them (par_abort), so that no rank
  * waits forever in a collective call. */
 int main(int argc, char **argv) {
+  /* the runner starts hexdg (and mpiexec) as child processes: it stays outside MPI */
+  if (argc > 1 && !strcmp(argv[1], "regress")) return regress_command(argc - 2, argv + 2);
   if (par_init(&argc, &argv) != HX_OK) return 1;
   int code = dispatch(argc, argv);
   if (code != 0) par_abort(code);
