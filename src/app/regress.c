@@ -1,6 +1,6 @@
 /* `hexdg regress DIR...`: builds x examples x command lines x runs, as reggie loops them, then
  * the analyzers of each command line; prints the table (docs/regress.md). */
-#define _POSIX_C_SOURCE 200809L
+#define _DEFAULT_SOURCE /* realpath */
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -250,10 +250,14 @@ static int group(Regress *g, const char *group_dir, const char *only_example) {
 
 static int walk(Regress *g, const char *dir, int depth) {
   if (exists(dir, "builds.ini")) return group(g, dir, NULL);
-  if (exists(dir, "parameter.ini")) {
-    char parent[2048];
-    rg_fmt(parent, sizeof parent, "%s/..", dir);
-    return group(g, parent, dir);
+  if (exists(dir, "parameter.ini")) { /* one example: its group is the parent folder */
+    char *full = realpath(dir, NULL);
+    HX_ALLOC_CHECK(full);
+    char *slash = strrchr(full, '/');
+    if (slash && slash != full) *slash = '\0';
+    int rc = group(g, full, dir);
+    free(full);
+    return rc;
   }
   if (depth > 2) return HX_OK;
   char **sub;
