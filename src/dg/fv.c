@@ -21,10 +21,10 @@ static const char *const INDVAR_NAMES[] = {"DensityTimesPressure", "Density", "P
                                            "Temperature"};
 static const int INDVAR_IDS[] = {FV_INDVAR_DENSITY_PRESSURE, FV_INDVAR_DENSITY,
                                  FV_INDVAR_PRESSURE, FV_INDVAR_TEMPERATURE};
-static const char *const LIMITER_NAMES[] = {"FirstOrder", "MinMod", "vanLeer", "Superbee",
-                                            "Central"};
-static const int LIMITER_IDS[] = {FV_LIM_FIRST_ORDER, FV_LIM_MINMOD, FV_LIM_VANLEER,
-                                  FV_LIM_SUPERBEE, FV_LIM_CENTRAL};
+static const char *const LIMITER_NAMES[] = {"FirstOrder", "none",     "MinMod",
+                                            "vanLeer",    "Superbee", "Central"};
+static const int LIMITER_IDS[] = {FV_LIM_FIRST_ORDER, FV_LIM_FIRST_ORDER, FV_LIM_MINMOD,
+                                  FV_LIM_VANLEER,     FV_LIM_SUPERBEE,    FV_LIM_CENTRAL};
 
 int fv_define_params(Params *p) {
   const char *s = "Shock capturing";
@@ -50,10 +50,10 @@ int fv_define_params(Params *p) {
                          "Number of spreading passes (each reaches one more layer of elements)."));
   HX_CHECK(params_define(p, s, "FV_alpha_ExtScale", PARAM_REAL, 0, "0.5", false,
                          "Factor on the neighbour's blending factor when spreading (0..1)."));
-  HX_CHECK(params_define_choice(p, s, "FV_LimiterType", "MinMod", 5, LIMITER_NAMES, LIMITER_IDS,
+  HX_CHECK(params_define_choice(p, s, "FV_LimiterType", "MinMod", 6, LIMITER_NAMES, LIMITER_IDS,
                                 "Subcell reconstruction: FirstOrder (constant), or second order "
                                 "with the slope limiter MinMod, vanLeer, Superbee or Central "
-                                "(unlimited)."));
+                                "(unlimited). FLEXI's codes: none 0, minmod 1, central 9."));
   HX_CHECK(params_define(p, s, "FV_PositivityLimiter", PARAM_LOGICAL, 0, "T", false,
                          "With shock capturing on: after every Runge-Kutta stage, pull the nodes "
                          "of an element towards its mean where density or pressure would not be "

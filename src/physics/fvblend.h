@@ -17,8 +17,10 @@
 #include "basis/basis.h"
 
 /* Slope limiters of the second-order subcell FV (FV_LimiterType). */
-enum { FV_LIM_FIRST_ORDER = 0, FV_LIM_MINMOD = 1, FV_LIM_VANLEER = 2, FV_LIM_SUPERBEE = 3,
-       FV_LIM_CENTRAL = 4 };
+/* FLEXI's FV_LimiterType codes (fv_limiter.f90: none 0, minmod 1, central 9); vanLeer and Superbee
+ * are hexdg's own, numbered apart from FLEXI's (2 sweby, 3 vanalbada, 4 gminmod, 5 ospre). */
+enum { FV_LIM_FIRST_ORDER = 0, FV_LIM_MINMOD = 1, FV_LIM_VANLEER = 12, FV_LIM_SUPERBEE = 13,
+       FV_LIM_CENTRAL = 9 };
 
 /* Indicator threshold T(N) = a 10^(-c (N+1)^(1/4)), a = 0.5, c = 1.8 (Hennemann et al. 2021,
  * eq. (45)). */
