@@ -433,11 +433,12 @@ static int unknown_key_error(const Params *p, const char *source, const char *ke
     return HX_ERROR(HX_ERR_INPUT, "%s: DEFVAR is not supported; write the values directly", source);
   const char *best = NULL;
   size_t best_distance = SIZE_MAX;
-  for (int i = 0; i < p->n_defs; i++) {
-    size_t distance = edit_distance(key, p->defs[i].name);
+  for (int i = 0; i < p->n_defs + flexi_key_count(); i++) { /* hexdg's keys, then FLEXI's */
+    const char *name = i < p->n_defs ? p->defs[i].name : flexi_key_at(i - p->n_defs)->name;
+    size_t distance = edit_distance(key, name);
     if (distance < best_distance) {
       best_distance = distance;
-      best = p->defs[i].name;
+      best = name;
     }
   }
   size_t key_len = strlen(key);
@@ -703,6 +704,10 @@ int params_count(const Params *p, const char *name) {
   const ParamDef *d = find_def(p, name);
   if (!d) HX_ERROR(HX_ERR_INTERNAL, "params_count: parameter '%s' was never defined", name);
   return d ? d->n_values : 0;
+}
+
+bool params_is_defined(const Params *p, const char *name) {
+  return find_def(p, name) != NULL;
 }
 
 bool params_is_set(const Params *p, const char *name) {

@@ -87,6 +87,9 @@ int params_array_len_at(const Params *p, const char *name, int idx);
  * (key and help) and the file; call it after the file and the command line were applied. */
 int params_check_mandatory(const Params *p);
 
+/* Added: whether the key is registered (defined); FLEXI keys outside the registry are not. */
+bool params_is_defined(const Params *p, const char *name);
+
 /* Whether the key was given (in the file or by params_set), not defaulted. */
 bool params_is_set(const Params *p, const char *name);
 
