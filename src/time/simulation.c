@@ -29,12 +29,12 @@ static void on_stop_signal(int sig) {
  * library initialized lazily during the run may have replaced it (the run would then die
  * without its last state). Says so once when that happened. */
 static void install_stop_handlers(void) {
-  static int warned = 0;
+  static int warned = 0, installed = 0; /* the first install replaces the start-up handler */
   const int sigs[2] = {SIGTERM, SIGUSR1};
   for (int i = 0; i < 2; i++) {
     struct sigaction cur;
     if (sigaction(sigs[i], NULL, &cur) == 0 && cur.sa_handler == on_stop_signal) continue;
-    if (cur.sa_handler != SIG_DFL && !warned) {
+    if (installed && !warned) { /* only a handler replaced after ours was installed matters */
       fprintf(stderr, "hexdg: the handler of signal %d was replaced during the run; reinstalled\n",
               sigs[i]);
       warned = 1;
@@ -46,6 +46,7 @@ static void install_stop_handlers(void) {
     sa.sa_flags = SA_RESTART;
     sigaction(sigs[i], &sa, NULL);
   }
+  installed = 1;
 }
 
 static const char *const BACKEND_NAMES[] = {"auto", "cpu", "cuda"};
