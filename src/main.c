@@ -150,6 +150,7 @@ static int run_case(const char *ini, const char *restart, const char *backend) {
   if (!p) return HX_ERR_MEM;
   Simulation *sim = NULL;
   int rc = simulation_define_params(p);
+  params_set_notice_stream(p, par_is_root() ? stdout : NULL); /* one notice per key, not per rank */
   if (rc == HX_OK) rc = params_read_file(p, ini);
   if (rc == HX_OK && backend) rc = params_set(p, "Backend", backend, "--backend");
   if (rc == HX_OK) rc = params_check_mandatory(p);
