@@ -12,6 +12,7 @@
 #include "app/convert.h"
 #include "app/regress.h"
 #include "core/error.h"
+#include "core/flexi_keys.h"
 #include "core/params.h"
 #include "mesh/meshtool.h"
 #include "parallel/parallel.h"
@@ -55,10 +56,84 @@ static void usage(FILE *f) {
              "  hexdg regress DIR... [--out DIR] [--markdown FILE] [--dry-run] [--timeout S]\n"
              "                                    run FLEXI's reggie checks (docs/regress.md)\n"
              "  hexdg --help [--markdown]         list all parameters (Markdown: docs page)\n"
+             "  hexdg --help --flexi-keys         FLEXI's keys and what hexdg does with each\n"
+             "  hexdg SUBCOMMAND --help           the options of a subcommand\n"
              "  hexdg --version\n\n"
              "Parameter files use FLEXI's syntax (Key = value, ! comments, T/F, (/a,b,c/)).\n"
              "Documentation: docs/ (parameters.md, numerics.md, formats.md).\n",
           HEXDG_VERSION);
+}
+
+/* `hexdg SUBCOMMAND --help`: the options of each subcommand (longest prefix first). */
+static const struct {
+  const char *command, *help;
+} SUBCOMMAND_HELP[] = {
+    {"bench chem",
+     "usage: hexdg bench chem MECH.yaml --cells n [options]\n"
+     "  batched stiff chemistry: cells per second\n"
+     "  --cells n             number of reactors (cells)\n"
+     "  --dt s                splitting step (default 1e-6)\n"
+     "  --T0 K --p0 Pa --X \"H2:2,O2:1\"   initial state of every cell\n"
+     "  --backend cpu|cuda    --schedule bulk-sparse|single   --integrator NAME\n"
+     "  --K n --bulk n --threshold f --minblocks n   bulk-sparse schedule settings\n"
+     "  --rtol r --atol a     integrator tolerances   --repeat n   --dump FILE\n"},
+    {"bench",
+     "usage: hexdg bench [options]   (hexdg bench chem --help: the chemistry benchmark)\n"
+     "  PID (s per DOF per RK stage) and bytes/DOF on a periodic box; under mpiexec each rank\n"
+     "  its share, one GPU per rank\n"
+     "  --N 7                 polynomial degree\n"
+     "  --elems 32|nx,ny,nz   elements per direction\n"
+     "  --split PI            SplitDG (split form; --node GAUSS: weak form)\n"
+     "  --node GAUSS-LOBATTO  NodeType\n"
+     "  --backend cpu|cuda    --steps 50   --warmup n\n"
+     "  --graphs T|F          CUDA graphs   --overlap T|F   MPI overlap   --transport auto|ipc|host\n"
+     "  --curving 0           curved box amplitude\n"
+     "  --mu0 0               viscosity (Navier-Stokes with BR1 lifting when > 0)\n"
+     "  --fv none|hennemann|ALPHA   FV blending   --fv-limiter MinMod\n"
+     "  --mechanism FILE      reacting flow with the species of FILE\n"},
+    {"reactor",
+     "usage: hexdg reactor [case.ini] [MECH.yaml] --T0 K --p0 Pa --X \"H2:2,O2:1,N2:3.76\" "
+     "[options]\n"
+     "  adiabatic homogeneous reactor and its ignition delay\n"
+     "  --mech FILE           mechanism (or the case's Mechanism)\n"
+     "  --mode cv|cp          constant volume or pressure   --tend s   end time\n"
+     "  --sweep T1:T2:n       ignition delays over n initial temperatures\n"
+     "  -o file.csv           history or sweep table\n"
+     "  --rtol r --atol a --max-steps n   integrator settings\n"},
+    {"equilibrate",
+     "usage: hexdg equilibrate MECH.yaml --T K --p Pa --X \"H2:2,O2:1\" [--mode hp|uv|tp|cj]\n"
+     "  chemical equilibrium: hp/uv adiabatic flame, tp fixed T and p, cj Chapman-Jouguet\n"
+     "  detonation speed and state\n"},
+    {"convert",
+     "usage: hexdg convert case.ini state.h5 -o out.vtu [--NVisu n] [--mechanism FILE]\n"
+     "  ParaView file of a state (reacting flow: the state's mechanism, or FILE)\n"},
+    {"mesh",
+     "usage:\n"
+     "  hexdg mesh box [--elems nx,ny,nz] [--lower x,y,z] [--upper x,y,z] [--periodic T,T,T]\n"
+     "                 [--NGeo n] [--curving a] [--split 'BC,x|y|z,position,newBC' ...]\n"
+     "                 -o name_mesh.h5\n"
+     "  hexdg mesh import file.msh [--refine L] -o name_mesh.h5\n"
+     "  hexdg mesh refine in_mesh.h5|in.msh --levels L -o name_mesh.h5\n"
+     "  meshes in the HOPR format; refine: uniform 2x2x2 refinement, L times\n"},
+};
+
+/* 1 if argv holds --help or -h after the subcommand words, having printed its help. */
+static int subcommand_help(int argc, char **argv) {
+  for (size_t c = 0; c < sizeof SUBCOMMAND_HELP / sizeof SUBCOMMAND_HELP[0]; c++) {
+    const char *cmd = SUBCOMMAND_HELP[c].command, *space = strchr(cmd, ' ');
+    int words = space ? 2 : 1;
+    if (argc <= words || strncmp(argv[1], cmd, space ? (size_t)(space - cmd) : strlen(cmd)) ||
+        strlen(argv[1]) != (space ? (size_t)(space - cmd) : strlen(cmd)) ||
+        (space && strcmp(argv[2], space + 1)))
+      continue;
+    for (int a = 1 + words; a < argc; a++)
+      if (!strcmp(argv[a], "--help") || !strcmp(argv[a], "-h")) {
+        fputs(SUBCOMMAND_HELP[c].help, stdout);
+        return 1;
+      }
+    return 0;
+  }
+  return 0;
 }
 
 static int print_help(int markdown) {
@@ -83,6 +158,7 @@ static int run_case(const char *ini, const char *restart, const char *backend) {
   if (!p) return HX_ERR_MEM;
   Simulation *sim = NULL;
   int rc = simulation_define_params(p);
+  params_set_notice_stream(p, par_is_root() ? stdout : NULL); /* one notice per key, not per rank */
   if (rc == HX_OK) rc = params_read_file(p, ini);
   if (rc == HX_OK && backend) rc = params_set(p, "Backend", backend, "--backend");
   if (rc == HX_OK) rc = params_check_mandatory(p);
@@ -114,8 +190,9 @@ static int run_case(const char *ini, const char *restart, const char *backend) {
 }
 
 static int dispatch(int argc, char **argv) {
-  int markdown = 0, help = 0;
+  int markdown = 0, help = 0, flexi_keys = 0;
   const char *backend = NULL;
+  if (subcommand_help(argc, argv)) return 0;
   if (argc > 2 && !strcmp(argv[1], "bench") && !strcmp(argv[2], "chem"))
     return bench_chem_command(argc - 3, argv + 3) == HX_OK ? 0 : 1;
   if (argc > 1 && !strcmp(argv[1], "bench"))
@@ -135,6 +212,8 @@ static int dispatch(int argc, char **argv) {
       help = 1;
     } else if (!strcmp(argv[a], "--markdown")) {
       markdown = 1;
+    } else if (!strcmp(argv[a], "--flexi-keys")) { /* docs/flexi_parameters.md */
+      flexi_keys = 1;
     } else if (!strcmp(argv[a], "--gpu-count")) { /* for scripts: skip GPU tests without GPUs */
       printf("%d\n", gpu_device_count());
       return 0;
@@ -152,6 +231,10 @@ static int dispatch(int argc, char **argv) {
       fprintf(stderr, "hexdg error: too many arguments (see hexdg --help)\n");
       return 2;
     }
+  }
+  if (help && flexi_keys) {
+    flexi_keys_write_markdown(stdout);
+    return 0;
   }
   if (help) return print_help(markdown) == HX_OK ? 0 : 1;
   int first = (npos > 0 && !strcmp(pos[0], "run")) ? 1 : 0;

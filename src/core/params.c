@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "core/error.h"
+#include "core/flexi_keys.h"
 
 typedef struct {
   char *text;   /* trimmed value as written */
@@ -39,6 +40,9 @@ struct Params {
   ParamDef *defs;
   int n_defs, cap_defs;
   char *file_path; /* the file read, named in messages; NULL before params_read_file */
+  FILE *notices;   /* where "has no effect" notices go (stdout; NULL: silent, e.g. MPI rank > 0) */
+  char **noticed;  /* FLEXI keys already noticed: one notice per key */
+  int n_noticed, cap_noticed;
 };
 
 /* Which part of a value failed to parse, for the error message. */
@@ -286,7 +290,17 @@ static int bad_value_error(int code, const ParamDef *d, const char *text, const 
  * Registry */
 
 Params *params_create(void) {
-  return hx_calloc(1, sizeof(Params), "parameter registry");
+  Params *p = hx_calloc(1, sizeof(Params), "parameter registry");
+  if (p) p->notices = stdout;
+  return p;
+}
+
+void params_set_notice_stream(Params *p, FILE *f) {
+  p->notices = f;
+}
+
+int params_notice_count(const Params *p) {
+  return p->n_noticed;
 }
 
 static void free_definition(ParamDef *d) {
@@ -310,6 +324,9 @@ void params_destroy(Params *p) {
   for (int i = 0; i < p->n_defs; i++)
     free_definition(&p->defs[i]);
   free(p->defs);
+  for (int i = 0; i < p->n_noticed; i++)
+    free(p->noticed[i]);
+  free(p->noticed);
   free(p->file_path);
   free(p);
 }
@@ -416,11 +433,12 @@ static int unknown_key_error(const Params *p, const char *source, const char *ke
     return HX_ERROR(HX_ERR_INPUT, "%s: DEFVAR is not supported; write the values directly", source);
   const char *best = NULL;
   size_t best_distance = SIZE_MAX;
-  for (int i = 0; i < p->n_defs; i++) {
-    size_t distance = edit_distance(key, p->defs[i].name);
+  for (int i = 0; i < p->n_defs + flexi_key_count(); i++) { /* hexdg's keys, then FLEXI's */
+    const char *name = i < p->n_defs ? p->defs[i].name : flexi_key_at(i - p->n_defs)->name;
+    size_t distance = edit_distance(key, name);
     if (distance < best_distance) {
       best_distance = distance;
-      best = p->defs[i].name;
+      best = name;
     }
   }
   size_t key_len = strlen(key);
@@ -431,10 +449,50 @@ static int unknown_key_error(const Params *p, const char *source, const char *ke
                   key);
 }
 
+/* One notice per FLEXI key that changes nothing in hexdg. */
+static int notice_no_effect(Params *p, const FlexiKey *k) {
+  for (int i = 0; i < p->n_noticed; i++)
+    if (str_ieq(p->noticed[i], k->name)) return HX_OK;
+  char **noticed =
+      grow_array(p->noticed, &p->cap_noticed, p->n_noticed + 1, sizeof *noticed, "notices");
+  if (!noticed) return HX_ERR_MEM;
+  p->noticed = noticed;
+  if (!(noticed[p->n_noticed] = dup_string(k->name))) return HX_ERR_MEM;
+  p->n_noticed++;
+  if (p->notices)
+    fprintf(p->notices, "hexdg: notice: %s has no effect in hexdg (%s)\n", k->name, k->why);
+  return HX_OK;
+}
+
+/* A key hexdg does not register but FLEXI knows: its disposition (core/flexi_keys.c). */
+static int flexi_key_value(Params *p, const FlexiKey *k, const char *text, const char *source) {
+  switch (k->disposition) {
+  case FLEXI_KEY_NOEFFECT:
+    return notice_no_effect(p, k);
+  case FLEXI_KEY_OFF_ONLY:
+    if (flexi_key_value_is_off(k, text)) return HX_OK;
+    return HX_ERROR(HX_ERR_INPUT,
+                    "%s: FLEXI parameter '%s = %s' is not supported: %s (hexdg accepts only '%s "
+                    "= %s', which changes nothing)",
+                    source, k->name, text, k->why, k->name, k->off_values);
+  case FLEXI_KEY_REFUSED:
+    return HX_ERROR(HX_ERR_INPUT, "%s: FLEXI parameter '%s' (FLEXI module %s) is not supported: %s",
+                    source, k->name, k->module, k->why);
+  default:
+    return HX_ERROR(HX_ERR_INPUT,
+                    "%s: FLEXI parameter '%s' is not read by this hexdg command (it is read by "
+                    "hexdg run)",
+                    source, k->name);
+  }
+}
+
 static int store_value(Params *p, const char *key, const char *text, const char *source,
                        bool from_file) {
   ParamDef *d = find_def(p, key);
-  if (!d) return unknown_key_error(p, source, key);
+  if (!d) {
+    const FlexiKey *k = flexi_key_find(key);
+    return k ? flexi_key_value(p, k, text, source) : unknown_key_error(p, source, key);
+  }
   ValueCheck check;
   if (!parse_value(d, text, NULL, 0, &check))
     return bad_value_error(HX_ERR_INPUT, d, text, source, &check);
@@ -634,10 +692,25 @@ int params_array_len(const Params *p, const char *name) {
   return check.n_entries;
 }
 
+int params_array_len_at(const Params *p, const char *name, int idx) {
+  const ParamDef *d = find_def(p, name);
+  if (!d || !is_array(d->type) || idx < 0 || idx >= d->n_values) {
+    HX_ERROR(HX_ERR_INTERNAL, "params_array_len_at: '%s' has no array value %d", name, idx);
+    return -1;
+  }
+  ValueCheck check;
+  parse_value(d, d->values[idx].text, NULL, 0, &check);
+  return check.n_entries;
+}
+
 int params_count(const Params *p, const char *name) {
   const ParamDef *d = find_def(p, name);
   if (!d) HX_ERROR(HX_ERR_INTERNAL, "params_count: parameter '%s' was never defined", name);
   return d ? d->n_values : 0;
+}
+
+bool params_is_defined(const Params *p, const char *name) {
+  return find_def(p, name) != NULL;
 }
 
 bool params_is_set(const Params *p, const char *name) {

@@ -6,6 +6,8 @@
  *   T/F (also .true./.false., true/false) for logicals
  *   (/ a, b, c /) for arrays, numbers may contain pi and + - * / ( ) (e.g. 2*pi, -pi/2)
  *   a key defined as `multiple` may be repeated (RefState, BoundaryName, ...)
+ * Keys hexdg does not register but FLEXI does are handled by their disposition in
+ * core/flexi_keys.h (no effect: one notice; refused: an error naming the missing feature).
  * Unknown keys, bad values and missing mandatory keys are errors that name the file,
  * line, key and (for unknown keys) the closest valid key. */
 #ifndef HEXDG_PARAMS_H
@@ -18,7 +20,7 @@ typedef enum {
   PARAM_REAL,
   PARAM_LOGICAL,
   PARAM_STRING,
-  PARAM_CHOICE,  /* a named option with an integer id; the file may give the name or the id */
+  PARAM_CHOICE, /* a named option with an integer id; the file may give the name or the id */
   PARAM_INT_ARRAY,
   PARAM_REAL_ARRAY,
   PARAM_LOGICAL_ARRAY
@@ -41,6 +43,11 @@ int params_define(Params *p, const char *section, const char *name, ParamType ty
 int params_define_choice(Params *p, const char *section, const char *name, const char *default_text,
                          int n_choices, const char *const names[], const int ids[],
                          const char *help);
+
+/* Added: where the notices "<key> has no effect in hexdg (why)" of FLEXI keys go (stdout by
+ * default; NULL: none, e.g. on MPI ranks other than 0), and how many distinct keys were noticed. */
+void params_set_notice_stream(Params *p, FILE *f);
+int params_notice_count(const Params *p);
 
 /* Read a parameter file; all errors name the file and line. May be called once per Params. */
 int params_read_file(Params *p, const char *path);
@@ -74,10 +81,15 @@ int params_get_int_array_at(const Params *p, const char *name, int idx, int n, i
 /* Added: number of entries of the current value of an array option (needed for array_len -1),
  * or -1 after printing an error. */
 int params_array_len(const Params *p, const char *name);
+/* Added: the same for the idx-th value of a multiple array option (RefState). */
+int params_array_len_at(const Params *p, const char *name, int idx);
 
 /* Added: HX_OK if every mandatory option has a value, else one error listing all missing ones
  * (key and help) and the file; call it after the file and the command line were applied. */
 int params_check_mandatory(const Params *p);
+
+/* Added: whether the key is registered (defined); FLEXI keys outside the registry are not. */
+bool params_is_defined(const Params *p, const char *name);
 
 /* Whether the key was given (in the file or by params_set), not defaulted. */
 bool params_is_set(const Params *p, const char *name);

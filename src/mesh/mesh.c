@@ -42,6 +42,13 @@ int mesh_define_params(Params *p) {
   HX_CHECK(params_define(p, s, "BoxCurving", PARAM_REAL, 0, "0.", false,
                          "Built-in box: amplitude (relative to the box size) of a smooth "
                          "sinusoidal deformation of the interior; needs NGeo >= 2."));
+  HX_CHECK(params_define(p, s, "useCurveds", PARAM_LOGICAL, 0, "T", false,
+                         "Use the high-order geometry of the mesh file (FLEXI's key). F: keep "
+                         "only the 8 corner nodes of each element, i.e. trilinear elements "
+                         "(NGeo = 1), as FLEXI does."));
+  HX_CHECK(
+      params_define(p, s, "meshScale", PARAM_REAL, 0, "1.0", false,
+                    "Multiply all node coordinates of the mesh by this factor (FLEXI's key)."));
   HX_CHECK(params_define(p, s, "MeshRefine", PARAM_INT, 0, "0", false,
                          "Uniform refinement levels applied to the mesh after reading: each level "
                          "splits every element into 2x2x2 children on the parent's NGeo map "
@@ -57,7 +64,8 @@ static int box_spec_from_params(const Params *p, BoxSpec *b) {
   HX_CHECK(params_get_logical_array(p, "BoxPeriodic", 3, per));
   HX_CHECK(params_get_int(p, "NGeo", &b->NGeo));
   HX_CHECK(params_get_real(p, "BoxCurving", &b->curving));
-  for (int d = 0; d < 3; d++) b->periodic[d] = per[d];
+  for (int d = 0; d < 3; d++)
+    b->periodic[d] = per[d];
   return HX_OK;
 }
 
@@ -110,6 +118,44 @@ static int apply_boundary_overrides(const Params *p, Mesh *m) {
   return HX_OK;
 }
 
+/* useCurveds = F (FLEXI mesh.f90): the element corners of the NGeo node grid become a trilinear
+ * element (NGeo = 1), so the geometry equals that of the straight-sided mesh. */
+int mesh_discard_curved(Mesh *m) {
+  if (m->NGeo == 1) return HX_OK;
+  const int n = m->NGeo + 1;
+  double *corners = hx_malloc((size_t)m->n_elems * 8 * 3 * sizeof(double), "trilinear nodes");
+  HX_ALLOC_CHECK(corners);
+  for (int e = 0; e < m->n_elems; e++) {
+    const double *src = m->node_coords + (size_t)e * n * n * n * 3;
+    for (int c = 0; c < 8; c++) {
+      const int i = (c & 1) * m->NGeo, j = ((c >> 1) & 1) * m->NGeo, k = (c >> 2) * m->NGeo;
+      for (int d = 0; d < 3; d++)
+        corners[((size_t)e * 8 + c) * 3 + d] = src[((size_t)(k * n + j) * n + i) * 3 + d];
+    }
+  }
+  free(m->node_coords);
+  m->node_coords = corners;
+  m->NGeo = 1;
+  return HX_OK;
+}
+
+/* useCurveds and meshScale, applied right after reading as FLEXI does. */
+static int apply_geometry_options(const Params *p, Mesh *m) {
+  bool curved;
+  double scale;
+  HX_CHECK(params_get_logical(p, "useCurveds", &curved));
+  HX_CHECK(params_get_real(p, "meshScale", &scale));
+  if (!(scale > 0.0))
+    return HX_ERROR(HX_ERR_INPUT, "meshScale = %g must be > 0 (a factor on the coordinates)",
+                    scale);
+  if (!curved) HX_CHECK(mesh_discard_curved(m));
+  const size_t n = (size_t)(m->NGeo + 1) * (m->NGeo + 1) * (m->NGeo + 1) * 3 * m->n_elems;
+  if (scale != 1.0)
+    for (size_t i = 0; i < n; i++)
+      m->node_coords[i] *= scale;
+  return HX_OK;
+}
+
 int mesh_create_from_params(const Params *p, Mesh **out) {
   const char *file;
   HX_CHECK(params_get_string(p, "MeshFile", &file));
@@ -139,7 +185,8 @@ int mesh_create_from_params(const Params *p, Mesh **out) {
   }
   if (rc != HX_OK) return rc;
   int levels;
-  rc = params_get_int(p, "MeshRefine", &levels);
+  rc = apply_geometry_options(p, *out);
+  if (rc == HX_OK) rc = params_get_int(p, "MeshRefine", &levels);
   if (rc == HX_OK) rc = mesh_refine(out, levels);
   if (rc == HX_OK) rc = apply_boundary_overrides(p, *out);
   if (rc != HX_OK) {

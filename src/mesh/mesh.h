@@ -114,4 +114,7 @@ static inline int mesh_first_yours_side(const Mesh *m) {
 /* CGNS corner numbers of the face corners, in the side's face coordinates (0,0),(1,0),(1,1),(0,1). */
 extern const int HX_SIDE_CORNERS[6][4];
 
+/* useCurveds = F: keep only the corner nodes of each element (trilinear, NGeo = 1). */
+int mesh_discard_curved(Mesh *m);
+
 #endif

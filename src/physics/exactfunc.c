@@ -14,8 +14,8 @@
   "0 (testcase: the Taylor-Green vortex of TestCase = taylorgreenvortex), "                        \
   "1 (refstate), 2 (sine density wave), 4 (oblique sine wave manufactured solution), "             \
   "7 (Shu isentropic vortex), 10 (moving normal shock), 11 (Sod shock tube), "                     \
-  "12 (Shu-Osher), 13 (double Mach reflection), 15 (Sedov blast wave), "                          \
-  "16 (two states: RefState 1 where (x - IniCenter) . IniAxis <= 0, RefState 2 beyond), "         \
+  "12 (Shu-Osher), 13 (double Mach reflection), 15 (Sedov blast wave), "                           \
+  "16 (two states: RefState 1 where (x - IniCenter) . IniAxis <= 0, RefState 2 beyond), "          \
   "17 (reacting flow: manufactured solution with a sine wave per species)"
 
 typedef struct {
@@ -28,12 +28,9 @@ typedef struct {
 } ParamSpec;
 
 static const ParamSpec exactfunc_param_specs[] = {
-    {"Exactfunc", "IniExactFunc", PARAM_INT, 0, "", false,
-     "Exact function for the initial solution: " EXACTFUNC_LIST
-     ". Mandatory unless TestCase = taylorgreenvortex (then 0 by default)."},
     {"Equation", "IniRefState", PARAM_INT, 0, "1", false,
      "RefState (1-based) used by the initial solution (IniExactFunc 1 and 7)."},
-    {"Equation", "RefState", PARAM_REAL_ARRAY, 5, "", true,
+    {"Equation", "RefState", PARAM_REAL_ARRAY, -1, "", true,
      "Reference state in primitive variables (rho, u, v, w, p); may be repeated. Sod (11) and "
      "double Mach reflection (13) use RefStates 1 and 2 (standard states if none is given)."},
     {"Exactfunc", "AdvVel", PARAM_REAL_ARRAY, 3, "(/0.,0.,0./)", false,
@@ -81,13 +78,51 @@ static const ParamSpec exactfunc_param_specs[] = {
      "Sutherland's and power law: exponent of T/Tref."},
     {"Testcase", "MachNumber", PARAM_REAL, 0, "0.1", false,
      "Taylor-Green vortex: Mach number U0/c0 (rho0 = U0 = 1, p0 = 1/(kappa MachNumber^2))."},
-    {"Testcase", "TGVVersion", PARAM_INT, 0, "2", false,
-     "Taylor-Green vortex initial density: 1 constant density rho0 (FLEXI with constant "
-     "viscosity), 2 constant temperature T0 = p0/(rho0 R), rho = p/(R T0)."},
+    {"Testcase", "IniConstDens", PARAM_LOGICAL, 0, "T", false,
+     "Taylor-Green vortex initial state (FLEXI's key and default): T constant density rho0, the "
+     "temperature follows the pressure; F constant temperature T0 = p0/(rho0 R), rho = p/(R T0)."},
+    {"Testcase", "TGVVersion", PARAM_INT, 0, "", false,
+     "hexdg's older name of IniConstDens: 1 = IniConstDens T (constant density), 2 = F (constant "
+     "temperature); when both are given they must agree."},
+    {"Testcase", "nAnalyzeTestCase", PARAM_INT, 0, "10", false,
+     "Taylor-Green vortex: TGV integrals (<ProjectName>_TGVAnalysis.csv) every n-th time step, "
+     "and at every analysis (FLEXI's key and default)."},
 };
 
 static const char *const VISCOSITY_LAW_NAMES[] = {"constant", "sutherland", "powerlaw"};
 static const int VISCOSITY_LAW_IDS[] = {VISC_CONSTANT, VISC_SUTHERLAND, VISC_POWERLAW};
+/* IniExactFunc: FLEXI's names and ids (idealgas/exactfunc.f90, addStrListEntry), hexdg's own
+ * beyond them (shuosher 12, sedov 15, twostates 16, speciesmms 17); FLEXI's functions hexdg lacks
+ * are listed so that check_supported names them. */
+static const char *const EXACTFUNC_NAMES[] = {"testcase",
+                                              "refstate",
+                                              "sinedens",
+                                              "sinedensx",
+                                              "lindens",
+                                              "sinevel",
+                                              "sinevelx",
+                                              "sinevely",
+                                              "sinevelz",
+                                              "roundjet",
+                                              "cylinder",
+                                              "shuvortex",
+                                              "couette",
+                                              "cavity",
+                                              "shock",
+                                              "sod",
+                                              "shuosher",
+                                              "dmr",
+                                              "harmonicgausspulse",
+                                              "sedov",
+                                              "twostates",
+                                              "speciesmms",
+                                              "blast_shock",
+                                              "turbulentchannel",
+                                              "readfromfile",
+                                              "blasius"};
+static const int EXACTFUNC_IDS[] = {0, 1,  2,  21, 3,  4,  41, 42, 43, 5,   6,   7,   8,
+                                    9, 10, 11, 12, 13, 14, 15, 16, 17, 111, 517, 301, 1338};
+
 static const char *const TESTCASE_NAMES[] = {"default", "taylorgreenvortex"};
 static const int TESTCASE_IDS[] = {TESTCASE_DEFAULT, TESTCASE_TGV};
 
@@ -99,6 +134,11 @@ int exactfunc_define_params(Params *params) {
                            s->multiple, s->help));
   }
   HX_CHECK(params_define_choice(
+      params, "Exactfunc", "IniExactFunc", "",
+      (int)(sizeof EXACTFUNC_IDS / sizeof EXACTFUNC_IDS[0]), EXACTFUNC_NAMES, EXACTFUNC_IDS,
+      "Exact function for the initial solution, by FLEXI's name or id. hexdg has: " EXACTFUNC_LIST
+      ". Mandatory unless TestCase = taylorgreenvortex (then 0 by default)."));
+  HX_CHECK(params_define_choice(
       params, "EquationOfState", "ViscosityLaw", "constant", 3, VISCOSITY_LAW_NAMES,
       VISCOSITY_LAW_IDS,
       "Viscosity law (FLEXI chooses it at compile time, PP_VISC): constant mu0; sutherland: "
@@ -106,7 +146,7 @@ int exactfunc_define_params(Params *params) {
   HX_CHECK(params_define_choice(
       params, "Testcase", "TestCase", "default", 2, TESTCASE_NAMES, TESTCASE_IDS,
       "Test case (FLEXI chooses it at compile time, FLEXI_TESTCASE): taylorgreenvortex makes "
-      "IniExactFunc 0 the Taylor-Green vortex (MachNumber, TGVVersion) and its default."));
+      "IniExactFunc 0 the Taylor-Green vortex (MachNumber, IniConstDens) and its default."));
   return HX_OK;
 }
 
@@ -159,8 +199,27 @@ static int check_supported(int which) {
     return HX_OK;
   default:
     return HX_ERROR(HX_ERR_INPUT,
-                    "IniExactFunc = %d is not supported; supported are " EXACTFUNC_LIST, which);
+                    "IniExactFunc = %d is one of FLEXI's exact functions that hexdg does not have; "
+                    "hexdg has " EXACTFUNC_LIST,
+                    which);
   }
+}
+
+/* RefState has 5 entries (rho, u, v, w, p); FLEXI's RANS-SA build adds nuTilde as a sixth. */
+static int check_ref_state_length(const Params *params, int idx) {
+  const int n = params_array_len_at(params, "RefState", idx);
+  if (n < 0) return HX_ERR_INTERNAL;
+  if (n == 6)
+    return HX_ERROR(HX_ERR_INPUT,
+                    "RefState #%d has 6 entries: the sixth (nuTilde) belongs to FLEXI's "
+                    "Spalart-Allmaras RANS equations (FLEXI_EQNSYSNAME=rans_sa), which hexdg does "
+                    "not solve; hexdg solves the Navier-Stokes equations (LES: eddyViscType) with "
+                    "RefState = (/rho, u, v, w, p/)",
+                    idx + 1);
+  if (n != 5)
+    return HX_ERROR(HX_ERR_INPUT, "RefState #%d has %d entries; give (/rho, u, v, w, p/)", idx + 1,
+                    n);
+  return HX_OK;
 }
 
 static int read_ref_states(const Params *params, const PhysParams *pp, ExactFuncParams *ef) {
@@ -170,6 +229,7 @@ static int read_ref_states(const Params *params, const PhysParams *pp, ExactFunc
                     HX_MAX_REFSTATES);
   for (int i = 0; i < n; i++) {
     double *prim = ef->ref_prim[i];
+    HX_CHECK(check_ref_state_length(params, i));
     HX_CHECK(params_get_real_array_at(params, "RefState", i, 5, prim));
     if (!(prim[PDENS] > 0.0) || !(prim[PRES] > 0.0))
       return HX_ERROR(HX_ERR_INPUT,
@@ -302,7 +362,7 @@ static int read_sedov_params(const Params *params, ExactFuncParams *ef) {
 static int read_which(const Params *params, ExactFuncParams *ef) {
   HX_CHECK(params_get_choice(params, "TestCase", &ef->test_case));
   if (params_is_set(params, "IniExactFunc")) {
-    HX_CHECK(params_get_int(params, "IniExactFunc", &ef->which));
+    HX_CHECK(params_get_choice(params, "IniExactFunc", &ef->which));
   } else if (ef->test_case == TESTCASE_TGV) {
     ef->which = EXACT_TESTCASE;
   } else {
@@ -318,19 +378,43 @@ static int read_which(const Params *params, ExactFuncParams *ef) {
   return HX_OK;
 }
 
-/* MachNumber and TGVVersion; with Sutherland's law and neither Ts nor Tref given, FLEXI's TGV sets
- * Tref = T0 and Ts = 0.4042 T0 (110.4 K / 273.15 K in units of the TGV temperature). */
+/* IniConstDens (FLEXI) or its hexdg alias TGVVersion: the TGV version, checked for agreement. */
+static int read_tgv_version(const Params *params, ExactFuncParams *ef) {
+  bool const_dens;
+  HX_CHECK(params_get_logical(params, "IniConstDens", &const_dens));
+  ef->tgv_version = const_dens ? TGV_CONSTANT_DENSITY : TGV_CONSTANT_TEMPERATURE;
+  if (!params_is_set(params, "TGVVersion")) return HX_OK;
+  int version;
+  HX_CHECK(params_get_int(params, "TGVVersion", &version));
+  if (version != TGV_CONSTANT_DENSITY && version != TGV_CONSTANT_TEMPERATURE)
+    return HX_ERROR(HX_ERR_INPUT,
+                    "TGVVersion = %d: use 1 (constant density) or 2 (constant temperature), or "
+                    "FLEXI's IniConstDens = T/F",
+                    version);
+  if (params_is_set(params, "IniConstDens") && version != ef->tgv_version)
+    return HX_ERROR(HX_ERR_INPUT,
+                    "TGVVersion = %d and IniConstDens = %s disagree; give only IniConstDens "
+                    "(T: constant density, F: constant temperature)",
+                    version, const_dens ? "T" : "F");
+  ef->tgv_version = version;
+  return HX_OK;
+}
+
+/* MachNumber, IniConstDens/TGVVersion, nAnalyzeTestCase; with Sutherland's law and neither Ts nor
+ * Tref given, FLEXI's TGV sets Tref = T0 and Ts = 0.4042 T0 (110.4 K / 273.15 K in units of the TGV
+ * temperature). */
 static int read_tgv_params(const Params *params, PhysParams *pp, ExactFuncParams *ef) {
   HX_CHECK(params_get_real(params, "MachNumber", &ef->tgv_mach));
-  HX_CHECK(params_get_int(params, "TGVVersion", &ef->tgv_version));
+  HX_CHECK(read_tgv_version(params, ef));
+  HX_CHECK(params_get_int(params, "nAnalyzeTestCase", &ef->tgv_n_analyze));
   if (ef->test_case != TESTCASE_TGV) return HX_OK;
+  if (ef->tgv_n_analyze < 1)
+    return HX_ERROR(HX_ERR_INPUT,
+                    "nAnalyzeTestCase = %d must be >= 1 (TGV integrals every n-th step)",
+                    ef->tgv_n_analyze);
   if (!(ef->tgv_mach > 0.0))
     return HX_ERROR(HX_ERR_INPUT, "MachNumber = %g of the Taylor-Green vortex must be > 0",
                     ef->tgv_mach);
-  if (ef->tgv_version != TGV_CONSTANT_DENSITY && ef->tgv_version != TGV_CONSTANT_TEMPERATURE)
-    return HX_ERROR(HX_ERR_INPUT,
-                    "TGVVersion = %d: use 1 (constant density) or 2 (constant temperature)",
-                    ef->tgv_version);
   if (pp->viscosity_law == VISC_SUTHERLAND && !params_is_set(params, "Ts") &&
       !params_is_set(params, "Tref")) {
     const double T0 = 1.0 / (pp->kappa * ef->tgv_mach * ef->tgv_mach * pp->R);

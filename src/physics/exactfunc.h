@@ -38,7 +38,7 @@ enum {
 /* TestCase (a compile-time choice in FLEXI, FLEXI_TESTCASE): what IniExactFunc 0 means. */
 enum { TESTCASE_DEFAULT = 0, TESTCASE_TGV = 1 };
 
-/* Taylor-Green vortex initialisation (TGVVersion): constant density or constant temperature. */
+/* Taylor-Green vortex initialisation (FLEXI's IniConstDens T/F, hexdg's TGVVersion 1/2). */
 enum { TGV_CONSTANT_DENSITY = 1, TGV_CONSTANT_TEMPERATURE = 2 };
 
 /* Plain data, copied by value to the device. */
@@ -47,6 +47,7 @@ typedef struct {
   int test_case;                               /* TestCase: TESTCASE_DEFAULT or TESTCASE_TGV */
   int tgv_version;                             /* TGVVersion: 1 or 2 */
   double tgv_mach;                             /* MachNumber of the TGV */
+  int tgv_n_analyze;                           /* nAnalyzeTestCase: TGV integrals every n steps */
   int ref_state;                               /* IniRefState - 1 (0-based index into ref_prim) */
   int n_ref_states;                            /* number of RefState entries */
   double ref_prim[HX_MAX_REFSTATES][HX_NPRIM]; /* RefStates, primitive (rho,u,v,w,p,T) */
@@ -252,8 +253,8 @@ HD static inline void exact_sedov(const ExactFuncParams *ef, const PhysParams *p
  * box) with density rho0, velocity scale U0 and Mach number Ms = U0/c0:
  *   u = U0 sin x cos y cos z, v = -U0 cos x sin y cos z, w = 0,
  *   p = p0 + rho0 U0^2/16 (cos 2x + cos 2y)(cos 2z + 2),  p0 = rho0 U0^2 / (kappa Ms^2),
- *   version 1: rho = rho0 (FLEXI's testcase taylorgreenvortex with constant viscosity),
- *   version 2: T = T0 = p0/(rho0 R), rho = rho0 p/p0 (isothermal; FLEXI with Sutherland's law). */
+ *   version 1: rho = rho0 (FLEXI's IniConstDens = T, its default),
+ *   version 2: T = T0 = p0/(rho0 R), rho = rho0 p/p0 (FLEXI's IniConstDens = F). */
 HD static inline void exact_tgv(const PhysParams *pp, int version, double rho0, double u0,
                                 double mach, const double x[3], double *U) {
   const double p0 = rho0 * u0 * u0 / (pp->kappa * mach * mach);

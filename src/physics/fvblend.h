@@ -273,12 +273,10 @@ HD static inline void fv_line_residual(int riemann, int split, int limiter, cons
 }
 
 /* Quantity of the modal indicator (IndVar). */
-enum {
-  FV_INDVAR_DENSITY_PRESSURE = 0,
-  FV_INDVAR_DENSITY = 1,
-  FV_INDVAR_PRESSURE = 2,
-  FV_INDVAR_TEMPERATURE = 3
-};
+/* FLEXI's IndVar codes where FLEXI has the quantity (indicator.f90: 1 density, 6 pressure);
+ * rho p and T are hexdg's, numbered apart from FLEXI's 1..6 */
+enum { FV_INDVAR_DENSITY_PRESSURE = 0, FV_INDVAR_DENSITY = 1, FV_INDVAR_PRESSURE = 6,
+       FV_INDVAR_TEMPERATURE = 16 };
 
 /* The indicator quantity of a primitive state (rho, p, T): for the mixture, whose pressure needs
  * the equation of state (the temperature is meaningful for reacting flow: it marks flames and the
