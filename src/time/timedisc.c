@@ -6,6 +6,7 @@
 
 #include "core/error.h"
 #include "dg/fv.h"
+#include "dg/indicator.h"
 #include "parallel/parallel.h"
 #include "physics/eos.h"
 #include "physics/mixture.h"
@@ -153,6 +154,8 @@ void timedisc_rk_step(Solver *s, TimeDisc *td, double t, double dt) {
   long n = (long)s->n_var * s->n_dof;
   double *U = s->U, *Ut = s->Ut, *k = td->k;
   for (int st = 0; st < rk->n_stages; st++) {
+    if (s->fv.enabled && s->fv.mode == FV_MODE_SWITCHING) /* FLEXI: FV -> DG at stage 1 only */
+      fv_switch(s, U, k, t + rk->c[st] * dt, st == 0 || s->fv.to_dg_in_rk);
     dg_time_derivative(s, U, Ut, t + rk->c[st] * dt);
     double a = rk->A[st], b = rk->B[st];
 #pragma omp parallel for schedule(static)
