@@ -17,22 +17,25 @@
 #include "physics/riemann.h"
 
 static const char *const INDICATOR_NAMES[] = {
-    "none",    "dg",     "fv",          "persson",      "halfhalf", "jameson",
-    "ducros",  "DucrosTimesJST", "checkerboard", "hennemann", "fixed"};
+    "none",           "dg",           "fv",        "persson", "halfhalf", "jameson", "ducros",
+    "DucrosTimesJST", "checkerboard", "hennemann", "fixed"};
 static const int INDICATOR_IDS[] = {
-    FV_INDICATOR_NONE,   FV_INDICATOR_NONE,         FV_INDICATOR_FV,
-    FV_INDICATOR_PERSSON, FV_INDICATOR_HALFHALF,     FV_INDICATOR_JAMESON,
-    FV_INDICATOR_DUCROS, FV_INDICATOR_DUCROS_JST,   FV_INDICATOR_CHECKERBOARD,
-    FV_INDICATOR_HENNEMANN, FV_INDICATOR_FIXED};
+    FV_INDICATOR_NONE,         FV_INDICATOR_NONE,      FV_INDICATOR_FV,     FV_INDICATOR_PERSSON,
+    FV_INDICATOR_HALFHALF,     FV_INDICATOR_JAMESON,   FV_INDICATOR_DUCROS, FV_INDICATOR_DUCROS_JST,
+    FV_INDICATOR_CHECKERBOARD, FV_INDICATOR_HENNEMANN, FV_INDICATOR_FIXED};
 static const char *const MODE_NAMES[] = {"off", "blending", "switching"};
 static const int MODE_IDS[] = {FV_MODE_OFF, FV_MODE_BLENDING, FV_MODE_SWITCHING};
 /* FLEXI's IndVar codes 1..6 (indicator.f90), then hexdg's rho p and T */
-static const char *const INDVAR_NAMES[] = {"Density",   "MomentumX",
-                                           "MomentumY", "MomentumZ",
-                                           "EnergyStagnationDensity", "Pressure",
-                                           "DensityTimesPressure",    "Temperature"};
-static const int INDVAR_IDS[] = {IND_VAR_DENSITY,    IND_VAR_MOMENTUM_X, IND_VAR_MOMENTUM_Y,
-                                 IND_VAR_MOMENTUM_Z, IND_VAR_ENERGY,     IND_VAR_PRESSURE,
+static const char *const INDVAR_NAMES[] = {"Density",
+                                           "MomentumX",
+                                           "MomentumY",
+                                           "MomentumZ",
+                                           "EnergyStagnationDensity",
+                                           "Pressure",
+                                           "DensityTimesPressure",
+                                           "Temperature"};
+static const int INDVAR_IDS[] = {IND_VAR_DENSITY,          IND_VAR_MOMENTUM_X, IND_VAR_MOMENTUM_Y,
+                                 IND_VAR_MOMENTUM_Z,       IND_VAR_ENERGY,     IND_VAR_PRESSURE,
                                  IND_VAR_DENSITY_PRESSURE, IND_VAR_TEMPERATURE};
 static const char *const LIMITER_NAMES[] = {"FirstOrder", "MinMod", "vanLeer", "Superbee",
                                             "Central"};
@@ -57,8 +60,7 @@ int fv_define_params(Params *p) {
       "(1 - alpha) R_DG + alpha R_FV), switching (whole elements switch between DG and FV "
       "between FV_IndLowerThreshold and FV_IndUpperThreshold, the state converted "
       "conservatively on a switch)."));
-  HX_CHECK(params_define_choice(p, s, "IndVar", "DensityTimesPressure", 8, INDVAR_NAMES,
-                                INDVAR_IDS,
+  HX_CHECK(params_define_choice(p, s, "IndVar", "DensityTimesPressure", 8, INDVAR_NAMES, INDVAR_IDS,
                                 "Indicator quantity, FLEXI's codes: 1..5 the conservative "
                                 "variables, 6 the pressure; hexdg's rho p and T (Temperature: "
                                 "hennemann with reacting flow). Not set: rho p for hennemann, "
@@ -121,14 +123,15 @@ static int read_ind_var(const Params *p, const Solver *s, FVBlend *fv) {
   int is_set = params_is_set(p, "IndVar");
   if (fv->indicator == FV_INDICATOR_HENNEMANN) {
     int c = is_set ? fv->ind_code : IND_VAR_DENSITY_PRESSURE;
-    fv->ind_var = c == IND_VAR_DENSITY           ? FV_INDVAR_DENSITY
+    fv->ind_var = c == IND_VAR_DENSITY            ? FV_INDVAR_DENSITY
                   : c == IND_VAR_PRESSURE         ? FV_INDVAR_PRESSURE
                   : c == IND_VAR_TEMPERATURE      ? FV_INDVAR_TEMPERATURE
                   : c == IND_VAR_DENSITY_PRESSURE ? FV_INDVAR_DENSITY_PRESSURE
                                                   : -1;
     if (fv->ind_var < 0)
-      return HX_ERROR(HX_ERR_INPUT, "IndVar = %s: IndicatorType = hennemann takes Density, "
-                                    "Pressure, DensityTimesPressure or Temperature",
+      return HX_ERROR(HX_ERR_INPUT,
+                      "IndVar = %s: IndicatorType = hennemann takes Density, "
+                      "Pressure, DensityTimesPressure or Temperature",
                       params_choice_name(p, "IndVar", fv->ind_code));
     return HX_OK;
   }
@@ -140,8 +143,9 @@ static int read_ind_var(const Params *p, const Solver *s, FVBlend *fv) {
                                   "use 1..6 (FLEXI's codes) or DensityTimesPressure");
   if (s->mech && fv->indicator != FV_INDICATOR_FIXED && fv->indicator != FV_INDICATOR_FV &&
       fv->indicator != FV_INDICATOR_HALFHALF && fv->indicator != FV_INDICATOR_CHECKERBOARD)
-    return HX_ERROR(HX_ERR_INPUT, "IndicatorType = %s is for air; with a Mechanism use "
-                                  "hennemann, fixed, fv, halfhalf or checkerboard",
+    return HX_ERROR(HX_ERR_INPUT,
+                    "IndicatorType = %s is for air; with a Mechanism use "
+                    "hennemann, fixed, fv, halfhalf or checkerboard",
                     params_choice_name(p, "IndicatorType", fv->indicator));
   return HX_OK;
 }
@@ -172,8 +176,9 @@ static int read_switch_params(const Params *p, const Solver *s, FVBlend *fv) {
   int N = s->disc.N, n_modes = fv->n_modes; /* FLEXI: nModes clipped to [1, N-1] */
   fv->n_modes = n_modes < 1 ? 1 : n_modes > N - 1 ? (N > 1 ? N - 1 : 1) : n_modes;
   if (!(fv->ind_lower <= fv->ind_upper))
-    return HX_ERROR(HX_ERR_INPUT, "FV_IndLowerThreshold = %g must not exceed "
-                                  "FV_IndUpperThreshold = %g",
+    return HX_ERROR(HX_ERR_INPUT,
+                    "FV_IndLowerThreshold = %g must not exceed "
+                    "FV_IndUpperThreshold = %g",
                     fv->ind_lower, fv->ind_upper);
   return HX_OK;
 }
@@ -193,14 +198,16 @@ static int read_fv_params(const Params *p, const Solver *s, FVBlend *fv) {
   fv->extend = extend;
   fv->positivity = positivity;
   if (s->disc.node_type != NODE_GAUSS_LOBATTO)
-    return HX_ERROR(HX_ERR_INPUT, "IndicatorType = %s needs NodeType = GAUSS-LOBATTO (the FV "
-                                  "subcells are the LGL quadrature cells, also with FV_Mode = "
-                                  "switching); set NodeType = GAUSS-LOBATTO, IndicatorType = "
-                                  "none or FV_Mode = off",
+    return HX_ERROR(HX_ERR_INPUT,
+                    "IndicatorType = %s needs NodeType = GAUSS-LOBATTO (the FV "
+                    "subcells are the LGL quadrature cells, also with FV_Mode = "
+                    "switching); set NodeType = GAUSS-LOBATTO, IndicatorType = "
+                    "none or FV_Mode = off",
                     params_choice_name(p, "IndicatorType", fv->indicator));
   if (!(fv->alpha_min >= 0.0 && fv->alpha_max <= 1.0 && fv->alpha_min <= fv->alpha_max))
-    return HX_ERROR(HX_ERR_INPUT, "FV_alpha_min = %g and FV_alpha_max = %g must satisfy 0 <= "
-                                  "FV_alpha_min <= FV_alpha_max <= 1",
+    return HX_ERROR(HX_ERR_INPUT,
+                    "FV_alpha_min = %g and FV_alpha_max = %g must satisfy 0 <= "
+                    "FV_alpha_min <= FV_alpha_max <= 1",
                     fv->alpha_min, fv->alpha_max);
   if (!(fv->alpha_fix >= 0.0 && fv->alpha_fix <= 1.0))
     return HX_ERROR(HX_ERR_INPUT, "FV_alpha_fix = %g must lie in [0, 1]", fv->alpha_fix);
@@ -238,7 +245,8 @@ static void subcell_metrics(const Solver *s, FVBlend *fv) {
             double acc = m[0];
             for (int i = 0; i < N; i++) {
               double dm = 0.0;
-              for (int l = 0; l < np; l++) dm += D[i * np + l] * m[l * stride];
+              for (int l = 0; l < np; l++)
+                dm += D[i * np + l] * m[l * stride];
               acc += w[i] * dm;
               out[i * 3 + c] = acc;
             }
@@ -257,17 +265,20 @@ static int switch_matrices(const Solver *s, FVBlend *fv) {
   HX_CHECK(basis_nodes_weights(N, NODE_GAUSS, xg, wg));
   for (int i = 0; i < np; i++) {
     double h = s->disc.w[i];
-    for (int c = 0; c < np; c++) fv->to_fv[i * np + c] = 0.0;
+    for (int c = 0; c < np; c++)
+      fv->to_fv[i * np + c] = 0.0;
     for (int g = 0; g < np; g++) {
       basis_lagrange_eval(N, s->disc.x, s->disc.wb, x_face + 0.5 * h * (xg[g] + 1.0), l);
-      for (int c = 0; c < np; c++) fv->to_fv[i * np + c] += 0.5 * wg[g] * l[c];
+      for (int c = 0; c < np; c++)
+        fv->to_fv[i * np + c] += 0.5 * wg[g] * l[c];
     }
     x_face += h;
   }
   /* Gauss-Jordan with partial pivoting on [to_fv | I] */
   double a[HX_NPMAX][2 * HX_NPMAX];
   for (int i = 0; i < np; i++)
-    for (int c = 0; c < 2 * np; c++) a[i][c] = c < np ? fv->to_fv[i * np + c] : (c - np == i);
+    for (int c = 0; c < 2 * np; c++)
+      a[i][c] = c < np ? fv->to_fv[i * np + c] : (c - np == i);
   for (int c = 0; c < np; c++) {
     int piv = c;
     for (int r = c + 1; r < np; r++)
@@ -280,15 +291,18 @@ static int switch_matrices(const Solver *s, FVBlend *fv) {
       a[piv][k] = t;
     }
     double d = a[c][c];
-    for (int k = 0; k < 2 * np; k++) a[c][k] /= d;
+    for (int k = 0; k < 2 * np; k++)
+      a[c][k] /= d;
     for (int r = 0; r < np; r++)
       if (r != c) {
         double f = a[r][c];
-        for (int k = 0; k < 2 * np; k++) a[r][k] -= f * a[c][k];
+        for (int k = 0; k < 2 * np; k++)
+          a[r][k] -= f * a[c][k];
       }
   }
   for (int i = 0; i < np; i++)
-    for (int c = 0; c < np; c++) fv->to_dg[i * np + c] = a[i][np + c];
+    for (int c = 0; c < np; c++)
+      fv->to_dg[i * np + c] = a[i][np + c];
   return HX_OK;
 }
 
@@ -300,8 +314,8 @@ static int fv_alloc(Solver *s, FVBlend *fv) {
   fv->ind_value = hx_calloc(m->n_elems, sizeof(double), "IndValue");
   fv->alpha_master = hx_calloc(n_sides, sizeof(double), "FV side alpha");
   fv->alpha_slave = hx_calloc(n_sides, sizeof(double), "FV side alpha");
-  fv->metrics = hx_malloc(sizeof(double) * 9 * (size_t)np * np * N * m->n_elems,
-                          "FV subcell metrics");
+  fv->metrics =
+      hx_malloc(sizeof(double) * 9 * (size_t)np * np * N * m->n_elems, "FV subcell metrics");
   if (!fv->alpha || !fv->ind_value || !fv->alpha_master || !fv->alpha_slave || !fv->metrics)
     return HX_ERR_MEM;
   if (fv->mode == FV_MODE_SWITCHING) {
@@ -386,7 +400,8 @@ static double node_volume_weight(const Solver *s, int e, int q) {
 /* ue = mean + theta (ue - mean) for nv variables of n3 nodes: the conservative limiting step. */
 static void pull_to_mean(double *ue, const double *mean, int nv, int n3, double theta) {
   for (int v = 0; v < nv; v++)
-    for (int q = 0; q < n3; q++) ue[v * n3 + q] = mean[v] + theta * (ue[v * n3 + q] - mean[v]);
+    for (int q = 0; q < n3; q++)
+      ue[v * n3 + q] = mean[v] + theta * (ue[v * n3 + q] - mean[v]);
 }
 
 /* The mixture's stage limiter: rho, every rho Y_k and the internal energy above its floor
@@ -411,15 +426,18 @@ long fv_positivity_limit(const Solver *s, double *U) {
            p_min = 1e300;
     for (int q = 0; q < n3; q++) {
       double u[HX_NVAR];
-      for (int v = 0; v < HX_NVAR; v++) u[v] = ue[v * n3 + q];
+      for (int v = 0; v < HX_NVAR; v++)
+        u[v] = ue[v * n3 + q];
       double p = pressure_from_cons(&s->phys, u);
       rho_min = u[DENS] < rho_min ? u[DENS] : rho_min;
       p_min = p < p_min ? p : p_min;
       double wq = node_volume_weight(s, e, q);
       vol += wq;
-      for (int v = 0; v < HX_NVAR; v++) mean[v] += wq * u[v];
+      for (int v = 0; v < HX_NVAR; v++)
+        mean[v] += wq * u[v];
     }
-    for (int v = 0; v < HX_NVAR; v++) mean[v] /= vol;
+    for (int v = 0; v < HX_NVAR; v++)
+      mean[v] /= vol;
     double p_mean = pressure_from_cons(&s->phys, mean);
     double eps_rho = FV_POSITIVITY_EPS * mean[DENS], eps_p = FV_POSITIVITY_EPS * p_mean;
     if (rho_min >= eps_rho && p_min >= eps_p) continue;
@@ -427,7 +445,8 @@ long fv_positivity_limit(const Solver *s, double *U) {
     double theta = 1.0;
     for (int q = 0; q < n3; q++) {
       double u[HX_NVAR];
-      for (int v = 0; v < HX_NVAR; v++) u[v] = ue[v * n3 + q];
+      for (int v = 0; v < HX_NVAR; v++)
+        u[v] = ue[v * n3 + q];
       double t = fv_admissible_fraction(&s->phys, mean, u, eps_rho, eps_p);
       theta = t < theta ? t : theta;
     }

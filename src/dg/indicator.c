@@ -15,7 +15,8 @@
 
 /* One pass of the nodal -> modal transform along direction d (np^3 values). */
 static void modal_pass(int np, const double *Vinv, int d, const double *in, double *out) {
-  for (int q = 0; q < np * np * np; q++) out[q] = fv_modal_pass_node(np, Vinv, d, in, q);
+  for (int q = 0; q < np * np * np; q++)
+    out[q] = fv_modal_pass_node(np, Vinv, d, in, q);
 }
 
 double fv_element_energy(const Solver *s, int e, const double *Ue) {
@@ -23,7 +24,8 @@ double fv_element_energy(const Solver *s, int e, const double *Ue) {
   double a[HX_NPMAX * HX_NPMAX * HX_NPMAX], b[HX_NPMAX * HX_NPMAX * HX_NPMAX];
   for (int q = 0; q < n3; q++) {
     double u[HX_NVAR_MAX];
-    for (int v = 0; v < s->n_var; v++) u[v] = Ue[v * n3 + q];
+    for (int v = 0; v < s->n_var; v++)
+      u[v] = Ue[v * n3 + q];
     if (s->mech) {
       double pr[HX_NPRIM], Y[HX_MAX_SPECIES], c;
       solver_node_prim(s, (long)e * n3 + q, u, pr, Y, &c);
@@ -36,7 +38,8 @@ double fv_element_energy(const Solver *s, int e, const double *Ue) {
   modal_pass(np, s->fv.Vinv, 1, b, a);
   modal_pass(np, s->fv.Vinv, 2, a, b);
   double sums[3] = {0.0, 0.0, 0.0};
-  for (int q = 0; q < n3; q++) fv_modal_energy_add(np, q, b[q], sums);
+  for (int q = 0; q < n3; q++)
+    fv_modal_energy_add(np, q, b[q], sums);
   return fv_modal_energy(N, sums[0], sums[1], sums[2]);
 }
 
@@ -62,8 +65,8 @@ static void extend_alpha(Solver *s) {
       double a = fv->alpha[e];
       for (int ls = 0; ls < 6; ls++) {
         int side = m->elem_to_side[6 * e + ls];
-        double other = m->elem_to_side_flip[6 * e + ls] == 0 ? fv->alpha_slave[side]
-                                                             : fv->alpha_master[side];
+        double other =
+            m->elem_to_side_flip[6 * e + ls] == 0 ? fv->alpha_slave[side] : fv->alpha_master[side];
         if (fv->ext_scale * other > a) a = fv->ext_scale * other;
       }
       /* the sides hold the values before this pass, so alpha can be updated in place */
@@ -89,7 +92,8 @@ static void fill_ghost_faces(Solver *s, const double *U) {
       double *out = which ? &fv->ghost_slave[(long)n2 * side] : &fv->ghost_master[(long)n2 * side];
       for (int f = 0; f < n2; f++) {
         double u[HX_NVAR];
-        for (int v = 0; v < HX_NVAR; v++) u[v] = U[((long)e * nv + v) * n3 + map[f]];
+        for (int v = 0; v < HX_NVAR; v++)
+          u[v] = U[((long)e * nv + v) * n3 + map[f]];
         out[f] = ind_quantity(fv->ind_code, s->phys.kappa_m1, u);
       }
     }
@@ -128,7 +132,8 @@ static double persson_value(const Solver *s, const double *Ue, IndScratch *w) {
   int n3 = s->n_dof_elem;
   for (int q = 0; q < n3; q++) {
     double u[HX_NVAR];
-    for (int v = 0; v < HX_NVAR; v++) u[v] = Ue[v * n3 + q];
+    for (int v = 0; v < HX_NVAR; v++)
+      u[v] = Ue[v * n3 + q];
     w->a[q] = ind_quantity(s->fv.ind_code, s->phys.kappa_m1, u);
   }
   ind_to_modal(s->np, s->fv.Vinv, w->a, w->b);
@@ -139,7 +144,8 @@ static double jameson_value(const Solver *s, int e, const double *Ue, IndScratch
   int n3 = s->n_dof_elem;
   for (int q = 0; q < n3; q++) {
     double u[HX_NVAR];
-    for (int v = 0; v < HX_NVAR; v++) u[v] = Ue[v * n3 + q];
+    for (int v = 0; v < HX_NVAR; v++)
+      u[v] = Ue[v * n3 + q];
     w->a[q] = ind_quantity(s->fv.ind_code, s->phys.kappa_m1, u);
   }
   gather_ghost(s, e, w->ghost);
@@ -160,8 +166,8 @@ static double ind_value_element(const Solver *s, int e, const double *Ue, IndScr
   int modal = fv->indicator == FV_INDICATOR_PERSSON || fv->indicator == FV_INDICATOR_HENNEMANN;
   if (modal && fv->fv_elems && fv->fv_elems[e]) {
     memcpy(w->u, Ue, sizeof(double) * nv * n3);
-    fv_switch_element(s->np, fv->to_dg, nv, &s->geo.sJ[(long)n3 * e], fv->switch_conservative,
-                      w->u, w->a);
+    fv_switch_element(s->np, fv->to_dg, nv, &s->geo.sJ[(long)n3 * e], fv->switch_conservative, w->u,
+                      w->a);
     Ue = w->u;
   }
   switch (fv->indicator) {
@@ -193,7 +199,8 @@ void fv_compute_ind_value(Solver *s, const double *U, double t) {
   FVBlend *fv = &s->fv;
   int n3 = s->n_dof_elem, nv = s->n_var, np = s->np;
   if (t < fv->ind_start_time) { /* FLEXI: HUGE before IndStartTime, FV everywhere */
-    for (int e = 0; e < s->mesh->n_elems; e++) fv->ind_value[e] = HUGE_VAL;
+    for (int e = 0; e < s->mesh->n_elems; e++)
+      fv->ind_value[e] = HUGE_VAL;
     return;
   }
   if (fv->indicator == FV_INDICATOR_JAMESON || fv->indicator == FV_INDICATOR_DUCROS_JST)
@@ -228,11 +235,13 @@ void fv_compute_alpha_at(Solver *s, const double *U, double t) {
   FVBlend *fv = &s->fv;
   int n_elems = s->mesh->n_elems;
   if (fv->mode == FV_MODE_SWITCHING) {
-    for (int e = 0; e < n_elems; e++) fv->alpha[e] = fv->fv_elems[e] ? 1.0 : 0.0;
+    for (int e = 0; e < n_elems; e++)
+      fv->alpha[e] = fv->fv_elems[e] ? 1.0 : 0.0;
     return;
   }
   fv_compute_ind_value(s, U, t);
-  for (int e = 0; e < n_elems; e++) fv->alpha[e] = alpha_of_ind_value(fv, fv->ind_value[e]);
+  for (int e = 0; e < n_elems; e++)
+    fv->alpha[e] = alpha_of_ind_value(fv, fv->ind_value[e]);
   if (fv->extend && fv->indicator != FV_INDICATOR_FIXED) extend_alpha(s);
 }
 
@@ -255,8 +264,8 @@ long fv_switch(Solver *s, double *U, double *k, double t, int allow_to_dg) {
 #pragma omp for schedule(static)
     for (int e = 0; e < s->mesh->n_elems; e++) {
       int was_fv = fv->fv_elems[e];
-      int now_fv = fv_switch_decide(was_fv, fv->ind_value[e], fv->ind_upper, fv->ind_lower,
-                                    allow_to_dg);
+      int now_fv =
+          fv_switch_decide(was_fv, fv->ind_value[e], fv->ind_upper, fv->ind_lower, allow_to_dg);
       if (now_fv == was_fv) continue;
       const double *sJ = &s->geo.sJ[(long)n3 * e];
       double *ue = &U[(long)nv * n3 * e];
@@ -267,8 +276,8 @@ long fv_switch(Solver *s, double *U, double *k, double t, int allow_to_dg) {
       }
       const double *M = now_fv ? fv->to_fv : fv->to_dg;
       fv_switch_element(s->np, M, nv, sJ, fv->switch_conservative, ue, w.a);
-      if (k) fv_switch_element(s->np, M, nv, sJ, fv->switch_conservative, &k[(long)nv * n3 * e],
-                               w.a);
+      if (k)
+        fv_switch_element(s->np, M, nv, sJ, fv->switch_conservative, &k[(long)nv * n3 * e], w.a);
       fv->fv_elems[e] = now_fv;
       n_switched++;
     }

@@ -13,10 +13,18 @@
 /* IndicatorType with FLEXI's integer codes (indicator.f90) and hexdg's own above 100:
  * none/dg (pure DG), fv (FV everywhere), persson, halfhalf, jameson, ducros, ducrostimesjst,
  * checkerboard; hennemann (modal energy -> sigmoid), fixed (alpha = FV_alpha_fix). */
-enum { FV_INDICATOR_NONE = 0, FV_INDICATOR_FV = 1, FV_INDICATOR_PERSSON = 2,
-       FV_INDICATOR_HALFHALF = 3, FV_INDICATOR_JAMESON = 8, FV_INDICATOR_DUCROS = 9,
-       FV_INDICATOR_DUCROS_JST = 10, FV_INDICATOR_CHECKERBOARD = 33, FV_INDICATOR_HENNEMANN = 100,
-       FV_INDICATOR_FIXED = 101 };
+enum {
+  FV_INDICATOR_NONE = 0,
+  FV_INDICATOR_FV = 1,
+  FV_INDICATOR_PERSSON = 2,
+  FV_INDICATOR_HALFHALF = 3,
+  FV_INDICATOR_JAMESON = 8,
+  FV_INDICATOR_DUCROS = 9,
+  FV_INDICATOR_DUCROS_JST = 10,
+  FV_INDICATOR_CHECKERBOARD = 33,
+  FV_INDICATOR_HENNEMANN = 100,
+  FV_INDICATOR_FIXED = 101
+};
 
 /* FV_Mode: off (indicator keys accepted, pure DG: FLEXI built without FV), blending (alpha in
  * [0, 1] per element), switching (alpha 0 or 1 per element, the state converted on a switch). */

@@ -13,9 +13,16 @@
 #include "physics/physics.h"
 
 /* IndVar: FLEXI's codes (1..5 the conservative variables, 6 the pressure), then hexdg's own. */
-enum { IND_VAR_DENSITY = 1, IND_VAR_MOMENTUM_X = 2, IND_VAR_MOMENTUM_Y = 3, IND_VAR_MOMENTUM_Z = 4,
-       IND_VAR_ENERGY = 5, IND_VAR_PRESSURE = 6, IND_VAR_DENSITY_PRESSURE = 7,
-       IND_VAR_TEMPERATURE = 8 };
+enum {
+  IND_VAR_DENSITY = 1,
+  IND_VAR_MOMENTUM_X = 2,
+  IND_VAR_MOMENTUM_Y = 3,
+  IND_VAR_MOMENTUM_Z = 4,
+  IND_VAR_ENERGY = 5,
+  IND_VAR_PRESSURE = 6,
+  IND_VAR_DENSITY_PRESSURE = 7,
+  IND_VAR_TEMPERATURE = 8
+};
 
 /* IndValue of the indicators that mark an element as a whole (FLEXI's +-100: above and below
  * any sensible threshold). */
@@ -33,10 +40,14 @@ HD static inline double ind_quantity(int ind_var, double kappa_m1, const double 
 /* Nodal values a (n3) -> orthonormal Legendre modes, in a (b: scratch of n3). */
 HD static inline void ind_to_modal(int np, const double *Vinv, double *a, double *b) {
   const int n3 = np * np * np;
-  for (int q = 0; q < n3; q++) b[q] = fv_modal_pass_node(np, Vinv, 0, a, q);
-  for (int q = 0; q < n3; q++) a[q] = fv_modal_pass_node(np, Vinv, 1, b, q);
-  for (int q = 0; q < n3; q++) b[q] = fv_modal_pass_node(np, Vinv, 2, a, q);
-  for (int q = 0; q < n3; q++) a[q] = b[q];
+  for (int q = 0; q < n3; q++)
+    b[q] = fv_modal_pass_node(np, Vinv, 0, a, q);
+  for (int q = 0; q < n3; q++)
+    a[q] = fv_modal_pass_node(np, Vinv, 1, b, q);
+  for (int q = 0; q < n3; q++)
+    b[q] = fv_modal_pass_node(np, Vinv, 2, a, q);
+  for (int q = 0; q < n3; q++)
+    a[q] = b[q];
 }
 
 /* Persson & Peraire 2006 (AIAA 2006-112, eq. (5)), per direction as FLEXI evaluates it: the
@@ -115,7 +126,8 @@ HD static inline double ind_ducros_element(int np, const double *D, const double
                                            double *vel) {
   const int n3 = np * np * np;
   for (int q = 0; q < n3; q++)
-    for (int c = 0; c < 3; c++) vel[c * n3 + q] = U[(MOM1 + c) * n3 + q] / U[DENS * n3 + q];
+    for (int c = 0; c < 3; c++)
+      vel[c * n3 + q] = U[(MOM1 + c) * n3 + q] / U[DENS * n3 + q];
   double sum = 0.0, vol = 0.0;
   for (int k = 0; k < np; k++)
     for (int j = 0; j < np; j++)
@@ -126,8 +138,10 @@ HD static inline double ind_ducros_element(int np, const double *D, const double
           const int stride = d == 0 ? 1 : d == 1 ? np : np * np, base = q - idx[d] * stride;
           for (int c = 0; c < 3; c++) {
             double dxi = 0.0;
-            for (int l = 0; l < np; l++) dxi += D[idx[d] * np + l] * vel[c * n3 + base + l * stride];
-            for (int m = 0; m < 3; m++) g[c][m] += sJ[q] * Ja[(d * 3 + m) * n3 + q] * dxi;
+            for (int l = 0; l < np; l++)
+              dxi += D[idx[d] * np + l] * vel[c * n3 + base + l * stride];
+            for (int m = 0; m < 3; m++)
+              g[c][m] += sJ[q] * Ja[(d * 3 + m) * n3 + q] * dxi;
           }
         }
         const double wx = g[2][1] - g[1][2], wy = g[0][2] - g[2][0], wz = g[1][0] - g[0][1];
@@ -162,11 +176,16 @@ HD static inline void fv_switch_element(int np, const double *M, int nv, const d
   double *a = tmp, *b = tmp + n3;
   for (int v = 0; v < nv; v++) {
     double *uv = u + (long)v * n3;
-    for (int q = 0; q < n3; q++) a[q] = conservative ? uv[q] / sJ[q] : uv[q];
-    for (int q = 0; q < n3; q++) b[q] = fv_modal_pass_node(np, M, 0, a, q);
-    for (int q = 0; q < n3; q++) a[q] = fv_modal_pass_node(np, M, 1, b, q);
-    for (int q = 0; q < n3; q++) b[q] = fv_modal_pass_node(np, M, 2, a, q);
-    for (int q = 0; q < n3; q++) uv[q] = conservative ? b[q] * sJ[q] : b[q];
+    for (int q = 0; q < n3; q++)
+      a[q] = conservative ? uv[q] / sJ[q] : uv[q];
+    for (int q = 0; q < n3; q++)
+      b[q] = fv_modal_pass_node(np, M, 0, a, q);
+    for (int q = 0; q < n3; q++)
+      a[q] = fv_modal_pass_node(np, M, 1, b, q);
+    for (int q = 0; q < n3; q++)
+      b[q] = fv_modal_pass_node(np, M, 2, a, q);
+    for (int q = 0; q < n3; q++)
+      uv[q] = conservative ? b[q] * sJ[q] : b[q];
   }
 }
 

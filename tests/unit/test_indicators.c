@@ -1,8 +1,8 @@
 /* FLEXI's shock indicators (physics/indicators.h) on analytic fields of one straight element
- * (J = 1): Persson is at round-off level (log10 < -25) for a polynomial below the checked modes, 0 (log10 of 1) for a
- * pure highest mode and large for a jump; Jameson is 0 for a constant and positive for a jump;
- * Ducros is 0 for a rigid rotation and 1 for a pure dilatation; halfhalf and checkerboard give
- * their patterns; the switch matrices keep sum w u and invert each other. */
+ * (J = 1): Persson is at round-off level (log10 < -25) for a polynomial below the checked modes, 0
+ * (log10 of 1) for a pure highest mode and large for a jump; Jameson is 0 for a constant and
+ * positive for a jump; Ducros is 0 for a rigid rotation and 1 for a pure dilatation; halfhalf and
+ * checkerboard give their patterns; the switch matrices keep sum w u and invert each other. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -31,12 +31,15 @@ static double persson_of(const Basis1D *b, double (*f)(double, double, double), 
   double a[N3], t[N3];
   for (int k = 0; k < NP; k++)
     for (int j = 0; j < NP; j++)
-      for (int i = 0; i < NP; i++) a[(k * NP + j) * NP + i] = f(b->x[i], b->x[j], b->x[k]);
+      for (int i = 0; i < NP; i++)
+        a[(k * NP + j) * NP + i] = f(b->x[i], b->x[j], b->x[k]);
   ind_to_modal(NP, b->Vinv, a, t);
   return ind_persson_modal(NP, n_modes, a);
 }
 
-static double low_poly(double x, double y, double z) { return 1.0 + x + 0.3 * y * y * z - x * z; }
+static double low_poly(double x, double y, double z) {
+  return 1.0 + x + 0.3 * y * y * z - x * z;
+}
 static double top_mode(double x, double y, double z) {
   double L, dL;
   (void)y;
@@ -58,8 +61,8 @@ static void test_persson(void **state) {
   double smooth = persson_of(&b, low_poly, 2), top = persson_of(&b, top_mode, 1);
   double shock = persson_of(&b, jump, 2);
   printf("  Persson (log10): polynomial %.2f, pure mode N %.3e, jump %.3f\n", smooth, top, shock);
-  assert_true(smooth < -25.0); /* round-off: coefficients below 1e-12 of the mean */
-  assert_true(fabs(top) < 1e-12);               /* all energy in mode N: ratio 1 */
+  assert_true(smooth < -25.0);                 /* round-off: coefficients below 1e-12 of the mean */
+  assert_true(fabs(top) < 1e-12);              /* all energy in mode N: ratio 1 */
   assert_true(shock > -3.0 && shock <= 1e-12); /* above the reggie checks' threshold -3 */
 }
 
@@ -68,19 +71,26 @@ static void test_jameson(void **state) {
   Basis1D b;
   basis_setup(&b);
   double v[N3], ghost[6 * NP * NP], sJ[N3];
-  for (int q = 0; q < N3; q++) sJ[q] = 1.0;
-  for (int q = 0; q < N3; q++) v[q] = 2.5;
-  for (int g = 0; g < 6 * NP * NP; g++) ghost[g] = 2.5;
+  for (int q = 0; q < N3; q++)
+    sJ[q] = 1.0;
+  for (int q = 0; q < N3; q++)
+    v[q] = 2.5;
+  for (int g = 0; g < 6 * NP * NP; g++)
+    ghost[g] = 2.5;
   double flat = ind_jameson_element(NP, v, ghost, b.w, sJ);
   assert_true(flat == 0.0);
   /* a pressure jump 1 | 0.1 inside the element (constant ghosts on each side) */
-  for (int q = 0; q < N3; q++) v[q] = b.x[q % NP] < 0.1 ? 1.0 : 0.1;
-  for (int g = 0; g < 6 * NP * NP; g++) ghost[g] = 1.0;
-  for (int g = 0; g < NP * NP; g++) ghost[NP * NP + g] = 0.1; /* the xi = +1 face */
+  for (int q = 0; q < N3; q++)
+    v[q] = b.x[q % NP] < 0.1 ? 1.0 : 0.1;
+  for (int g = 0; g < 6 * NP * NP; g++)
+    ghost[g] = 1.0;
+  for (int g = 0; g < NP * NP; g++)
+    ghost[NP * NP + g] = 0.1; /* the xi = +1 face */
   for (int d = 1; d < 3; d++) /* tangential faces continue the element's values */
     for (int p = 0; p < 2; p++)
       for (int bq = 0; bq < NP; bq++)
-        for (int a = 0; a < NP; a++) ghost[(2 * d + p) * NP * NP + bq * NP + a] = v[a];
+        for (int a = 0; a < NP; a++)
+          ghost[(2 * d + p) * NP * NP + bq * NP + a] = v[a];
   double shock = ind_jameson_element(NP, v, ghost, b.w, sJ);
   printf("  Jameson: constant %.1e, jump %.4f\n", flat, shock);
   /* two node columns next to the jump give |vmin - 2v + vmax| / |vmin + 2v + vmax| = 0.9 / 2.1
@@ -95,11 +105,13 @@ static double ducros_of(const Basis1D *b, void (*vel)(const double *, double *))
     double x[3] = {b->x[q % NP], b->x[(q / NP) % NP], b->x[q / (NP * NP)]}, u[3];
     vel(x, u);
     U[q] = 1.3;
-    for (int c = 0; c < 3; c++) U[(1 + c) * N3 + q] = 1.3 * u[c];
+    for (int c = 0; c < 3; c++)
+      U[(1 + c) * N3 + q] = 1.3 * u[c];
     U[4 * N3 + q] = 10.0;
     sJ[q] = 1.0;
     for (int d = 0; d < 3; d++)
-      for (int c = 0; c < 3; c++) Ja[(d * 3 + c) * N3 + q] = d == c ? 1.0 : 0.0;
+      for (int c = 0; c < 3; c++)
+        Ja[(d * 3 + c) * N3 + q] = d == c ? 1.0 : 0.0;
   }
   return ind_ducros_element(NP, b->D, b->w, Ja, sJ, U, scratch);
 }
@@ -110,7 +122,8 @@ static void rotation(const double *x, double *u) {
   u[2] = 0.0;
 }
 static void dilatation(const double *x, double *u) {
-  for (int c = 0; c < 3; c++) u[c] = 40.0 * x[c];
+  for (int c = 0; c < 3; c++)
+    u[c] = 40.0 * x[c];
 }
 
 static void test_ducros(void **state) {
@@ -139,8 +152,8 @@ static void test_patterns(void **state) {
 }
 
 int main(void) {
-  const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_persson), cmocka_unit_test(test_jameson),
-      cmocka_unit_test(test_ducros), cmocka_unit_test(test_patterns)};
+  const struct CMUnitTest tests[] = {cmocka_unit_test(test_persson), cmocka_unit_test(test_jameson),
+                                     cmocka_unit_test(test_ducros),
+                                     cmocka_unit_test(test_patterns)};
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
