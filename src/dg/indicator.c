@@ -222,15 +222,6 @@ void fv_compute_ind_value(Solver *s, const double *U, double t) {
   }
 }
 
-/* Blending factor of IndValue: the sigmoid's value (hennemann, fixed), FV_alpha_max above
- * FV_IndUpperThreshold for FLEXI's indicators (their IndValue is no blending factor). */
-static double alpha_of_ind_value(const FVBlend *fv, double ind_value) {
-  if (ind_value == HUGE_VAL) return fv->alpha_max; /* before IndStartTime */
-  if (fv->indicator == FV_INDICATOR_HENNEMANN || fv->indicator == FV_INDICATOR_FIXED)
-    return ind_value; /* the sigmoid is already capped; FV_alpha_fix is taken as it is */
-  return ind_value > fv->ind_upper ? fv->alpha_max : 0.0;
-}
-
 void fv_compute_alpha_at(Solver *s, const double *U, double t) {
   FVBlend *fv = &s->fv;
   int n_elems = s->mesh->n_elems;
@@ -240,8 +231,9 @@ void fv_compute_alpha_at(Solver *s, const double *U, double t) {
     return;
   }
   fv_compute_ind_value(s, U, t);
+  int direct = fv->indicator == FV_INDICATOR_HENNEMANN || fv->indicator == FV_INDICATOR_FIXED;
   for (int e = 0; e < n_elems; e++)
-    fv->alpha[e] = alpha_of_ind_value(fv, fv->ind_value[e]);
+    fv->alpha[e] = fv_alpha_of_ind_value(direct, fv->ind_value[e], fv->ind_upper, fv->alpha_max);
   if (fv->extend && fv->indicator != FV_INDICATOR_FIXED) extend_alpha(s);
 }
 

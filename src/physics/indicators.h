@@ -197,4 +197,14 @@ HD static inline int fv_switch_decide(int is_fv, double ind_value, double upper,
   return !(allow_to_dg && ind_value < lower);
 }
 
+/* Blending factor of IndValue (FV_Mode = blending): sigmoid (hennemann, fixed: IndValue is the
+ * blending factor already), else FV_alpha_max above FV_IndUpperThreshold; FV_alpha_max before
+ * IndStartTime (IndValue HUGE_VAL). */
+HD static inline double fv_alpha_of_ind_value(int is_blending_factor, double ind_value,
+                                              double upper, double alpha_max) {
+  if (ind_value == HUGE_VAL) return alpha_max;
+  if (is_blending_factor) return ind_value;
+  return ind_value > upper ? alpha_max : 0.0;
+}
+
 #endif
