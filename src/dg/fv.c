@@ -89,6 +89,12 @@ int fv_define_params(Params *p) {
   HX_CHECK(params_define(p, s, "FV_IniSupersample", PARAM_LOGICAL, 0, "T", false,
                          "FLEXI: the initial FV subcell means by supersampling. hexdg converts the "
                          "initial state by the conservative switch (accepted, no effect)."));
+  HX_CHECK(params_define(p, s, "FVBoundaries", PARAM_LOGICAL, 0, "F", false,
+                         "Elements with a side on a boundary of an FVBoundaryType are troubled "
+                         "in any case (IndValue 1e5: FV; FV_alpha_max when blending)."));
+  HX_CHECK(params_define(p, s, "FVBoundaryType", PARAM_INT, 0, "", true,
+                         "BC type (FLEXI's codes) whose elements FVBoundaries makes FV; 0 or none "
+                         "given: every boundary. May be repeated."));
   HX_CHECK(params_define(p, s, "FV_IniSharp", PARAM_LOGICAL, 0, "F", false,
                          "FLEXI: a sharp initial interface in the FV region. Not implemented: "
                          "only F is accepted."));
@@ -306,6 +312,34 @@ static int switch_matrices(const Solver *s, FVBlend *fv) {
   return HX_OK;
 }
 
+/* FVBoundaries (FLEXI's IndFVBoundaries): flag the elements with a side on a boundary whose BC
+ * type is listed in FVBoundaryType (0 or none listed: every boundary). */
+static int fv_boundary_flags(const Params *p, const Solver *s, FVBlend *fv) {
+  bool on;
+  HX_CHECK(params_get_logical(p, "FVBoundaries", &on));
+  if (!on) return HX_OK;
+  const Mesh *m = s->mesh;
+  int n_types = params_count(p, "FVBoundaryType"), types[64];
+  if (n_types > 64)
+    return HX_ERROR(HX_ERR_INPUT, "FVBoundaryType is given %d times (at most 64)", n_types);
+  int all = n_types == 0;
+  for (int i = 0; i < n_types; i++) {
+    HX_CHECK(params_get_int_at(p, "FVBoundaryType", i, &types[i]));
+    all |= types[i] == 0;
+  }
+  fv->fv_boundary = hx_calloc(m->n_elems ? m->n_elems : 1, sizeof(int), "FVBoundaries");
+  if (!fv->fv_boundary) return HX_ERR_MEM;
+  for (int side = 0; side < m->n_sides; side++) {
+    int bc = m->side_bc[side], e = m->side_master_elem[side];
+    if (bc < 0 || e < 0) continue;
+    int match = all;
+    for (int i = 0; i < n_types; i++)
+      match |= types[i] == s->bc_info[2 * bc];
+    if (match) fv->fv_boundary[e] = 1;
+  }
+  return HX_OK;
+}
+
 static int fv_alloc(Solver *s, FVBlend *fv) {
   const Mesh *m = s->mesh;
   int np = s->np, N = np - 1;
@@ -347,6 +381,7 @@ int fv_init(const Params *p, Solver *s) {
   fv_line_init(np, s->disc.x, s->disc.w, &fv->line);
   HX_CHECK(switch_matrices(s, fv));
   HX_CHECK(fv_alloc(s, fv));
+  HX_CHECK(fv_boundary_flags(p, s, fv));
   subcell_metrics(s, fv);
   return HX_OK;
 }
@@ -360,6 +395,7 @@ void fv_free(Solver *s) {
   free(s->fv.fv_elems);
   free(s->fv.ghost_master);
   free(s->fv.ghost_slave);
+  free(s->fv.fv_boundary);
   memset(&s->fv, 0, sizeof s->fv);
 }
 

@@ -214,7 +214,8 @@ void fv_compute_ind_value(Solver *s, const double *U, double t) {
     w.ghost = malloc(sizeof(double) * 6 * np * np);
 #pragma omp for schedule(static)
     for (int e = 0; e < s->mesh->n_elems; e++)
-      fv->ind_value[e] = ind_value_element(s, e, &U[(long)nv * n3 * e], &w);
+      fv->ind_value[e] = ind_boundary_value(fv->fv_boundary && fv->fv_boundary[e],
+                                            ind_value_element(s, e, &U[(long)nv * n3 * e], &w));
     free(w.u);
     free(w.a);
     free(w.b);

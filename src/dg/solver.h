@@ -36,6 +36,7 @@ typedef struct {
   int to_dg_indicator, to_dg_in_rk, switch_conservative;    /* FV_toDG*, FV_SwitchConservative */
   double *ind_value;        /* [elem] IndValue of the last evaluation */
   int *fv_elems;            /* [elem] switching: 1 where the element holds FV subcell means */
+  int *fv_boundary;         /* [elem] FVBoundaries: 1 where a side is an FVBoundaryType BC */
   double *ghost_master, *ghost_slave; /* [side][np^2] jameson: IndVar at the face points */
   double to_fv[HX_NPMAX * HX_NPMAX], to_dg[HX_NPMAX * HX_NPMAX]; /* 1D switch matrices */
 } FVBlend;

@@ -82,6 +82,7 @@ typedef struct {
   double *ind_value, *ind_scratch;
   const double *ind_static, *fv_to_fv, *fv_to_dg;
   int *fv_elems;
+  const int *ind_boundary; /* [elem] FVBoundaries flags; NULL when off */
   /* FV_PositivityLimiter: per element [4] the minima of rho, p, -rho, -rho E of the state after
    * the stage's update, as ordered keys (fv_key; the update kernel reduces, the post-update
    * kernel reads and resets them to FV_KEY_NONE); NULL without the limiter */

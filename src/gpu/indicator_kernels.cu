@@ -91,8 +91,9 @@ __device__ static double jameson_dev(const DevData &d, const PhysParams &pp, int
   return ind_jameson_element(d.np, a, ghost, d.disc->w, d.sJ + (size_t)e * d.n3);
 }
 
-/* IndValue of element e at time t (ind_value_element of indicator.c). */
-__device__ static double ind_value_dev(const DevData &d, const PhysParams &pp, int e, double t) {
+/* IndValue of element e at time t before FVBoundaries (ind_value_element of indicator.c). */
+__device__ static double ind_value_raw_dev(const DevData &d, const PhysParams &pp, int e,
+                                           double t) {
   if (t < d.ind_start_time) return HUGE_VAL;
   const int n3 = d.n3, nv = d.nvar;
   double *w = d.ind_scratch + ind_scratch_size(nv, n3, d.n2) * e;
@@ -128,12 +129,19 @@ __device__ static double ind_value_dev(const DevData &d, const PhysParams &pp, i
   }
 }
 
+/* IndValue of element e at time t (fv_compute_ind_value of indicator.c). */
+__device__ static double ind_value_dev(const DevData &d, const PhysParams &pp, int e, double t) {
+  return ind_boundary_value(d.ind_boundary && d.ind_boundary[e], ind_value_raw_dev(d, pp, e, t));
+}
+
 __global__ static void ind_alpha_kernel(DevData d, DevPhysics ph) {
   const int e = blockIdx.x * blockDim.x + threadIdx.x;
   if (e >= d.n_elems) return;
   const double value = ind_value_dev(d, ph.pp, e, d.sc->t);
   d.ind_value[e] = value;
-  d.alpha[e] = fv_alpha_of_ind_value(0, value, d.ind_upper, d.fv_alpha_max);
+  const int direct =
+      d.fv_indicator == FV_INDICATOR_HENNEMANN || d.fv_indicator == FV_INDICATOR_FIXED;
+  d.alpha[e] = fv_alpha_of_ind_value(direct, value, d.ind_upper, d.fv_alpha_max);
 }
 
 __global__ static void switch_kernel(DevData d, DevPhysics ph, double c_stage, int allow_to_dg) {
@@ -184,7 +192,7 @@ int launch_fv_switch(const DevData *d, const DevPhysics *ph, double c_stage, boo
 
 /* The indicators the device computes here rather than in fv_kernels.cu's post-update. */
 static bool ind_device_path(const FVBlend *fv) {
-  return fv->mode == FV_MODE_SWITCHING ||
+  return fv->mode == FV_MODE_SWITCHING || fv->fv_boundary ||
          (fv->indicator != FV_INDICATOR_HENNEMANN && fv->indicator != FV_INDICATOR_FIXED);
 }
 
@@ -229,6 +237,9 @@ int ind_upload(DevData *d, const Solver *s, IndAlloc alloc, void *ctx) {
                  "indicator scratch"));
   HX_CHECK(alloc(ctx, (void **)&d->fv_to_fv, sizeof(double) * np * np, fv->to_fv, "switch matrix"));
   HX_CHECK(alloc(ctx, (void **)&d->fv_to_dg, sizeof(double) * np * np, fv->to_dg, "switch matrix"));
+  if (fv->fv_boundary)
+    HX_CHECK(
+        alloc(ctx, (void **)&d->ind_boundary, sizeof(int) * ne, fv->fv_boundary, "FVBoundaries"));
   if (fv->mode == FV_MODE_SWITCHING) {
     HX_CHECK(alloc(ctx, (void **)&d->fv_elems, sizeof(int) * ne, fv->fv_elems, "FV_Elems"));
     double *alpha = (double *)malloc(sizeof(double) * ne);

@@ -28,6 +28,8 @@ enum {
  * any sensible threshold). */
 #define IND_VALUE_FV 100.0
 #define IND_VALUE_DG -100.0
+/* IndValue of an element at an FVBoundaries boundary (FLEXI's 100.E3: FV in any case). */
+#define IND_VALUE_BOUNDARY 1e5
 
 /* The indicator quantity of IndVar at one node of air (U: the 5 conservative variables). */
 HD static inline double ind_quantity(int ind_var, double kappa_m1, const double *U) {
@@ -189,6 +191,11 @@ HD static inline void fv_switch_element(int np, const double *M, int nv, const d
   }
 }
 
+/* FVBoundaries: the IndValue of an element flagged at such a boundary. */
+HD static inline double ind_boundary_value(int flagged, double ind_value) {
+  return flagged && ind_value < IND_VALUE_BOUNDARY ? IND_VALUE_BOUNDARY : ind_value;
+}
+
 /* Hysteresis of the switch (FLEXI's FV_IndUpperThreshold / FV_IndLowerThreshold): the new state of
  * an element (1 FV, 0 DG) from its state and IndValue; allow_to_dg: FV -> DG permitted now. */
 HD static inline int fv_switch_decide(int is_fv, double ind_value, double upper, double lower,
@@ -199,10 +206,10 @@ HD static inline int fv_switch_decide(int is_fv, double ind_value, double upper,
 
 /* Blending factor of IndValue (FV_Mode = blending): sigmoid (hennemann, fixed: IndValue is the
  * blending factor already), else FV_alpha_max above FV_IndUpperThreshold; FV_alpha_max before
- * IndStartTime (IndValue HUGE_VAL). */
+ * IndStartTime (IndValue HUGE_VAL) and at FVBoundaries (IND_VALUE_BOUNDARY). */
 HD static inline double fv_alpha_of_ind_value(int is_blending_factor, double ind_value,
                                               double upper, double alpha_max) {
-  if (ind_value == HUGE_VAL) return alpha_max;
+  if (ind_value >= IND_VALUE_BOUNDARY) return alpha_max; /* IndStartTime, FVBoundaries */
   if (is_blending_factor) return ind_value;
   return ind_value > upper ? alpha_max : 0.0;
 }

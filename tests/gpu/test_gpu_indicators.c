@@ -1,10 +1,10 @@
 /* FLEXI's indicators and FV switching on the CUDA backend against the CPU backend: every new
  * IndicatorType (persson, jameson, ducros, DucrosTimesJST, halfhalf, checkerboard, fv, and
- * hennemann with FV_Mode = switching), switched and blended, on Sod's tube and on a moving Mach 2
- * shock through a curved 3-D box (Jameson's ghost layer across faces of every orientation);
- * relative L2 difference of the states after 50 steps <= 1e-10 (a switch decided differently would
- * show as O(1e-3) and more). On the GPU alone: a switched run keeps mass and energy of Sod to
- * round-off. Skipped where no GPU is visible. */
+ * hennemann with FV_Mode = switching; FVBoundaries), switched and blended, on Sod's tube and on a
+ * moving Mach 2 shock through a curved 3-D box (Jameson's ghost layer across faces of every
+ * orientation); relative L2 difference of the states after 50 steps <= 1e-10 (a switch decided
+ * differently would show as O(1e-3) and more). On the GPU alone: a switched run keeps mass and
+ * energy of Sod to round-off. Skipped where no GPU is visible. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -112,6 +112,13 @@ static void test_sod_switching(void **state) {
   const char *half[] = {"IndicatorType = halfhalf", "BoxLower = (/-0.5, 0., 0./)",
                         "BoxUpper = (/0.5, 0.02, 0.02/)", NULL};
   assert_true(agreement(SOD, half, "Sod on [-0.5, 0.5], switching, halfhalf:") <= 1e-10);
+  const char *fvb[] = {"IndicatorType = hennemann", "FV_Mode = blending", "FVBoundaries = T",
+                       "FV_alpha_max = 0.8", NULL};
+  assert_true(agreement(SOD, fvb, "Sod, blending, hennemann, FVBoundaries:") <= 1e-10);
+  const char *fvbs[] = {"IndicatorType = persson",    "FVBoundaries = T",
+                        "FVBoundaryType = 2",         "FV_IndUpperThreshold = -3.",
+                        "FV_IndLowerThreshold = -4.", NULL};
+  assert_true(agreement(SOD, fvbs, "Sod, switching, persson, FVBoundaries (type 2):") <= 1e-10);
   const char *cb[] = {"IndicatorType = checkerboard", NULL};
   assert_true(agreement(SOD, cb, "Sod, switching, checkerboard:") <= 1e-10);
   const char *all[] = {"IndicatorType = fv", "FV_SwitchConservative = F", NULL};

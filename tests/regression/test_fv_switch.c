@@ -3,7 +3,8 @@
  * conversion keeps every element's integral sum w J U of every conservative variable on a curved
  * mesh (to round-off) and FV -> DG undoes DG -> FV; Sod's shock tube with Persson's indicator
  * (the reggie check's thresholds -3 / -4) keeps mass and energy to round-off, stays positive, has
- * its FV elements around the waves and DG far from them. */
+ * its FV elements around the waves and DG far from them; FVBoundaries makes the elements at the
+ * chosen boundaries FV. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -168,10 +169,53 @@ static void test_sod_switching(void **state) {
   simulation_destroy(sim);
 }
 
+/* FVBoundaries: with the thresholds at FLEXI's defaults (99 / -99) only the elements at the two
+ * non-periodic ends turn FV; FVBoundaryType picks them by their BC type. */
+static int fv_boundary_count(const char *type_line, int *bc_type) {
+  const char *extra[] = {"BoxLower = (/0., 0., 0./)",
+                         "BoxUpper = (/1., 0.1, 0.1/)",
+                         "BoxPeriodic = (/F,T,T/)",
+                         "BoxElems = (/10,1,1/)",
+                         "IniExactFunc = 11",
+                         "IndicatorType = persson",
+                         "FVBoundaries = T",
+                         type_line,
+                         NULL};
+  Simulation *sim = harness_sim(BASE, extra, NULL);
+  assert_non_null(sim);
+  Solver *s = sim->solver;
+  fv_switch(s, s->U, NULL, 0.0, 1);
+  int n_fv = 0;
+  for (int e = 0; e < s->mesh->n_elems; e++) {
+    const double *x = &s->geo.elem_x[3L * s->n_dof_elem * e];
+    int at_end = x[0] < 1e-12 || x[s->np - 1] > 1.0 - 1e-12;
+    assert_int_equal(s->fv.fv_elems[e], s->fv.fv_elems[e] && at_end);
+    n_fv += s->fv.fv_elems[e];
+  }
+  *bc_type = s->mesh->n_bcs > 0 ? s->bc_info[0] : -1;
+  simulation_destroy(sim);
+  return n_fv;
+}
+
+static void test_fv_boundaries(void **state) {
+  (void)state;
+  int type, other;
+  int all = fv_boundary_count("FVBoundaryType = 0", &type);
+  char same[64], differ[64];
+  snprintf(same, sizeof same, "FVBoundaryType = %d", type);
+  snprintf(differ, sizeof differ, "FVBoundaryType = %d", type == 9 ? 10 : 9);
+  int picked = fv_boundary_count(same, &other), none = fv_boundary_count(differ, &other);
+  printf("  FVBoundaries: every boundary %d FV elements, BC type %d: %d, another type: %d\n", all,
+         type, picked, none);
+  assert_int_equal(all, 2);
+  assert_int_equal(picked, 2);
+  assert_int_equal(none, 0);
+}
+
 int main(void) {
   harness_scratch_dir("fv_switch");
-  const struct CMUnitTest tests[] = {cmocka_unit_test(test_patterns),
-                                     cmocka_unit_test(test_conservative_conversion),
-                                     cmocka_unit_test(test_sod_switching)};
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_patterns), cmocka_unit_test(test_conservative_conversion),
+      cmocka_unit_test(test_sod_switching), cmocka_unit_test(test_fv_boundaries)};
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
