@@ -13,14 +13,30 @@
 #include "physics/eos.h"
 #include "physics/fvblend.h"
 #include "physics/fvblend_mix.h"
+#include "physics/indicators.h"
 #include "physics/riemann.h"
 
-static const char *const INDICATOR_NAMES[] = {"none", "hennemann", "fixed"};
-static const int INDICATOR_IDS[] = {FV_INDICATOR_NONE, FV_INDICATOR_HENNEMANN, FV_INDICATOR_FIXED};
-static const char *const INDVAR_NAMES[] = {"DensityTimesPressure", "Density", "Pressure",
+static const char *const INDICATOR_NAMES[] = {
+    "none",           "dg",           "fv",        "persson", "halfhalf", "jameson", "ducros",
+    "DucrosTimesJST", "checkerboard", "hennemann", "fixed"};
+static const int INDICATOR_IDS[] = {
+    FV_INDICATOR_NONE,         FV_INDICATOR_NONE,      FV_INDICATOR_FV,     FV_INDICATOR_PERSSON,
+    FV_INDICATOR_HALFHALF,     FV_INDICATOR_JAMESON,   FV_INDICATOR_DUCROS, FV_INDICATOR_DUCROS_JST,
+    FV_INDICATOR_CHECKERBOARD, FV_INDICATOR_HENNEMANN, FV_INDICATOR_FIXED};
+static const char *const MODE_NAMES[] = {"off", "blending", "switching"};
+static const int MODE_IDS[] = {FV_MODE_OFF, FV_MODE_BLENDING, FV_MODE_SWITCHING};
+/* FLEXI's IndVar codes 1..6 (indicator.f90), then hexdg's rho p and T */
+static const char *const INDVAR_NAMES[] = {"Density",
+                                           "MomentumX",
+                                           "MomentumY",
+                                           "MomentumZ",
+                                           "EnergyStagnationDensity",
+                                           "Pressure",
+                                           "DensityTimesPressure",
                                            "Temperature"};
-static const int INDVAR_IDS[] = {FV_INDVAR_DENSITY_PRESSURE, FV_INDVAR_DENSITY,
-                                 FV_INDVAR_PRESSURE, FV_INDVAR_TEMPERATURE};
+static const int INDVAR_IDS[] = {IND_VAR_DENSITY,          IND_VAR_MOMENTUM_X, IND_VAR_MOMENTUM_Y,
+                                 IND_VAR_MOMENTUM_Z,       IND_VAR_ENERGY,     IND_VAR_PRESSURE,
+                                 IND_VAR_DENSITY_PRESSURE, IND_VAR_TEMPERATURE};
 /* FLEXI's names and codes (src/fv/fv_limiter.f90), then hexdg's own (fvblend.h) */
 static const char *const LIMITER_NAMES[] = {"none",    "MinMod",     "Sweby",   "vanAlbada",
                                             "gMinMod", "OSPRE",      "Central", "FirstOrder",
@@ -33,14 +49,59 @@ static const int LIMITER_IDS[] = {FV_LIM_FIRST_ORDER, FV_LIM_MINMOD,   FV_LIM_SW
 int fv_define_params(Params *p) {
   const char *s = "Shock capturing";
   HX_CHECK(params_define_choice(
-      p, s, "IndicatorType", "none", 3, INDICATOR_NAMES, INDICATOR_IDS,
-      "FV subcell shock capturing (needs NodeType = GAUSS-LOBATTO): none (pure DG); hennemann: "
-      "blending factor from the modal energy of IndVar (Hennemann et al. 2021); fixed: alpha = "
-      "FV_alpha_fix in every element."));
-  HX_CHECK(params_define_choice(p, s, "IndVar", "DensityTimesPressure", 4, INDVAR_NAMES,
-                                INDVAR_IDS,
-                                "Quantity of the modal indicator (hennemann): rho p, rho, p or "
-                                "T (Temperature: reacting flow only)."));
+      p, s, "IndicatorType", "none", 11, INDICATOR_NAMES, INDICATOR_IDS,
+      "Shock indicator of the FV subcells (needs NodeType = GAUSS-LOBATTO), FLEXI's names and "
+      "codes: none/dg (pure DG), fv (FV everywhere), persson (Persson & Peraire 2006, nModes, "
+      "IndVar), jameson (Jameson et al. 1981, IndVar), ducros (Ducros et al. 1999), "
+      "DucrosTimesJST, halfhalf (FV at x > 0), checkerboard (alternate elements); hexdg's "
+      "hennemann (modal energy of IndVar -> blending factor, Hennemann et al. 2021) and fixed "
+      "(alpha = FV_alpha_fix). With FV_Mode = blending persson means hennemann (as FLEXI's "
+      "blending build); the others give FV_alpha_max where IndValue > FV_IndUpperThreshold."));
+  HX_CHECK(params_define_choice(
+      p, s, "FV_Mode", "blending", 3, MODE_NAMES, MODE_IDS,
+      "How the indicator acts (FLEXI chooses it at build time: FLEXI_FV = OFF | BLEND | "
+      "SWITCH): off (pure DG, the indicator keys are accepted), blending (element operator "
+      "(1 - alpha) R_DG + alpha R_FV), switching (whole elements switch between DG and FV "
+      "between FV_IndLowerThreshold and FV_IndUpperThreshold, the state converted "
+      "conservatively on a switch)."));
+  HX_CHECK(params_define_choice(p, s, "IndVar", "DensityTimesPressure", 8, INDVAR_NAMES, INDVAR_IDS,
+                                "Indicator quantity, FLEXI's codes: 1..5 the conservative "
+                                "variables, 6 the pressure; hexdg's rho p and T (Temperature: "
+                                "hennemann with reacting flow). Not set: rho p for hennemann, "
+                                "Density (FLEXI's default 1) for persson and jameson."));
+  HX_CHECK(params_define(p, s, "IndStartTime", PARAM_REAL, 0, "0.", false,
+                         "Before this time every element counts as troubled (FV everywhere: "
+                         "smooths the initial state)."));
+  HX_CHECK(params_define(p, s, "nModes", PARAM_INT, 0, "2", false,
+                         "Number of highest modes checked by the persson indicator (1..N-1)."));
+  HX_CHECK(params_define(p, s, "FV_IndUpperThreshold", PARAM_REAL, 0, "99.", false,
+                         "Switching: an element becomes FV when IndValue rises above this "
+                         "(blending with FLEXI's indicators: alpha = FV_alpha_max above it)."));
+  HX_CHECK(params_define(p, s, "FV_IndLowerThreshold", PARAM_REAL, 0, "-99.", false,
+                         "Switching: an FV element becomes DG when IndValue falls below this."));
+  HX_CHECK(params_define(p, s, "FV_toDG_indicator", PARAM_LOGICAL, 0, "F", false,
+                         "Switching: an FV element becomes DG only if Persson's indicator of its "
+                         "DG state is at most FV_toDG_limit."));
+  HX_CHECK(params_define(p, s, "FV_toDG_limit", PARAM_REAL, 0, "", false,
+                         "Threshold of FV_toDG_indicator (log10 scale of Persson's indicator)."));
+  HX_CHECK(params_define(p, s, "FV_toDGinRK", PARAM_LOGICAL, 0, "F", false,
+                         "Switching: FV elements may become DG at every Runge-Kutta stage (else "
+                         "only at the first stage of a step)."));
+  HX_CHECK(params_define(p, s, "FV_SwitchConservative", PARAM_LOGICAL, 0, "T", false,
+                         "Switching: convert J U (the reference element's values), so that the "
+                         "element's integral of every conservative variable stays the same."));
+  HX_CHECK(params_define(p, s, "FV_IniSupersample", PARAM_LOGICAL, 0, "T", false,
+                         "FLEXI: the initial FV subcell means by supersampling. hexdg converts the "
+                         "initial state by the conservative switch (accepted, no effect)."));
+  HX_CHECK(params_define(p, s, "FVBoundaries", PARAM_LOGICAL, 0, "F", false,
+                         "Elements with a side on a boundary of an FVBoundaryType are troubled "
+                         "in any case (IndValue 1e5: FV; FV_alpha_max when blending)."));
+  HX_CHECK(params_define(p, s, "FVBoundaryType", PARAM_INT, 0, "", true,
+                         "BC type (FLEXI's codes) whose elements FVBoundaries makes FV; 0 or none "
+                         "given: every boundary. May be repeated."));
+  HX_CHECK(params_define(p, s, "FV_IniSharp", PARAM_LOGICAL, 0, "F", false,
+                         "FLEXI: a sharp initial interface in the FV region. Not implemented: "
+                         "only F is accepted."));
   HX_CHECK(params_define(p, s, "FV_alpha_min", PARAM_REAL, 0, "0.01", false,
                          "Blending factors below this are set to 0 (pure DG in the element)."));
   HX_CHECK(params_define(p, s, "FV_alpha_max", PARAM_REAL, 0, "0.5", false,
@@ -80,9 +141,77 @@ static int read_sweby_beta(const Params *p, double *beta) {
   return HX_OK;
 }
 
+/* IndVar: FLEXI's code for its indicators (Density when not set, FLEXI's default), the FV_INDVAR_*
+ * quantity of hennemann (rho p when not set). */
+static int read_ind_var(const Params *p, const Solver *s, FVBlend *fv) {
+  HX_CHECK(params_get_choice(p, "IndVar", &fv->ind_code));
+  int is_set = params_is_set(p, "IndVar");
+  if (fv->indicator == FV_INDICATOR_HENNEMANN) {
+    int c = is_set ? fv->ind_code : IND_VAR_DENSITY_PRESSURE;
+    fv->ind_var = c == IND_VAR_DENSITY            ? FV_INDVAR_DENSITY
+                  : c == IND_VAR_PRESSURE         ? FV_INDVAR_PRESSURE
+                  : c == IND_VAR_TEMPERATURE      ? FV_INDVAR_TEMPERATURE
+                  : c == IND_VAR_DENSITY_PRESSURE ? FV_INDVAR_DENSITY_PRESSURE
+                                                  : -1;
+    if (fv->ind_var < 0)
+      return HX_ERROR(HX_ERR_INPUT,
+                      "IndVar = %s: IndicatorType = hennemann takes Density, "
+                      "Pressure, DensityTimesPressure or Temperature",
+                      params_choice_name(p, "IndVar", fv->ind_code));
+    return HX_OK;
+  }
+  if (!is_set) fv->ind_code = IND_VAR_DENSITY;
+  int uses_var = fv->indicator == FV_INDICATOR_PERSSON || fv->indicator == FV_INDICATOR_JAMESON ||
+                 fv->indicator == FV_INDICATOR_DUCROS_JST || fv->to_dg_indicator;
+  if (uses_var && fv->ind_code == IND_VAR_TEMPERATURE)
+    return HX_ERROR(HX_ERR_INPUT, "IndVar = Temperature is only for IndicatorType = hennemann; "
+                                  "use 1..6 (FLEXI's codes) or DensityTimesPressure");
+  if (s->mech && fv->indicator != FV_INDICATOR_FIXED && fv->indicator != FV_INDICATOR_FV &&
+      fv->indicator != FV_INDICATOR_HALFHALF && fv->indicator != FV_INDICATOR_CHECKERBOARD)
+    return HX_ERROR(HX_ERR_INPUT,
+                    "IndicatorType = %s is for air; with a Mechanism use "
+                    "hennemann, fixed, fv, halfhalf or checkerboard",
+                    params_choice_name(p, "IndicatorType", fv->indicator));
+  return HX_OK;
+}
+
+/* The keys of FLEXI's indicators and of the switching. */
+static int read_switch_params(const Params *p, const Solver *s, FVBlend *fv) {
+  bool to_dg, in_rk, conservative, sharp;
+  HX_CHECK(params_get_real(p, "IndStartTime", &fv->ind_start_time));
+  HX_CHECK(params_get_int(p, "nModes", &fv->n_modes));
+  HX_CHECK(params_get_real(p, "FV_IndUpperThreshold", &fv->ind_upper));
+  HX_CHECK(params_get_real(p, "FV_IndLowerThreshold", &fv->ind_lower));
+  HX_CHECK(params_get_logical(p, "FV_toDG_indicator", &to_dg));
+  HX_CHECK(params_get_logical(p, "FV_toDGinRK", &in_rk));
+  HX_CHECK(params_get_logical(p, "FV_SwitchConservative", &conservative));
+  HX_CHECK(params_get_logical(p, "FV_IniSharp", &sharp));
+  fv->to_dg_indicator = to_dg && fv->mode == FV_MODE_SWITCHING;
+  fv->to_dg_in_rk = in_rk;
+  fv->switch_conservative = conservative;
+  if (sharp)
+    return HX_ERROR(HX_ERR_INPUT, "FV_IniSharp = T (FLEXI's sharp initial FV interface) is not "
+                                  "implemented in hexdg; set FV_IniSharp = F");
+  if (fv->to_dg_indicator) {
+    if (!params_is_set(p, "FV_toDG_limit"))
+      return HX_ERROR(HX_ERR_INPUT, "FV_toDG_indicator = T needs FV_toDG_limit (the largest "
+                                    "Persson value, log10 scale, of an element turning DG)");
+    HX_CHECK(params_get_real(p, "FV_toDG_limit", &fv->to_dg_limit));
+  }
+  int N = s->disc.N, n_modes = fv->n_modes; /* FLEXI: nModes clipped to [1, N-1] */
+  fv->n_modes = n_modes < 1 ? 1 : n_modes > N - 1 ? (N > 1 ? N - 1 : 1) : n_modes;
+  if (!(fv->ind_lower <= fv->ind_upper))
+    return HX_ERROR(HX_ERR_INPUT,
+                    "FV_IndLowerThreshold = %g must not exceed "
+                    "FV_IndUpperThreshold = %g",
+                    fv->ind_lower, fv->ind_upper);
+  return HX_OK;
+}
+
 static int read_fv_params(const Params *p, const Solver *s, FVBlend *fv) {
   bool extend, positivity;
-  HX_CHECK(params_get_choice(p, "IndVar", &fv->ind_var));
+  HX_CHECK(read_switch_params(p, s, fv));
+  HX_CHECK(read_ind_var(p, s, fv));
   HX_CHECK(params_get_real(p, "FV_alpha_min", &fv->alpha_min));
   HX_CHECK(params_get_real(p, "FV_alpha_max", &fv->alpha_max));
   HX_CHECK(params_get_real(p, "FV_alpha_fix", &fv->alpha_fix));
@@ -94,13 +223,16 @@ static int read_fv_params(const Params *p, const Solver *s, FVBlend *fv) {
   fv->extend = extend;
   fv->positivity = positivity;
   if (s->disc.node_type != NODE_GAUSS_LOBATTO)
-    return HX_ERROR(HX_ERR_INPUT, "IndicatorType = %s needs NodeType = GAUSS-LOBATTO (the FV "
-                                  "subcells are the LGL quadrature cells); set NodeType = "
-                                  "GAUSS-LOBATTO or IndicatorType = none",
+    return HX_ERROR(HX_ERR_INPUT,
+                    "IndicatorType = %s needs NodeType = GAUSS-LOBATTO (the FV "
+                    "subcells are the LGL quadrature cells, also with FV_Mode = "
+                    "switching); set NodeType = GAUSS-LOBATTO, IndicatorType = "
+                    "none or FV_Mode = off",
                     params_choice_name(p, "IndicatorType", fv->indicator));
   if (!(fv->alpha_min >= 0.0 && fv->alpha_max <= 1.0 && fv->alpha_min <= fv->alpha_max))
-    return HX_ERROR(HX_ERR_INPUT, "FV_alpha_min = %g and FV_alpha_max = %g must satisfy 0 <= "
-                                  "FV_alpha_min <= FV_alpha_max <= 1",
+    return HX_ERROR(HX_ERR_INPUT,
+                    "FV_alpha_min = %g and FV_alpha_max = %g must satisfy 0 <= "
+                    "FV_alpha_min <= FV_alpha_max <= 1",
                     fv->alpha_min, fv->alpha_max);
   if (!(fv->alpha_fix >= 0.0 && fv->alpha_fix <= 1.0))
     return HX_ERROR(HX_ERR_INPUT, "FV_alpha_fix = %g must lie in [0, 1]", fv->alpha_fix);
@@ -138,7 +270,8 @@ static void subcell_metrics(const Solver *s, FVBlend *fv) {
             double acc = m[0];
             for (int i = 0; i < N; i++) {
               double dm = 0.0;
-              for (int l = 0; l < np; l++) dm += D[i * np + l] * m[l * stride];
+              for (int l = 0; l < np; l++)
+                dm += D[i * np + l] * m[l * stride];
               acc += w[i] * dm;
               out[i * 3 + c] = acc;
             }
@@ -148,11 +281,117 @@ static void subcell_metrics(const Solver *s, FVBlend *fv) {
   }
 }
 
+/* 1D matrices of the switch: to_fv[i][l] = (1/w_i) int over subcell i of l_l (the subcell mean
+ * of the nodal polynomial, Gauss quadrature with np points per subcell: exact), to_dg its
+ * inverse. sum_i w_i (to_fv u)_i = int l_l u_l = sum_l w_l u_l: both keep the LGL integral. */
+static int switch_matrices(const Solver *s, FVBlend *fv) {
+  int np = s->np, N = np - 1;
+  double xg[HX_NPMAX], wg[HX_NPMAX], l[HX_NPMAX], x_face = -1.0;
+  HX_CHECK(basis_nodes_weights(N, NODE_GAUSS, xg, wg));
+  for (int i = 0; i < np; i++) {
+    double h = s->disc.w[i];
+    for (int c = 0; c < np; c++)
+      fv->to_fv[i * np + c] = 0.0;
+    for (int g = 0; g < np; g++) {
+      basis_lagrange_eval(N, s->disc.x, s->disc.wb, x_face + 0.5 * h * (xg[g] + 1.0), l);
+      for (int c = 0; c < np; c++)
+        fv->to_fv[i * np + c] += 0.5 * wg[g] * l[c];
+    }
+    x_face += h;
+  }
+  /* Gauss-Jordan with partial pivoting on [to_fv | I] */
+  double a[HX_NPMAX][2 * HX_NPMAX];
+  for (int i = 0; i < np; i++)
+    for (int c = 0; c < 2 * np; c++)
+      a[i][c] = c < np ? fv->to_fv[i * np + c] : (c - np == i);
+  for (int c = 0; c < np; c++) {
+    int piv = c;
+    for (int r = c + 1; r < np; r++)
+      if (fabs(a[r][c]) > fabs(a[piv][c])) piv = r;
+    if (fabs(a[piv][c]) < 1e-14)
+      return HX_ERROR(HX_ERR_INTERNAL, "FV switching: singular DG -> FV matrix at N = %d", N);
+    for (int k = 0; k < 2 * np; k++) {
+      double t = a[c][k];
+      a[c][k] = a[piv][k];
+      a[piv][k] = t;
+    }
+    double d = a[c][c];
+    for (int k = 0; k < 2 * np; k++)
+      a[c][k] /= d;
+    for (int r = 0; r < np; r++)
+      if (r != c) {
+        double f = a[r][c];
+        for (int k = 0; k < 2 * np; k++)
+          a[r][k] -= f * a[c][k];
+      }
+  }
+  for (int i = 0; i < np; i++)
+    for (int c = 0; c < np; c++)
+      fv->to_dg[i * np + c] = a[i][np + c];
+  return HX_OK;
+}
+
+/* FVBoundaries (FLEXI's IndFVBoundaries): flag the elements with a side on a boundary whose BC
+ * type is listed in FVBoundaryType (0 or none listed: every boundary). */
+static int fv_boundary_flags(const Params *p, const Solver *s, FVBlend *fv) {
+  bool on;
+  HX_CHECK(params_get_logical(p, "FVBoundaries", &on));
+  if (!on) return HX_OK;
+  const Mesh *m = s->mesh;
+  int n_types = params_count(p, "FVBoundaryType"), types[64];
+  if (n_types > 64)
+    return HX_ERROR(HX_ERR_INPUT, "FVBoundaryType is given %d times (at most 64)", n_types);
+  int all = n_types == 0;
+  for (int i = 0; i < n_types; i++) {
+    HX_CHECK(params_get_int_at(p, "FVBoundaryType", i, &types[i]));
+    all |= types[i] == 0;
+  }
+  fv->fv_boundary = hx_calloc(m->n_elems ? m->n_elems : 1, sizeof(int), "FVBoundaries");
+  if (!fv->fv_boundary) return HX_ERR_MEM;
+  for (int side = 0; side < m->n_sides; side++) {
+    int bc = m->side_bc[side], e = m->side_master_elem[side];
+    if (bc < 0 || e < 0) continue;
+    int match = all;
+    for (int i = 0; i < n_types; i++)
+      match |= types[i] == s->bc_info[2 * bc];
+    if (match) fv->fv_boundary[e] = 1;
+  }
+  return HX_OK;
+}
+
+static int fv_alloc(Solver *s, FVBlend *fv) {
+  const Mesh *m = s->mesh;
+  int np = s->np, N = np - 1;
+  long n_sides = m->n_sides > 0 ? m->n_sides : 1;
+  fv->alpha = hx_calloc(m->n_elems, sizeof(double), "FV blending factor");
+  fv->ind_value = hx_calloc(m->n_elems, sizeof(double), "IndValue");
+  fv->alpha_master = hx_calloc(n_sides, sizeof(double), "FV side alpha");
+  fv->alpha_slave = hx_calloc(n_sides, sizeof(double), "FV side alpha");
+  fv->metrics =
+      hx_malloc(sizeof(double) * 9 * (size_t)np * np * N * m->n_elems, "FV subcell metrics");
+  if (!fv->alpha || !fv->ind_value || !fv->alpha_master || !fv->alpha_slave || !fv->metrics)
+    return HX_ERR_MEM;
+  if (fv->mode == FV_MODE_SWITCHING) {
+    fv->fv_elems = hx_calloc(m->n_elems, sizeof(int), "FV_Elems");
+    if (!fv->fv_elems) return HX_ERR_MEM;
+  }
+  if (fv->indicator == FV_INDICATOR_JAMESON || fv->indicator == FV_INDICATOR_DUCROS_JST) {
+    fv->ghost_master = hx_calloc(n_sides * s->n_dof_face, sizeof(double), "Jameson faces");
+    fv->ghost_slave = hx_calloc(n_sides * s->n_dof_face, sizeof(double), "Jameson faces");
+    if (!fv->ghost_master || !fv->ghost_slave) return HX_ERR_MEM;
+  }
+  return HX_OK;
+}
+
 int fv_init(const Params *p, Solver *s) {
   FVBlend *fv = &s->fv;
   memset(fv, 0, sizeof *fv);
   HX_CHECK(params_get_choice(p, "IndicatorType", &fv->indicator));
-  fv->enabled = fv->indicator != FV_INDICATOR_NONE;
+  HX_CHECK(params_get_choice(p, "FV_Mode", &fv->mode));
+  /* FLEXI's blending build always takes Persson's modal energy through the sigmoid */
+  if (fv->mode == FV_MODE_BLENDING && fv->indicator == FV_INDICATOR_PERSSON)
+    fv->indicator = FV_INDICATOR_HENNEMANN;
+  fv->enabled = fv->indicator != FV_INDICATOR_NONE && fv->mode != FV_MODE_OFF;
   if (!fv->enabled) return HX_OK;
   HX_CHECK(read_fv_params(p, s, fv));
   int np = s->np, N = np - 1;
@@ -160,22 +399,23 @@ int fv_init(const Params *p, Solver *s) {
   basis_legendre_vandermonde(N, s->disc.x, V, fv->Vinv);
   fv_line_init(np, s->disc.x, s->disc.w, &fv->line);
   if (fv->limiter == FV_LIM_SWEBY) HX_CHECK(read_sweby_beta(p, &fv->line.sweby_beta));
-  const Mesh *m = s->mesh;
-  fv->alpha = hx_calloc(m->n_elems, sizeof(double), "FV blending factor");
-  fv->alpha_master = hx_calloc(m->n_sides > 0 ? m->n_sides : 1, sizeof(double), "FV side alpha");
-  fv->alpha_slave = hx_calloc(m->n_sides > 0 ? m->n_sides : 1, sizeof(double), "FV side alpha");
-  fv->metrics = hx_malloc(sizeof(double) * 9 * (size_t)np * np * N * m->n_elems,
-                          "FV subcell metrics");
-  if (!fv->alpha || !fv->alpha_master || !fv->alpha_slave || !fv->metrics) return HX_ERR_MEM;
+  HX_CHECK(switch_matrices(s, fv));
+  HX_CHECK(fv_alloc(s, fv));
+  HX_CHECK(fv_boundary_flags(p, s, fv));
   subcell_metrics(s, fv);
   return HX_OK;
 }
 
 void fv_free(Solver *s) {
   free(s->fv.alpha);
+  free(s->fv.ind_value);
   free(s->fv.alpha_master);
   free(s->fv.alpha_slave);
   free(s->fv.metrics);
+  free(s->fv.fv_elems);
+  free(s->fv.ghost_master);
+  free(s->fv.ghost_slave);
+  free(s->fv.fv_boundary);
   memset(&s->fv, 0, sizeof s->fv);
 }
 
@@ -216,7 +456,8 @@ static double node_volume_weight(const Solver *s, int e, int q) {
 /* ue = mean + theta (ue - mean) for nv variables of n3 nodes: the conservative limiting step. */
 static void pull_to_mean(double *ue, const double *mean, int nv, int n3, double theta) {
   for (int v = 0; v < nv; v++)
-    for (int q = 0; q < n3; q++) ue[v * n3 + q] = mean[v] + theta * (ue[v * n3 + q] - mean[v]);
+    for (int q = 0; q < n3; q++)
+      ue[v * n3 + q] = mean[v] + theta * (ue[v * n3 + q] - mean[v]);
 }
 
 /* The mixture's stage limiter: rho, every rho Y_k and the internal energy above its floor
@@ -241,15 +482,18 @@ long fv_positivity_limit(const Solver *s, double *U) {
            p_min = 1e300;
     for (int q = 0; q < n3; q++) {
       double u[HX_NVAR];
-      for (int v = 0; v < HX_NVAR; v++) u[v] = ue[v * n3 + q];
+      for (int v = 0; v < HX_NVAR; v++)
+        u[v] = ue[v * n3 + q];
       double p = pressure_from_cons(&s->phys, u);
       rho_min = u[DENS] < rho_min ? u[DENS] : rho_min;
       p_min = p < p_min ? p : p_min;
       double wq = node_volume_weight(s, e, q);
       vol += wq;
-      for (int v = 0; v < HX_NVAR; v++) mean[v] += wq * u[v];
+      for (int v = 0; v < HX_NVAR; v++)
+        mean[v] += wq * u[v];
     }
-    for (int v = 0; v < HX_NVAR; v++) mean[v] /= vol;
+    for (int v = 0; v < HX_NVAR; v++)
+      mean[v] /= vol;
     double p_mean = pressure_from_cons(&s->phys, mean);
     double eps_rho = FV_POSITIVITY_EPS * mean[DENS], eps_p = FV_POSITIVITY_EPS * p_mean;
     if (rho_min >= eps_rho && p_min >= eps_p) continue;
@@ -257,7 +501,8 @@ long fv_positivity_limit(const Solver *s, double *U) {
     double theta = 1.0;
     for (int q = 0; q < n3; q++) {
       double u[HX_NVAR];
-      for (int v = 0; v < HX_NVAR; v++) u[v] = ue[v * n3 + q];
+      for (int v = 0; v < HX_NVAR; v++)
+        u[v] = ue[v * n3 + q];
       double t = fv_admissible_fraction(&s->phys, mean, u, eps_rho, eps_p);
       theta = t < theta ? t : theta;
     }

@@ -34,7 +34,7 @@ void apply_jacobian_and_source(const Solver *s, const double *U, double *Ut, dou
  * sides and viscous volume part, flux during the volume integral. With shock capturing the
  * blending factors are computed first (their spreading exchanges its own slot). */
 void dg_time_derivative(Solver *s, const double *U, double *Ut, double t) {
-  if (s->fv.enabled) fv_compute_alpha(s, U);
+  if (s->fv.enabled) fv_compute_alpha_at(s, U, t);
   prolong_to_face_start(s, U);
   if (s->viscous) lifting(s, U, Ut, t);
   fill_flux_start(s, t);

@@ -29,6 +29,16 @@ typedef struct {
                            vectors (contravariant metric at x_{m+1/2}) */
   double Vinv[HX_NPMAX * HX_NPMAX]; /* nodal -> orthonormal Legendre modes */
   FVLine line;                      /* constants of the subcell sweep along a line */
+  /* FLEXI's indicators and FV switching (dg/indicator.h, physics/indicators.h) */
+  int mode;                 /* FV_MODE_* (FV_Mode) */
+  int ind_code, n_modes;    /* IndVar as FLEXI's code, nModes */
+  double ind_start_time, ind_upper, ind_lower, to_dg_limit; /* IndStartTime, FV_Ind*Threshold */
+  int to_dg_indicator, to_dg_in_rk, switch_conservative;    /* FV_toDG*, FV_SwitchConservative */
+  double *ind_value;        /* [elem] IndValue of the last evaluation */
+  int *fv_elems;            /* [elem] switching: 1 where the element holds FV subcell means */
+  int *fv_boundary;         /* [elem] FVBoundaries: 1 where a side is an FVBoundaryType BC */
+  double *ghost_master, *ghost_slave; /* [side][np^2] jameson: IndVar at the face points */
+  double to_fv[HX_NPMAX * HX_NPMAX], to_dg[HX_NPMAX * HX_NPMAX]; /* 1D switch matrices */
 } FVBlend;
 
 typedef struct {

@@ -156,6 +156,7 @@ __global__ static void __launch_bounds__(FV_THREADS) post_update_kernel(DevData 
     if (!(d.sc->dt > 0.0)) return; /* the whole grid: nothing was updated */
     positivity_element(d, ph.pp, red, tpe, lt, active, e);
   }
+  if (d.ind_value) return; /* FLEXI's indicators, switching: indicator_kernels.cu */
   if (d.fv_indicator == FV_INDICATOR_FIXED) {
     if (active && lt == 0) d.alpha[e] = d.fv_alpha_fix;
     return;
@@ -440,7 +441,7 @@ int launch_fv_indicator(const DevData *d, const DevPhysics *ph, cudaStream_t s) 
     post_update_kernel<false><<<fv_blocks(d), FV_THREADS, post_update_shared(d), s>>>(
         *d, *ph, fv_tpe(d->n3));
   CU_CHECK(cudaGetLastError());
-  return HX_OK;
+  return launch_ind_alpha(d, ph, s);
 }
 
 int launch_fv_post_update(const DevData *d, const DevPhysics *ph, cudaStream_t s) {
@@ -453,7 +454,7 @@ int launch_fv_post_update(const DevData *d, const DevPhysics *ph, cudaStream_t s
           *d, *ph, fv_tpe(d->n3));
   }
   CU_CHECK(cudaGetLastError());
-  return HX_OK;
+  return launch_ind_alpha(d, ph, s);
 }
 
 int launch_fv_alpha_to_sides(const DevData *d, cudaStream_t s) {

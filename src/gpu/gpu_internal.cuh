@@ -75,6 +75,14 @@ typedef struct {
   int fv_indicator, fv_ind_var, fv_limiter, fv_positivity, fv_extend, fv_n_extend;
   double fv_alpha_min, fv_alpha_max, fv_alpha_fix, fv_ext_scale;
   double *U_good; /* copy of U at the start of each step whose state passed the check */
+  /* FLEXI's indicators and FV switching (indicator_kernels.cu; dg/indicator.h): ind_value NULL
+   * when hennemann/fixed blend; ind_static: [elem] IndValue of fv/halfhalf/checkerboard */
+  int fv_mode, ind_code, n_modes, to_dg_indicator, to_dg_in_rk, switch_conservative;
+  double ind_start_time, ind_upper, ind_lower, to_dg_limit;
+  double *ind_value, *ind_scratch;
+  const double *ind_static, *fv_to_fv, *fv_to_dg;
+  int *fv_elems;
+  const int *ind_boundary; /* [elem] FVBoundaries flags; NULL when off */
   /* FV_PositivityLimiter: per element [4] the minima of rho, p, -rho, -rho E of the state after
    * the stage's update, as ordered keys (fv_key; the update kernel reduces, the post-update
    * kernel reads and resets them to FV_KEY_NONE); NULL without the limiter */
@@ -199,6 +207,16 @@ int launch_fv_alpha_extend(const DevData *d, cudaStream_t s);
 /* Ut += alpha FV subcell operator, for the elements with alpha > 0 (after VolInt, which scaled
  * its DG part by 1 - alpha). */
 int launch_fv_volume(const DevData *d, const DevPhysics *ph, cudaStream_t s);
+/* FLEXI's indicators (indicator_kernels.cu): IndValue and, when blending, alpha of every element
+ * (after fv_kernels.cu's post-update; nothing when ind_value is NULL). */
+int launch_ind_alpha(const DevData *d, const DevPhysics *ph, cudaStream_t s);
+/* FV_Mode = switching, before stage c_stage: IndValue, switch with hysteresis, convert U and k of
+ * the switched elements, alpha = FV_Elems (fv_switch of dg/indicator.c). */
+int launch_fv_switch(const DevData *d, const DevPhysics *ph, double c_stage, bool first_stage,
+                     cudaStream_t s);
+/* Set-up of the above from s->fv (upload_fv of gpu_solver.cu passes its allocator, dev_alloc). */
+typedef int (*IndAlloc)(void *ctx, void **ptr, size_t bytes, const void *host, const char *what);
+int ind_upload(DevData *d, const Solver *s, IndAlloc alloc, void *ctx);
 int fv_configure(const DevData *d);
 /* The subcell metrics of src/dg/fv.c reordered for the volume kernel's interface numbering. */
 extern "C" void fv_device_metrics(int np, long n_elems, const double *host, double *out);

@@ -183,6 +183,10 @@ static int upload_eddyvisc(GpuSolver *g, const Solver *s) {
                    "face eddy-viscosity coefficients");
 }
 
+static int ind_alloc(void *ctx, void **ptr, size_t bytes, const void *host, const char *what) {
+  return dev_alloc((GpuSolver *)ctx, ptr, bytes, host, what);
+}
+
 static int upload_fv(GpuSolver *g, const Solver *s) {
   DevData *d = &g->d;
   const FVBlend *fv = &s->fv;
@@ -221,6 +225,7 @@ static int upload_fv(GpuSolver *g, const Solver *s) {
     HX_CHECK(dev_alloc(g, (void **)&d->fv_minima, bytes, NULL, "FV element minima"));
     CU_CHECK(cudaMemset(d->fv_minima, 0xff, bytes));
   }
+  HX_CHECK(ind_upload(d, s, ind_alloc, g)); /* FLEXI's indicators, FV switching */
   return s->mech ? HX_OK : fv_configure(d);
 }
 
@@ -452,6 +457,7 @@ static int enqueue_stages(GpuSolver *g) {
       continue;
     }
     double a, b;
+    HX_CHECK(launch_fv_switch(&g->d, &g->ph, rk->c[st], st == 0, g->s_elem)); /* switching */
     CU_CHECK(cudaEventRecord(g->ev_stage[st], g->s_elem));
     CU_CHECK(cudaStreamWaitEvent(g->s_side, g->ev_stage[st], 0));
     HX_CHECK(stage_coefs(g, st, &a, &b));

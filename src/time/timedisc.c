@@ -6,6 +6,7 @@
 
 #include "core/error.h"
 #include "dg/fv.h"
+#include "dg/indicator.h"
 #include "parallel/parallel.h"
 #include "physics/eos.h"
 #include "physics/mixture.h"
@@ -64,6 +65,12 @@ int timedisc_init(const Params *p, const Solver *s, TimeDisc *td) {
     return HX_ERROR(HX_ERR_INPUT, "Analyze_dt = %g must be >= 0", td->analyze_dt);
   if (td->n_write_data < 1)
     return HX_ERROR(HX_ERR_INPUT, "nWriteData = %d must be >= 1", td->n_write_data);
+  if (td->rk->form == RK_3SSTAR && s->fv.enabled && s->fv.mode == FV_MODE_SWITCHING)
+    return HX_ERROR(HX_ERR_INPUT,
+                    "TimeDiscMethod = %s (a 3S* scheme) with FV_Mode = switching is not "
+                    "implemented: the switch converts U and one register, the 3S* scheme has two; "
+                    "use a 2N scheme (niegemannrk4-14, carpenterrk4-5, toulorgerk4-8c, ...)",
+                    td->rk->name);
   long n = (long)s->n_var * s->n_dof;
   td->k = hx_calloc(n, sizeof(double), "Runge-Kutta register");
   HX_ALLOC_CHECK(td->k);
@@ -194,6 +201,8 @@ void timedisc_rk_step(Solver *s, TimeDisc *td, double t, double dt) {
   const LowStorageRK *rk = td->rk;
   long n = (long)s->n_var * s->n_dof;
   for (int st = 0; st < rk->n_stages; st++) {
+    if (s->fv.enabled && s->fv.mode == FV_MODE_SWITCHING) /* FLEXI: FV -> DG at stage 1 only */
+      fv_switch(s, s->U, td->k, t + rk->c[st] * dt, st == 0 || s->fv.to_dg_in_rk);
     dg_time_derivative(s, s->U, s->Ut, t + rk->c[st] * dt);
     if (rk->form == RK_3SSTAR) /* k is S2 */
       update_3sstar(rk, st, n, dt, s->Ut, s->U, td->k, td->s3);
