@@ -21,12 +21,6 @@
   "FLEXI's implicit time stepping (ESDIRK with Newton-GMRES and its preconditioners) is not "      \
   "in hexdg; use an explicit low-storage Runge-Kutta scheme (TimeDiscMethod = carpenterrk4-5, "    \
   "niegemannrk4-14, ...)"
-#define WHY_FV_SWITCH                                                                              \
-  "FV switching with indicator thresholds (FLEXI's FV=SWITCH build) is not in this hexdg build; "  \
-  "hexdg blends DG and FV: IndicatorType = hennemann with FV_alpha_min/FV_alpha_max"
-#define WHY_PERSSON                                                                                \
-  "the Persson indicator settings are not in this hexdg build; hexdg's modal indicator is "        \
-  "IndicatorType = hennemann (Hennemann et al. 2021) with IndVar"
 #define WHY_LINADV                                                                                 \
   "FLEXI's linear scalar advection-diffusion equation (FLEXI_EQNSYSNAME=linearscalaradvection) "   \
   "is not in hexdg, which solves the compressible Navier-Stokes/Euler equations"
@@ -177,14 +171,12 @@ static const FlexiKey flexi_keys[] = {
     IMPL("CalcWallVelocity", "analyze_equation", NULL),
     OFF_ONLY("CalcBulkState", "analyze_equation", "F",
              "bulk-state integrals are not computed by hexdg"),
-    OFF_ONLY("CalcMeanFlux", "analyze_equation", "F",
-             "mean fluxes through the boundaries are not computed by hexdg; CalcBodyForces gives "
-             "wall forces"),
+    IMPL("CalcMeanFlux", "analyze_equation", NULL),
     OFF_ONLY("CalcTotalStates", "analyze_equation", "F",
              "total-state integrals are not computed by hexdg"),
     NOEFFECT("WriteBodyForces", "analyze_equation", WHY_WRITE_CSV),
     NOEFFECT("WriteBulkState", "analyze_equation", WHY_WRITE_CSV),
-    NOEFFECT("WriteMeanFlux", "analyze_equation", WHY_WRITE_CSV),
+    IMPL("WriteMeanFlux", "analyze_equation", NULL),
     NOEFFECT("WriteTotalStates", "analyze_equation", WHY_WRITE_CSV),
     IMPL("WriteWallVelocity", "analyze_equation", NULL),
     IMPL("CalcTimeAverage", "timeavg", NULL),
@@ -208,26 +200,24 @@ static const FlexiKey flexi_keys[] = {
     /* indicator/indicator.f90 */
     IMPL("IndicatorType", "indicator", NULL),
     IMPL("IndVar", "indicator", NULL),
-    REFUSED("IndStartTime", "indicator", WHY_PERSSON),
-    REFUSED("nModes", "indicator", WHY_PERSSON),
+    IMPL("IndStartTime", "indicator", NULL),
+    IMPL("nModes", "indicator", NULL),
     /* fv/fv.f90, fv_limiter.f90, fv blending */
-    REFUSED("FV_IndUpperThreshold", "fv", WHY_FV_SWITCH),
-    REFUSED("FV_IndLowerThreshold", "fv", WHY_FV_SWITCH),
-    OFF_ONLY("FV_toDG_indicator", "fv", "F", WHY_FV_SWITCH),
-    NOEFFECT("FV_toDG_limit", "fv", "read by FLEXI only with FV_toDG_indicator = T"),
-    OFF_ONLY("FV_toDGinRK", "fv", "F", WHY_FV_SWITCH),
-    REFUSED("FV_IniSupersample", "fv",
-            "FLEXI's supersampled initial state of FV elements is not in hexdg, which "
-            "interpolates the initial state at the nodes"),
-    OFF_ONLY("FV_IniSharp", "fv", "F", "FLEXI's sharp FV initial state is not in hexdg"),
+    IMPL("FV_IndUpperThreshold", "fv", NULL),
+    IMPL("FV_IndLowerThreshold", "fv", NULL),
+    IMPL("FV_toDG_indicator", "fv", NULL),
+    IMPL("FV_toDG_limit", "fv", NULL),
+    IMPL("FV_toDGinRK", "fv", NULL),
+    IMPL("FV_IniSupersample", "fv", NULL),
+    IMPL("FV_IniSharp", "fv", NULL),
     IMPL("FV_alpha_min", "fv", NULL),
     IMPL("FV_alpha_max", "fv", NULL),
     IMPL("FV_doExtendAlpha", "fv", NULL),
     IMPL("FV_nExtendAlpha", "fv", NULL),
     IMPL("FV_alpha_ExtScale", "fv", NULL),
-    IMPL("FV_LimiterType", "fv_limiter", "FLEXI's codes: none 0, minmod 1, central 9"),
-    REFUSED("swebyb", "fv_limiter",
-            "the Sweby limiter is not in this hexdg build; use FV_LimiterType = MinMod"),
+    IMPL("FV_LimiterType", "fv_limiter",
+         "FLEXI's codes: none 0, minmod 1, sweby 2, vanalbada 3, gminmod 4, ospre 5, central 9"),
+    IMPL("swebyb", "fv_limiter", NULL),
     /* equations/navierstokes/eddyVisc */
     IMPL("CS", "eddyVisc", NULL),
     IMPL("PrSGS", "eddyVisc", NULL),

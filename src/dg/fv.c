@@ -121,7 +121,7 @@ int fv_define_params(Params *p) {
                                 "swebyb), vanAlbada, gMinMod, OSPRE, Central (unlimited), or "
                                 "vanLeer, Superbee. FLEXI's codes: 0 none, 1 MinMod, 2 Sweby, 3 "
                                 "vanAlbada, 4 gMinMod, 5 OSPRE, 9 Central."));
-  HX_CHECK(params_define(p, s, "swebyb", PARAM_REAL, 0, NULL, false,
+  HX_CHECK(params_define(p, s, "swebyb", PARAM_REAL, 0, "", false,
                          "Beta of FV_LimiterType = Sweby, 1 <= beta <= 2 (1: MinMod, 2: "
                          "Superbee); needed only for Sweby."));
   HX_CHECK(params_define(p, s, "FV_PositivityLimiter", PARAM_LOGICAL, 0, "T", false,
