@@ -12,7 +12,7 @@ cp -n "$fuzz_dir/corpus/$target"/* "$work/corpus/" 2>/dev/null
 [ -d "$fuzz_dir/regressions/$target" ] && cp -n "$fuzz_dir/regressions/$target"/* "$work/corpus/" 2>/dev/null
 dict=()
 [ -f "$fuzz_dir/dict/$target.dict" ] && dict=(-dict="$fuzz_dir/dict/$target.dict")
-export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:allocator_may_return_null=1}
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:allocator_may_return_null=1:quarantine_size_mb=16}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 "$bin" "$work/corpus" "${dict[@]}" -max_total_time="$seconds" -timeout=5 -rss_limit_mb=2048 \
   -max_len=65536 -close_fd_mask=2 -print_final_stats=1 -artifact_prefix="$work/artifacts/" "$@" \
