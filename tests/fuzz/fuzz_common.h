@@ -10,6 +10,10 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
+/* The reader's return code for the last input (0: read); each target defines it. The replay
+ * driver checks that every saved crash input is now refused with an error. */
+extern int fuzz_reader_rc;
+
 /* "<dir>/hexdg_fuzz_<pid>.<ext>": one name per process, so parallel fuzz jobs do not collide. */
 static inline const char *fuzz_temp_path(const char *ext) {
   static char path[512];

@@ -26,11 +26,15 @@ static void read_back(const Params *p) {
   params_check_mandatory(p);
 }
 
+int fuzz_reader_rc;
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   const char *path = fuzz_temp_path("ini");
   if (fuzz_write_file(path, data, size) != 0) return 0;
   Params *p = params_create();
-  if (p && simulation_define_params(p) == 0 && params_read_file(p, path) == 0) read_back(p);
+  fuzz_reader_rc = p ? simulation_define_params(p) : -1;
+  if (fuzz_reader_rc == 0) fuzz_reader_rc = params_read_file(p, path);
+  if (fuzz_reader_rc == 0) read_back(p);
   params_destroy(p);
   remove(path);
   return 0;

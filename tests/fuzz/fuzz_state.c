@@ -159,32 +159,37 @@ static void write_state(const char *path, FuzzReader *r) {
 
 /* What a restart reads: the header, then the solution for a run of the file's N and nVar (within
  * the ranges a run can have), the element data and a node-wise field. */
-static void read_state(const char *path) {
+static int read_state(const char *path) {
   StateHeader h;
-  if (state_read_header(path, &h) != 0) return;
+  int rc = state_read_header(path, &h);
+  if (rc != 0) return rc;
   StateHeader expected = h;
   if (expected.N < 1 || expected.N > 16) expected.N = 1;
   if (expected.n_var < 1 || expected.n_var > 64) expected.n_var = 5;
   size_t n_nodes = (size_t)(expected.N + 1) * (expected.N + 1) * (expected.N + 1);
   size_t n_u = (size_t)h.n_elems * n_nodes * (size_t)expected.n_var;
-  if (h.n_elems < 1 || n_u > (1u << 22)) return;
+  if (h.n_elems < 1 || n_u > (1u << 22)) return 0;
   double *u = malloc(n_u * sizeof *u);
   double *alpha = malloc((size_t)h.n_elems * sizeof *alpha);
   double *field = malloc((size_t)h.n_elems * n_nodes * sizeof *field);
   int found = 0;
-  state_read(path, &expected, u);
-  state_read_elem_data(path, "FV_alpha", h.n_elems, alpha, &found);
-  state_read_field(path, "MaxPressure", expected.N, h.n_elems, h.n_elems, NULL, field, &found);
+  rc = state_read(path, &expected, u);
+  rc |= state_read_elem_data(path, "FV_alpha", h.n_elems, alpha, &found);
+  rc |=
+      state_read_field(path, "MaxPressure", expected.N, h.n_elems, h.n_elems, NULL, field, &found);
   free(u);
   free(alpha);
   free(field);
+  return rc;
 }
+
+int fuzz_reader_rc;
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   const char *path = fuzz_temp_path("h5");
   FuzzReader r = {data, size, 0};
   write_state(path, &r);
-  read_state(path);
+  fuzz_reader_rc = read_state(path);
   remove(path);
   return 0;
 }

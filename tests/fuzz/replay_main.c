@@ -1,6 +1,9 @@
 /* Replays saved inputs through a fuzz target's entry point without libFuzzer (built with the
- * normal compiler; ctest fuzz.replay_<target>): every file named on the command line, or every
- * file of every directory named, is fed once. A crash fails the test; a reader error does not. */
+ * normal compiler; ctest fuzz.replay_<target>):
+ *   fuzz_replay_<target> [PATH...] [--expect-error PATH...]
+ * feeds every file named, or every file of every directory named, once. A crash fails the test.
+ * Inputs after --expect-error (the saved crash inputs) must be refused by the reader with an
+ * error: once fixed, a reader answers them with a message, not with a (maybe silent) success. */
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,6 +11,8 @@
 #include <sys/stat.h>
 
 #include "fuzz_common.h"
+
+static int expect_error = 0;
 
 static int replay_file(const char *path) {
   FILE *f = fopen(path, "rb");
@@ -26,8 +31,13 @@ static int replay_file(const char *path) {
     free(data);
     return 1;
   }
+  fuzz_reader_rc = 0;
   LLVMFuzzerTestOneInput(data, n);
   free(data);
+  if (expect_error && fuzz_reader_rc == 0) {
+    fprintf(stderr, "replay: '%s' was read without an error; the reader must refuse it\n", path);
+    return 1;
+  }
   return 0;
 }
 
@@ -54,7 +64,9 @@ int main(int argc, char **argv) {
   int fails = 0, count = 0;
   for (int a = 1; a < argc; a++) {
     struct stat st;
-    if (stat(argv[a], &st) != 0) {
+    if (strcmp(argv[a], "--expect-error") == 0) {
+      expect_error = 1;
+    } else if (stat(argv[a], &st) != 0) {
       fprintf(stderr, "replay: '%s' does not exist\n", argv[a]);
       fails++;
     } else if (S_ISDIR(st.st_mode)) {
@@ -65,6 +77,6 @@ int main(int argc, char **argv) {
     }
   }
   printf("replay: %d inputs fed to the reader without a crash%s\n", count,
-         fails ? " (some could not be read)" : "");
+         fails ? "; FAILED: see the messages above" : "");
   return fails ? 1 : 0;
 }
