@@ -842,6 +842,12 @@ static int read_solution_dims(hid_t file, const char *path, hsize_t dims[5]) {
 
 /* The shape of DG_Solution must agree with the attributes N and VarNames. */
 static int check_solution_shape(const char *path, const hsize_t dims[5], int N, long n_names) {
+  /* N = -1 with 0 nodes per direction would pass the shape checks below (docs/fuzzing.md) */
+  if (N < 0 || n_names < 1)
+    return HX_ERROR(HX_ERR_INPUT,
+                    "state file '%s': attribute 'N' = %d with %ld 'VarNames'; a state file has "
+                    "N >= 0 and at least one variable: the file is damaged",
+                    path, N, n_names);
   if (dims[1] != dims[2] || dims[1] != dims[3])
     return HX_ERROR(HX_ERR_INPUT,
                     "state file '%s': dataset '%s' has %llu x %llu x %llu nodes per element; "

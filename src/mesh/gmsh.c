@@ -561,8 +561,14 @@ static int parse_nodes(Reader *r, GmshData *g) {
       HX_CHECK(rd_size(r, &g->node_tags[filled + i], "a node tag"));
     int n_param = parametric ? dim : 0;
     for (size_t i = 0; i < n; i++) {
-      for (int c = 0; c < 3; c++)
-        HX_CHECK(rd_double(r, &g->node_xyz[3 * (filled + i) + c], "a node coordinate"));
+      for (int c = 0; c < 3; c++) {
+        double *x = &g->node_xyz[3 * (filled + i) + c];
+        HX_CHECK(rd_double(r, x, "a node coordinate"));
+        /* NaN/inf would reach the Hilbert sort and the metrics (found by tests/fuzz) */
+        if (!isfinite(*x))
+          return rd_fail(r, "node %zu has the non-finite coordinate %g (corrupt file?)",
+                         g->node_tags[filled + i], *x);
+      }
       HX_CHECK(rd_skip_values(r, (size_t)n_param, 8, "a parametric node coordinate"));
     }
     filled += n;

@@ -257,6 +257,17 @@ static int read_header(hid_t file, HoprData *d) {
   return HX_OK;
 }
 
+/* NaN/inf would reach the connectivity and the metrics (docs/fuzzing.md) */
+static int check_node_coords(const HoprData *d) {
+  for (long n = 0; n < 3 * d->n_node_rows; n++)
+    if (!isfinite(d->node_xyz[n]))
+      return HX_ERROR(HX_ERR_INPUT,
+                      "HOPR mesh '%s': NodeCoords row %ld has the non-finite coordinate %g "
+                      "(corrupt file?)",
+                      d->path, n / 3 + 1, d->node_xyz[n]);
+  return HX_OK;
+}
+
 static int hopr_load(const char *path, HoprData *d) {
   hid_t file = -1;
   memset(d, 0, sizeof *d);
@@ -271,6 +282,7 @@ static int hopr_load(const char *path, HoprData *d) {
   if (rc == HX_OK)
     rc = read_table(file, "NodeCoords", H5T_NATIVE_DOUBLE, sizeof(double), 3, 3, path,
                     &d->n_node_rows, &cols, (void **)&d->node_xyz);
+  if (rc == HX_OK) rc = check_node_coords(d);
   if (rc == HX_OK) rc = read_bc_names(file, d);
   if (rc == HX_OK)
     rc = read_table(file, "BCType", H5T_NATIVE_INT, sizeof(int), BCTYPE_SIZE, BCTYPE_SIZE, path,

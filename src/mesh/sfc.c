@@ -89,6 +89,8 @@ int mesh_sort_hilbert(Mesh *m, int *neighbor, int *face_bc) {
     unsigned int ic[3];
     for (int d = 0; d < 3; d++) {
       double s = (cent[3 * e + d] - lo[d]) / extent;
+      if (!(s >= 0.0)) s = 0.0; /* NaN or an overflowed extent: keep the cast below defined */
+      if (s > 1.0) s = 1.0;
       double cells = (double)((1u << bits) - 1);
       ic[d] = (unsigned int)(s * cells + 0.5);
     }
