@@ -27,25 +27,35 @@ int bodyforces_enabled(const Params *p, const Solver *s, bool *enabled) {
   return HX_OK;
 }
 
-/* Force of one face point on the wall, weighted by the face quadrature. */
-static void face_point_force(const Solver *s, int side, int type, int p, int q, double *f6) {
-  int np = s->np, n2 = s->n_dof_face, fp = q * np + p;
-  const Geometry *g = &s->geo;
-  double u[HX_NVAR], prim[HX_NPRIM], n[3];
+void wall_point_state(const Solver *s, int side, int fp, double *prim, double *n) {
+  const int n2 = s->n_dof_face;
+  double u[HX_NVAR];
   for (int v = 0; v < HX_NVAR; v++)
     u[v] = s->U_master[((long)side * s->n_var + v) * n2 + fp];
   for (int c = 0; c < 3; c++)
-    n[c] = g->face_nvec[((long)side * 3 + c) * n2 + fp];
+    n[c] = s->geo.face_nvec[((long)side * 3 + c) * n2 + fp];
   cons_to_prim(&s->phys, u, prim);
-  double wA = s->disc.w[p] * s->disc.w[q] * g->face_surf[(long)side * n2 + fp];
-  for (int c = 0; c < 3; c++)
-    f6[c] += wA * prim[PRES] * n[c];
-  if (!s->viscous || type == BC_WALL_SLIP) return;
-  double gr[3][HX_NLIFT], tau[9], cond[3];
+}
+
+void wall_point_stress(const Solver *s, int side, int fp, const double *prim, double *tau) {
+  const int n2 = s->n_dof_face;
+  double gr[3][HX_NLIFT], cond[3];
   for (int c = 0; c < 3; c++)
     for (int v = 0; v < HX_NLIFT; v++)
       gr[c][v] = s->grad_master[((long)side * HX_NGRAD + c * HX_NLIFT + v) * n2 + fp];
   viscous_stress(&s->phys, prim, gr[0], gr[1], gr[2], tau, cond);
+}
+
+/* Force of one face point on the wall, weighted by the face quadrature. */
+static void face_point_force(const Solver *s, int side, int type, int p, int q, double *f6) {
+  const int fp = q * s->np + p;
+  double prim[HX_NPRIM], n[3], tau[9];
+  wall_point_state(s, side, fp, prim, n);
+  double wA = s->disc.w[p] * s->disc.w[q] * s->geo.face_surf[(long)side * s->n_dof_face + fp];
+  for (int c = 0; c < 3; c++)
+    f6[c] += wA * prim[PRES] * n[c];
+  if (!s->viscous || type == BC_WALL_SLIP) return;
+  wall_point_stress(s, side, fp, prim, tau);
   for (int i = 0; i < 3; i++)
     f6[3 + i] -= wA * (tau[3 * i] * n[0] + tau[3 * i + 1] * n[1] + tau[3 * i + 2] * n[2]);
 }

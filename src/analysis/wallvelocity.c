@@ -51,21 +51,12 @@ static double wall_shear_magnitude(const double *tau, const double *n) {
 /* Velocity magnitude, |tau_w| and u_tau at one wall face point. */
 static void wall_point(const Solver *s, int side, int type, int fp, double *vel, double *tauw,
                        double *utau) {
-  int n2 = s->n_dof_face;
-  double u[HX_NVAR], prim[HX_NPRIM], n[3];
-  for (int v = 0; v < HX_NVAR; v++)
-    u[v] = s->U_master[((long)side * s->n_var + v) * n2 + fp];
-  for (int c = 0; c < 3; c++)
-    n[c] = s->geo.face_nvec[((long)side * 3 + c) * n2 + fp];
-  cons_to_prim(&s->phys, u, prim);
+  double prim[HX_NPRIM], n[3], tau[9];
+  wall_point_state(s, side, fp, prim, n);
   *vel = sqrt(prim[VEL1] * prim[VEL1] + prim[VEL2] * prim[VEL2] + prim[VEL3] * prim[VEL3]);
   *tauw = *utau = 0.0;
   if (!s->viscous || type == BC_WALL_SLIP) return;
-  double gr[3][HX_NLIFT], tau[9], cond[3];
-  for (int c = 0; c < 3; c++)
-    for (int v = 0; v < HX_NLIFT; v++)
-      gr[c][v] = s->grad_master[((long)side * HX_NGRAD + c * HX_NLIFT + v) * n2 + fp];
-  viscous_stress(&s->phys, prim, gr[0], gr[1], gr[2], tau, cond);
+  wall_point_stress(s, side, fp, prim, tau);
   *tauw = wall_shear_magnitude(tau, n);
   *utau = sqrt(*tauw / prim[PDENS]); /* friction velocity, e.g. Pope 2000, eq. (7.24) */
 }

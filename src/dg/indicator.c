@@ -127,29 +127,28 @@ typedef struct {
   double *u, *a, *b, *ghost;
 } IndScratch;
 
-/* Persson's value of the state Ue (n3 nodes of IndVar, modal in the scratch). */
-static double persson_value(const Solver *s, const double *Ue, IndScratch *w) {
+/* IndVar at the n3 nodes of the element state Ue. */
+static void nodal_quantity(const Solver *s, const double *Ue, double *a) {
   int n3 = s->n_dof_elem;
   for (int q = 0; q < n3; q++) {
     double u[HX_NVAR];
     for (int v = 0; v < HX_NVAR; v++)
       u[v] = Ue[v * n3 + q];
-    w->a[q] = ind_quantity(s->fv.ind_code, s->phys.kappa_m1, u);
+    a[q] = ind_quantity(s->fv.ind_code, s->phys.kappa_m1, u);
   }
+}
+
+/* Persson's value of the state Ue (n3 nodes of IndVar, modal in the scratch). */
+static double persson_value(const Solver *s, const double *Ue, IndScratch *w) {
+  nodal_quantity(s, Ue, w->a);
   ind_to_modal(s->np, s->fv.Vinv, w->a, w->b);
   return ind_persson_modal(s->np, s->fv.n_modes, w->a);
 }
 
 static double jameson_value(const Solver *s, int e, const double *Ue, IndScratch *w) {
-  int n3 = s->n_dof_elem;
-  for (int q = 0; q < n3; q++) {
-    double u[HX_NVAR];
-    for (int v = 0; v < HX_NVAR; v++)
-      u[v] = Ue[v * n3 + q];
-    w->a[q] = ind_quantity(s->fv.ind_code, s->phys.kappa_m1, u);
-  }
+  nodal_quantity(s, Ue, w->a);
   gather_ghost(s, e, w->ghost);
-  return ind_jameson_element(s->np, w->a, w->ghost, s->disc.w, &s->geo.sJ[(long)n3 * e]);
+  return ind_jameson_element(s->np, w->a, w->ghost, s->disc.w, &s->geo.sJ[(long)s->n_dof_elem * e]);
 }
 
 static double ducros_value(const Solver *s, int e, const double *Ue, IndScratch *w) {

@@ -223,16 +223,33 @@ static double zone_sigma(const SpongeZone *zn, const double x[3]) {
   return zn->damping * ramp(sd);
 }
 
+/* The zone that damps x most (the first of equals; zone 0 where none damps) and its sigma:
+ * overlapping zones take the strongest damping, no sum, so sigma <= the largest damping. */
+static int strongest_zone(const SpongeZone *zones, int nz, const double x[3], double *sigma) {
+  int best = 0;
+  *sigma = 0.0;
+  for (int z = 0; z < nz; z++) {
+    double sz = zone_sigma(&zones[z], x);
+    if (sz > *sigma) {
+      *sigma = sz;
+      best = z;
+    }
+  }
+  return best;
+}
+
 /* SpongeBaseFlow = constant with zones of different RefStates: the per-node base is the RefState
- * of the zone that damps the node most (strongest[] holds that zone per node). */
-static int base_from_zones(Solver *s, const SpongeZone *zones, const int *strongest) {
+ * of the zone that damps the node most. */
+static int base_from_zones(Solver *s, const SpongeZone *zones, int nz) {
   int n3 = s->n_dof_elem, nv = s->n_var;
   for (long e = 0; e < s->mesh->n_elems; e++) {
     if (s->sponge_elem[e] < 0) continue;
+    const double *x = &s->geo.elem_x[3L * n3 * e];
     double *ub = &s->sponge_base_U[(long)s->sponge_elem[e] * nv * n3];
     for (int q = 0; q < n3; q++) {
-      double u[HX_NVAR];
-      prim_to_cons(&s->phys, s->exact.ref_prim[zones[strongest[(long)n3 * e + q]].ref - 1], u);
+      double xq[3] = {x[q], x[n3 + q], x[2 * n3 + q]}, sig, u[HX_NVAR];
+      int z = strongest_zone(zones, nz, xq, &sig);
+      prim_to_cons(&s->phys, s->exact.ref_prim[zones[z].ref - 1], u);
       for (int v = 0; v < nv; v++)
         ub[v * n3 + q] = u[v];
     }
@@ -260,35 +277,24 @@ int sponge_init(const Params *p, Solver *s) {
   prim_to_cons(&s->phys, s->exact.ref_prim[zones[0].ref - 1], s->sponge_base);
   long n3 = s->n_dof_elem, nd = n3 * s->mesh->n_elems;
   s->sponge = hx_malloc(sizeof(double) * nd, "sponge strength");
-  int *strongest = hx_calloc((size_t)nd + 1, sizeof(int), "sponge zone per node");
-  if (!s->sponge || !strongest) {
+  if (!s->sponge) {
     free(zones);
-    free(strongest);
     return HX_ERROR(HX_ERR_MEM, "out of memory for the sponge strength");
   }
-  /* overlapping zones: the strongest damping wins (no sum, so sigma <= max damping) */
   for (long e = 0; e < s->mesh->n_elems; e++)
     for (long q = 0; q < n3; q++) {
       const double *x = &s->geo.elem_x[3 * n3 * e];
-      double xq[3] = {x[q], x[n3 + q], x[2 * n3 + q]}, sig = 0.0;
-      for (int z = 0; z < nz; z++) {
-        double sz = zone_sigma(&zones[z], xq);
-        if (sz > sig) {
-          sig = sz;
-          strongest[n3 * e + q] = z;
-        }
-      }
-      s->sponge[n3 * e + q] = sig;
+      double xq[3] = {x[q], x[n3 + q], x[2 * n3 + q]};
+      strongest_zone(zones, nz, xq, &s->sponge[n3 * e + q]);
     }
   if (s->sponge_base_flow == SPONGE_BASE_CONSTANT && !mixed_refs) {
     rc = HX_OK; /* one constant state: Solver.sponge_base, no per-node array */
   } else {
     rc = base_flow_init(p, s);
     if (rc == HX_OK && s->sponge_base_flow == SPONGE_BASE_CONSTANT)
-      rc = base_from_zones(s, zones, strongest);
+      rc = base_from_zones(s, zones, nz);
   }
   free(zones);
-  free(strongest);
   return rc;
 }
 

@@ -16,6 +16,8 @@
 #include "physics/eos.h"
 #include "regression/harness.h"
 
+#include "agreement.h" /* after harness.h, which it uses */
+
 static const char *const SOD[] = {"ProjectName = gpu_ind_sod",
                                   "MeshFile = box",
                                   "BoxElems = (/60,1,1/)",
@@ -65,21 +67,8 @@ static int have_gpu(void) {
 
 /* CPU and GPU runs of base + extra; returns the relative L2 difference of the states. */
 static double agreement(const char *const *base, const char *const *extra, const char *what) {
-  const char *cpu[16], *gpu[16];
-  int n = 0;
-  for (; extra && extra[n]; n++)
-    cpu[n] = gpu[n] = extra[n];
-  cpu[n] = "Backend = cpu";
-  gpu[n] = "Backend = cuda";
-  cpu[n + 1] = gpu[n + 1] = NULL;
-  long nc, ng;
-  double *uc = harness_run_copy(base, cpu, &nc), *ug = harness_run_copy(base, gpu, &ng);
-  assert_true(uc && ug);
-  assert_int_equal(nc, ng);
-  double d = harness_rel_l2_diff(ug, uc, nc);
+  double d = gpu_cpu_difference(base, extra);
   printf("  %-58s relative L2 difference GPU-CPU %.3e\n", what, d);
-  free(uc);
-  free(ug);
   return d;
 }
 

@@ -22,6 +22,8 @@
 #include "../chem_paths.h"
 #include "gpu/gpu.h"
 #include "regression/harness.h"
+
+#include "agreement.h" /* after harness.h, which it uses */
 #include "physics/mixture.h"
 
 static char mech_line[4200];
@@ -55,33 +57,14 @@ static int ready(void) {
   return have_mech;
 }
 
-/* Runs base + extra on the CPU and on the GPU; returns the relative L2 difference of U. */
-static double cpu_gpu_difference(const char *const *base, const char *const *extra) {
-  const char *cpu[16], *gpu[16];
-  int n = 0;
-  for (; extra[n]; n++) cpu[n] = gpu[n] = extra[n];
-  cpu[n] = "Backend = cpu";
-  gpu[n] = "Backend = cuda";
-  cpu[n + 1] = gpu[n + 1] = NULL;
-  long nc, ng;
-  double *uc = harness_run_copy(base, cpu, &nc), *ug = harness_run_copy(base, gpu, &ng);
-  assert_non_null(uc);
-  assert_non_null(ug);
-  assert_int_equal(nc, ng);
-  double d = harness_rel_l2_diff(ug, uc, nc);
-  free(uc);
-  free(ug);
-  return d;
-}
-
 static void test_species_wave_agrees(void **state) {
   (void)state;
   if (!ready()) skip();
   const char *split[] = {mech_line, "NodeType = GAUSS-LOBATTO", "SplitDG = PI", NULL};
   const char *weak[] = {mech_line, "NodeType = GAUSS", "SplitDG = none", NULL};
   const char *kg[] = {mech_line, "NodeType = GAUSS-LOBATTO", "SplitDG = KG", NULL};
-  double d1 = cpu_gpu_difference(WAVE, split), d2 = cpu_gpu_difference(WAVE, weak),
-         d3 = cpu_gpu_difference(WAVE, kg);
+  double d1 = gpu_cpu_difference(WAVE, split), d2 = gpu_cpu_difference(WAVE, weak),
+         d3 = gpu_cpu_difference(WAVE, kg);
   printf("  species wave GPU-CPU: split PI %.3e, weak Gauss %.3e, KG %.3e\n", d1, d2, d3);
   assert_true(d1 <= 1e-13);
   assert_true(d2 <= 1e-13);
@@ -114,7 +97,7 @@ static void test_fv_tube_agrees(void **state) {
   (void)state;
   if (!ready()) skip();
   const char *extra[] = {mech_line, "maxIter = 40", "ChemistrySplitting = none", NULL};
-  double d = cpu_gpu_difference(TUBE, extra);
+  double d = gpu_cpu_difference(TUBE, extra);
   printf("  FV tube (frozen chemistry, positivity limiter) GPU-CPU: %.3e\n", d);
   assert_true(d <= 1e-12);
 }
@@ -124,7 +107,7 @@ static void test_tube_with_chemistry(void **state) {
   if (!ready()) skip();
   const char *extra[] = {mech_line, "maxIter = 30", "ChemistrySplitting = strang",
                          "ChemIntegrator = rodas", "ChemTmin = 600.", NULL};
-  double d = cpu_gpu_difference(TUBE, extra);
+  double d = gpu_cpu_difference(TUBE, extra);
   const char *gpu[] = {mech_line, "maxIter = 30", "ChemistrySplitting = strang",
                        "ChemTmin = 600.", "Backend = cuda", NULL};
   long n1, n2;
@@ -235,7 +218,7 @@ static void test_species_transport_lewis(void **state) {
                            "NodeType = GAUSS-LOBATTO", "SplitDG = PI", NULL};
   const char *gauss[] = {mech_line, VISC_COMMON, "SpeciesLewis = 1.,H2:0.3,H:0.18",
                          "NodeType = GAUSS", "SplitDG = none", NULL};
-  const double d1 = cpu_gpu_difference(WAVE, lobatto), d2 = cpu_gpu_difference(WAVE, gauss);
+  const double d1 = gpu_cpu_difference(WAVE, lobatto), d2 = gpu_cpu_difference(WAVE, gauss);
   /* the viscous terms matter: the same wave without them (GPU) */
   const char *visc[] = {mech_line, VISC_COMMON, "SpeciesLewis = 1.,H2:0.3,H:0.18",
                         "NodeType = GAUSS-LOBATTO", "SplitDG = PI", "Backend = cuda", NULL};
@@ -275,7 +258,7 @@ static void test_species_transport_schmidt(void **state) {
   const char *power[] = {mech_line, VISC_COMMON, "mu0 = 0.5", "SpeciesSchmidt = 0.7,H2:0.2,H:0.12",
                          "ViscosityLaw = powerlaw", "ExpoSuth = 0.7", "NodeType = GAUSS",
                          "SplitDG = none", "doWeakLifting = F", NULL};
-  const double d1 = cpu_gpu_difference(WAVE, suth), d2 = cpu_gpu_difference(WAVE, power);
+  const double d1 = gpu_cpu_difference(WAVE, suth), d2 = gpu_cpu_difference(WAVE, power);
   printf("  species transport (SpeciesSchmidt) GPU-CPU: Sutherland, Gauss-Lobatto KG, strong "
          "conservative lifting %.3e; power law, Gauss, strong lifting %.3e\n",
          d1, d2);
@@ -302,7 +285,7 @@ static void test_species_transport_walls(void **state) {
       "SpeciesLewis = 1.,H2:0.3,H:0.18", NULL};
   const char *lobatto[] = {mech_line, "NodeType = GAUSS-LOBATTO", "SplitDG = PI", NULL};
   const char *gauss[] = {mech_line, "NodeType = GAUSS", "SplitDG = none", NULL};
-  const double d1 = cpu_gpu_difference(WALLS, lobatto), d2 = cpu_gpu_difference(WALLS, gauss);
+  const double d1 = gpu_cpu_difference(WALLS, lobatto), d2 = gpu_cpu_difference(WALLS, gauss);
   printf("  species transport with adiabatic, isothermal, slip and exact-function boundaries "
          "GPU-CPU: Gauss-Lobatto PI %.3e, Gauss weak form %.3e\n",
          d1, d2);

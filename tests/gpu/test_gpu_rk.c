@@ -13,6 +13,8 @@
 #include "../chem_paths.h"
 #include "gpu/gpu.h"
 #include "regression/harness.h"
+
+#include "agreement.h" /* after harness.h, which it uses */
 #include "time/rk_tables.h"
 
 static const char *const MMS[] = {"ProjectName = gpu_rk",
@@ -87,17 +89,8 @@ static int have_gpu(void) {
 static double cpu_gpu_difference(const char *const *base, const char *scheme, const char *extra) {
   char sm[64];
   snprintf(sm, sizeof sm, "TimeDiscMethod = %s", scheme);
-  const char *e = extra ? extra : sm;
-  const char *cpu[] = {sm, e, "Backend = cpu", NULL}, *gpu[] = {sm, e, "Backend = cuda", NULL};
-  long nc, ng;
-  double *uc = harness_run_copy(base, cpu, &nc), *ug = harness_run_copy(base, gpu, &ng);
-  assert_non_null(uc);
-  assert_non_null(ug);
-  assert_int_equal(nc, ng);
-  const double d = harness_rel_l2_diff(ug, uc, nc);
-  free(uc);
-  free(ug);
-  return d;
+  const char *lines[] = {sm, extra, NULL};
+  return gpu_cpu_difference(base, lines);
 }
 
 static void test_every_scheme_agrees(void **state) {

@@ -30,6 +30,13 @@ static inline Params *harness_params(const char *const *lines) {
   return p;
 }
 
+/* Index of the boundary condition called name in the mesh, -1 if there is none. */
+static inline int harness_bc_index(const Mesh *m, const char *name) {
+  for (int b = 0; b < m->n_bcs; b++)
+    if (strcmp(m->bcs[b].name, name) == 0) return b;
+  return -1;
+}
+
 /* Create a simulation from lines plus overrides (both NULL-terminated). */
 static inline Simulation *harness_sim(const char *const *base, const char *const *extra,
                                       const char *restart) {

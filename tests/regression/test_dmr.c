@@ -31,15 +31,9 @@ static const char *const DMR[] = {
 
 static double shock_x(double y, double t) { return 1.0 / 6.0 + (y + 20.0 * t) / sqrt(3.0); }
 
-static int bc_named(const Mesh *m, const char *name) {
-  for (int b = 0; b < m->n_bcs; b++)
-    if (strcmp(m->bcs[b].name, name) == 0) return b;
-  return -1;
-}
-
 static void check_split_boundary_types(const Solver *s) {
   const Mesh *m = s->mesh;
-  const int post = bc_named(m, "BC_postshock"), wall = bc_named(m, "BC_yminus");
+  const int post = harness_bc_index(m, "BC_postshock"), wall = harness_bc_index(m, "BC_yminus");
   assert_true(post >= 0 && wall >= 0);
   assert_int_equal(m->bcs[post].type, BC_EXACT);
   assert_int_equal(m->bcs[wall].type, BC_WALL_SLIP);

@@ -34,12 +34,6 @@ static const char *const CHANNEL[] = {"ProjectName = meanflux",
                                       "CalcMeanFlux = T",
                                       NULL};
 
-static int bc_index(const Solver *s, const char *name) {
-  for (int b = 0; b < s->mesh->n_bcs; b++)
-    if (!strcmp(s->mesh->bcs[b].name, name)) return b;
-  return -1;
-}
-
 static void boundary_fluxes(Solver *s, double *vals) {
   prolong_to_face(s, s->U);
   fill_flux_range(s, 0.0, 0, s->mesh->n_bc_sides);
@@ -62,7 +56,7 @@ static void test_free_stream_fluxes_are_exact(void **state) {
                                  (u[ENER] + pr[PRES]) * pr[VEL1]};
   double err = 0.0;
   for (int side = 0; side < 2; side++) {
-    const double *v = &vals[nc * bc_index(s, side ? "BC_xplus" : "BC_xminus")];
+    const double *v = &vals[nc * harness_bc_index(s->mesh, side ? "BC_xplus" : "BC_xminus")];
     double sign = side ? 1.0 : -1.0;
     err = fmax(err, fabs(v[0] - area) / area);
     for (int iv = 0; iv < HX_NVAR; iv++)

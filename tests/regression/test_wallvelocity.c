@@ -37,12 +37,6 @@ static const char *const COUETTE[] = {"ProjectName = wallvel",
                                       "CalcWallVelocity = T",
                                       NULL};
 
-static int bc_index(const Solver *s, const char *name) {
-  for (int b = 0; b < s->mesh->n_bcs; b++)
-    if (!strcmp(s->mesh->bcs[b].name, name)) return b;
-  return -1;
-}
-
 /* U = Couette profile at every node. */
 static void set_couette(Solver *s) {
   long nde = s->n_dof_elem;
@@ -68,8 +62,8 @@ static void test_couette_wall_shear_is_exact(void **state) {
   double *vals = calloc((size_t)s->mesh->n_bcs * WALLVEL_NCOLS, sizeof(double));
   assert_int_equal(wallvelocity_compute(s, vals), HX_OK);
   const double tauw = MU * USHEAR / H, utau = sqrt(tauw / 1.2);
-  const double *w = &vals[WALLVEL_NCOLS * bc_index(s, "BC_yminus")];
-  const double *slip = &vals[WALLVEL_NCOLS * bc_index(s, "BC_yplus")];
+  const double *w = &vals[WALLVEL_NCOLS * harness_bc_index(s->mesh, "BC_yminus")];
+  const double *slip = &vals[WALLVEL_NCOLS * harness_bc_index(s->mesh, "BC_yplus")];
   printf("  no-slip wall: tau_w %.15e (mu U/h %.15e), u_tau mean/min/max %.15e %.15e %.15e "
          "(exact %.15e), max |u| %.1e\n",
          w[WALLVEL_MEAN_TAUW], tauw, w[WALLVEL_MEAN_UTAU], w[WALLVEL_MIN_UTAU], w[WALLVEL_MAX_UTAU],
