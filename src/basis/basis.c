@@ -285,6 +285,32 @@ void basis_legendre_vandermonde(int N, const double *x, double *V, double *Vinv)
   }
 }
 
+int basis_change_degree_matrix(int Nin, NodeType tin, int Nout, NodeType tout, double *M) {
+  double xin[HX_NPMAX], win[HX_NPMAX], xout[HX_NPMAX], wout[HX_NPMAX];
+  if (Nin < 0 || Nin > HX_NMAX || Nout < 0 || Nout > HX_NMAX)
+    return HX_ERROR(HX_ERR_INPUT, "change of degree from N = %d to N = %d: both must be 0..%d",
+                    Nin, Nout, HX_NMAX);
+  HX_CHECK(basis_nodes_weights(Nin, tin, xin, win));
+  HX_CHECK(basis_nodes_weights(Nout, tout, xout, wout));
+  const int nin = Nin + 1;
+  if (Nout >= Nin) { /* the polynomial itself, at the new nodes */
+    double wb[HX_NPMAX];
+    basis_barycentric_weights(Nin, xin, wb);
+    basis_interp_matrix(Nin, xin, wb, Nout, xout, M);
+    return HX_OK;
+  }
+  double V[HX_NPMAX * HX_NPMAX], Vinv[HX_NPMAX * HX_NPMAX];
+  basis_legendre_vandermonde(Nin, xin, V, Vinv);
+  for (int o = 0; o <= Nout; o++) /* its modes 0..Nout (the L2 projection), at the new nodes */
+    for (int i = 0; i < nin; i++) {
+      double sum = 0.0;
+      for (int m = 0; m <= Nout; m++)
+        sum += orthonormal_legendre(m, xout[o]) * Vinv[m * nin + i];
+      M[o * nin + i] = sum;
+    }
+  return HX_OK;
+}
+
 void basis_sym_eigen(int n, double *A, double *lam, double *U) {
   for (int i = 0; i < n; i++)
     for (int k = 0; k < n; k++) U[i * n + k] = i == k ? 1.0 : 0.0;

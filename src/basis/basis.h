@@ -35,6 +35,12 @@ void basis_interp_matrix(int Nin, const double *xin, const double *wbin, int Nou
  * inverse (nodal -> modal). */
 void basis_legendre_vandermonde(int N, const double *x, double *V, double *Vinv);
 
+/* M[o*(Nin+1)+i], (Nout+1) x (Nin+1): nodal values of degree Nin on nodes `tin` to degree Nout on
+ * nodes `tout`. Nout >= Nin: Lagrange interpolation (exact); Nout < Nin: the L2 projection onto the
+ * Legendre modes 0..Nout (modal cut-off), evaluated at the new nodes. Applied per direction, the
+ * tensor product is the interpolation / L2 projection in the reference element. */
+int basis_change_degree_matrix(int Nin, NodeType tin, int Nout, NodeType tout, double *M);
+
 /* Eigen-decomposition of the symmetric n x n matrix A (row-major, destroyed): A = U diag(lam) U^T,
  * U[i*n+k] the k-th orthonormal eigenvector (cyclic Jacobi rotations, Golub & Van Loan 2013,
  * Sec. 8.5; for the small matrices of one direction, n <= HX_NPMAX). */

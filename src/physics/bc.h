@@ -65,6 +65,15 @@ HD static inline double bc_normal_velocity(const double *prim, const double n[3]
   return prim[VEL1] * n[0] + prim[VEL2] * n[1] + prim[VEL3] * n[2];
 }
 
+/* The pressure that outflow BCs 24 and 25 prescribe at time t: RefState `state`'s, reached by a
+ * linear ramp from BackPressureRampStart at t = 0 when BackPressureRampTime > 0. */
+HD static inline double bc_prescribed_pressure(const ExactFuncParams *ef, int state, double t) {
+  const double p_set = ef->ref_prim[state][PRES];
+  if (!(ef->p_ramp_time > 0.0) || t >= ef->p_ramp_time) return p_set;
+  const double s = t > 0.0 ? t / ef->p_ramp_time : 0.0;
+  return ef->p_ramp_start + s * (p_set - ef->p_ramp_start);
+}
+
 /* Keep the inner velocity and speed of sound (so the outgoing Riemann invariant u_n + 2c/(kappa-1)
  * and the temperature) and set the pressure p_b; the density follows as kappa p_b / c^2. */
 HD static inline void bc_set_pressure_keep_sound_speed(const PhysParams *pp, double *prim,
@@ -190,10 +199,10 @@ HD static inline void bc_outer_state(int type, int state, const ExactFuncParams 
     bc_outflow_mach(pp, ef->ref_prim[state][VEL1], n, pr);
     break;
   case BC_OUTFLOW_PRESSURE:
-    bc_outflow_pressure(pp, ef->ref_prim[state][PRES], n, pr);
+    bc_outflow_pressure(pp, bc_prescribed_pressure(ef, state, t), n, pr);
     break;
   case BC_OUTFLOW_SUBSONIC:
-    bc_outflow_subsonic(pp, ef->ref_prim[state][PRES], n, pr);
+    bc_outflow_subsonic(pp, bc_prescribed_pressure(ef, state, t), n, pr);
     break;
   case BC_INFLOW_TOTAL:
     bc_inflow_total(pp, ef->ref_prim[state], n, pr);

@@ -84,6 +84,15 @@ static const ParamSpec exactfunc_param_specs[] = {
     {"Testcase", "TGVVersion", PARAM_INT, 0, "", false,
      "hexdg's older name of IniConstDens: 1 = IniConstDens T (constant density), 2 = F (constant "
      "temperature); when both are given they must agree."},
+    {"Boundaries", "BackPressureRampTime", PARAM_REAL, 0, "0.", false,
+     "hexdg: the pressure that the outflow BCs 24 and 25 prescribe (their RefState's) is reached "
+     "by a linear ramp in time: BackPressureRampStart at t = 0, the RefState's pressure from "
+     "t = BackPressureRampTime on (simulation time, so a restart continues the ramp). 0: no ramp. "
+     "Starting a compressor cascade from a uniform state at its real back pressure sends a strong "
+     "wave through it; a ramp over about one convective time lets the flow follow."},
+    {"Boundaries", "BackPressureRampStart", PARAM_REAL, 0, "", false,
+     "hexdg: the outflow pressure at t = 0 of the ramp of BackPressureRampTime (default: the "
+     "pressure of the IniRefState)."},
     {"Testcase", "nAnalyzeTestCase", PARAM_INT, 0, "10", false,
      "Taylor-Green vortex: TGV integrals (<ProjectName>_TGVAnalysis.csv) every n-th time step, "
      "and at every analysis (FLEXI's key and default)."},
@@ -424,6 +433,24 @@ static int read_tgv_params(const Params *params, PhysParams *pp, ExactFuncParams
   return HX_OK;
 }
 
+/* BackPressureRampTime / BackPressureRampStart (bc_prescribed_pressure). */
+static int read_pressure_ramp(const Params *params, ExactFuncParams *ef) {
+  HX_CHECK(params_get_real(params, "BackPressureRampTime", &ef->p_ramp_time));
+  if (!(ef->p_ramp_time >= 0.0))
+    return HX_ERROR(HX_ERR_INPUT,
+                    "BackPressureRampTime = %g: give the duration of the outflow pressure's ramp "
+                    "in seconds of simulation time (>= 0; 0 = no ramp)",
+                    ef->p_ramp_time);
+  const double ini_p = ef->n_ref_states > 0 ? ef->ref_prim[ef->ref_state][PRES] : 0.0;
+  HX_CHECK(read_optional_real(params, "BackPressureRampStart", ini_p, &ef->p_ramp_start));
+  if (ef->p_ramp_time > 0.0 && !(ef->p_ramp_start > 0.0))
+    return HX_ERROR(HX_ERR_INPUT,
+                    "BackPressureRampTime = %g needs a start pressure > 0: set "
+                    "BackPressureRampStart (now %g) or give the RefState of IniRefState",
+                    ef->p_ramp_time, ef->p_ramp_start);
+  return HX_OK;
+}
+
 int exactfunc_init(const Params *params, PhysParams *pp, ExactFuncParams *ef) {
   memset(ef, 0, sizeof *ef);
   HX_CHECK(read_gas(params, pp));
@@ -436,5 +463,6 @@ int exactfunc_init(const Params *params, PhysParams *pp, ExactFuncParams *ef) {
   HX_CHECK(read_vortex_params(params, pp, ef));
   HX_CHECK(read_shock_params(params, ef));
   HX_CHECK(read_sedov_params(params, ef));
+  HX_CHECK(read_pressure_ramp(params, ef));
   return HX_OK;
 }

@@ -58,6 +58,7 @@ typedef struct {
   double mach_shock, pre_shock_dens;           /* MachShock, PreShockDens */
   double sedov_energy, sedov_radius;           /* SedovEnergy E0, SedovRadius sigma */
   double sedov_density, sedov_pressure;        /* SedovDensity rho0, SedovPressure p0 */
+  double p_ramp_time, p_ramp_start; /* BackPressureRampTime, BackPressureRampStart (BCs 24, 25) */
 } ExactFuncParams;
 
 HD static inline int exact_has_source(int which) {

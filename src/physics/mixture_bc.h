@@ -161,10 +161,10 @@ HD static inline void mix_bc_outer_state(const ChemMech *m, const ExactFuncParam
   case BC_WALL_ISOTHERMAL: mix_bc_wall_state(m, ef->ref_prim[state][TEMP], prim, Y, uR); break;
   case BC_OUTFLOW_MACH: mix_bc_outflow_mach(m, ef->ref_prim[state][VEL1], n, prim, Y, c, uR); break;
   case BC_OUTFLOW_SUBSONIC:
-    mix_bc_outflow_subsonic(m, ef->ref_prim[state][PRES], n, prim, Y, c, uR);
+    mix_bc_outflow_subsonic(m, bc_prescribed_pressure(ef, state, t), n, prim, Y, c, uR);
     break;
   default: /* BC_OUTFLOW_PRESSURE */
-    mix_bc_outflow_pressure(m, ef->ref_prim[state][PRES], n, uL, prim, Y, c, uR);
+    mix_bc_outflow_pressure(m, bc_prescribed_pressure(ef, state, t), n, uL, prim, Y, c, uR);
     break;
   }
 }

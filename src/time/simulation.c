@@ -14,6 +14,7 @@
 #include "core/error.h"
 #include "dg/indicator.h"
 #include "io/state.h"
+#include "io/state_degree.h"
 #include "io/vtu.h"
 #include "mesh/partition.h"
 #include "parallel/parallel.h"
@@ -204,8 +205,9 @@ static int load_restart(Simulation *sim, const char *file) {
   StateHeader expected, found;
   state_header(sim, &expected);
   HX_CHECK(state_read_header(file, &found));
-  HX_CHECK(state_read_part(file, &expected, sim->solver->U, sim->solver->mesh->n_elems,
-                           sim->solver->mesh->elem_global_id));
+  bool changed; /* docs/restart.md: a file of another N or NodeType is interpolated */
+  HX_CHECK(state_read_part_any_degree(file, &expected, sim->solver->U, sim->solver->mesh->n_elems,
+                                      sim->solver->mesh->elem_global_id, &changed));
   sim->t = found.time;
   return HX_OK;
 }

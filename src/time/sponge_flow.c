@@ -12,6 +12,7 @@
 #include "core/error.h"
 #include "dg/sponge.h"
 #include "io/state.h"
+#include "io/state_degree.h"
 #include "time/sponge_flow.h"
 
 /* FLEXI's TIMESTAMP name of the base flow file of time t. */
@@ -32,13 +33,15 @@ static int read_base(Simulation *sim, const char *file, const char *key) {
   simulation_base_header(sim, &expected);
   double *full = hx_malloc(sizeof(double) * s->n_var * s->n_dof, "sponge base flow file");
   HX_ALLOC_CHECK(full);
-  int rc = state_read_part(file, &expected, full, s->mesh->n_elems, s->mesh->elem_global_id);
+  bool changed; /* a base flow of another N or NodeType is interpolated as the restart state */
+  int rc = state_read_part_any_degree(file, &expected, full, s->mesh->n_elems,
+                                      s->mesh->elem_global_id, &changed);
   if (rc == HX_OK) sponge_set_base(s, full);
   free(full);
   if (rc != HX_OK)
     return HX_ERROR(rc,
-                    "%s = %s: the sponge base flow must be a state of the same mesh, N and "
-                    "NodeType (see the message above)",
+                    "%s = %s: the sponge base flow must be a state of the same mesh and "
+                    "variables (see the message above)",
                     key, file);
   return HX_OK;
 }

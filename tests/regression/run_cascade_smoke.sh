@@ -34,6 +34,11 @@ check "10 steps" bash -c "cd two && '$hexdg' case.ini >run.txt 2>&1"
 mid=$(cd two && ls r37smoke_State_*.h5 | sort | tail -1)
 check "10 more steps from the restart file $mid" bash -c "cd two && '$hexdg' case.ini $mid >run2.txt 2>&1"
 tail -2 two/run2.txt
+# a restart at another degree (io/state_degree.c): the N = 3 file interpolated to N = 4
+mkdir -p three && cp rotor37_L0_mesh.h5 three/
+sed -e 's/^maxIter .*/maxIter = 3/' -e 's/^N  *= 3/N = 4/' "$ini" >three/case.ini
+check "3 steps at N = 4 from the N = 3 restart file $mid" bash -c \
+  "cd three && '$hexdg' case.ini ../two/$mid >run.txt 2>&1 && grep -q 'interpolated (exactly)' run.txt"
 check "restart: state, record points and time averages as one run" "$py" - <<'PY'
 import glob, h5py, numpy as np
 def last(d, kind):

@@ -326,6 +326,38 @@ static void test_pressure_outflow(void **state) {
   }
 }
 
+/* BackPressureRampTime: the pressure of 24 and 25 goes linearly from the start value at t = 0 to
+ * the RefState's at the ramp's end and stays there (restarts continue it: t is absolute). */
+static void test_back_pressure_ramp(void **state) {
+  (void)state;
+  const PhysParams pp = gas();
+  ExactFuncParams ef;
+  memset(&ef, 0, sizeof ef);
+  const double p0 = 0.7e5, p1 = 0.9e5, T = 2e-4;
+  const double prim[5] = {1.0, 1.0, 1.0, 1.0, p1};
+  memcpy(ef.ref_prim[0], prim, sizeof prim);
+  ef.n_ref_states = 1;
+  assert_true(bc_prescribed_pressure(&ef, 0, 0.0) == p1); /* no ramp */
+  ef.p_ramp_time = T;
+  ef.p_ramp_start = p0;
+  const double t[5] = {0.0, 0.25 * T, 0.5 * T, T, 3.0 * T};
+  const double want[5] = {p0, p0 + 0.25 * (p1 - p0), 0.5 * (p0 + p1), p1, p1};
+  for (int i = 0; i < 5; i++)
+    assert_true(fabs(bc_prescribed_pressure(&ef, 0, t[i]) - want[i]) < 1e-10 * p1);
+  const double x[3] = {0.0, 0.0, 0.0}, n[3] = {1.0, 0.0, 0.0};
+  const double inner[5] = {1.2, 120.0, 20.0, -10.0, 1.0e5};
+  double uL[HX_NVAR], uR[HX_NVAR], pR[HX_NPRIM], pin[HX_NPRIM];
+  memcpy(pin, inner, sizeof inner);
+  prim_set_temperature(&pp, pin);
+  prim_to_cons(&pp, pin, uL);
+  const int types[2] = {BC_OUTFLOW_PRESSURE, BC_OUTFLOW_SUBSONIC};
+  for (int b = 0; b < 2; b++) { /* the outer state carries the ramped pressure at t = T/2 */
+    bc_outer_state(types[b], 0, &ef, &pp, uL, n, x, 0.5 * T, uR);
+    cons_to_prim(&pp, uR, pR);
+    assert_true(fabs(pR[PRES] - 0.5 * (p0 + p1)) < 1e-10 * p1);
+  }
+}
+
 static void test_subsonic_outflow(void **state) {
   (void)state;
   const PhysParams pp = gas();
@@ -492,6 +524,7 @@ int main(void) {
       cmocka_unit_test(test_inflow_total_prescribes_totals),
       cmocka_unit_test(test_inflow_total_hot_inner_state),
       cmocka_unit_test(test_pressure_outflow),
+      cmocka_unit_test(test_back_pressure_ramp),
       cmocka_unit_test(test_subsonic_outflow),
       cmocka_unit_test(test_mach_outflow),
       cmocka_unit_test(test_new_types_default_viscous_paths),
