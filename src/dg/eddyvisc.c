@@ -418,7 +418,16 @@ int eddyvisc_init(const Params *p, Solver *s) {
   HX_ALLOC_CHECK(ev->delta);
   filter_widths(s, ev->delta);
   HX_CHECK(volume_coefficients(s, ev));
+  ev->mu_t_max = hx_calloc(s->mesh->n_elems ? s->mesh->n_elems : 1, sizeof(double),
+                           "largest eddy viscosity per element");
+  HX_ALLOC_CHECK(ev->mu_t_max);
   return face_coefficients(s, ev);
+}
+
+void eddyvisc_refresh(Solver *s, double t) {
+  if (!s->sgs) return;
+  memset(s->sgs->mu_t_max, 0, sizeof(double) * s->mesh->n_elems);
+  dg_time_derivative(s, s->U, s->Ut, t); /* the lifting records mu_t_max (lifting.c) */
 }
 
 void eddyvisc_free(Solver *s) {
@@ -429,6 +438,7 @@ void eddyvisc_free(Solver *s) {
   free(ev->coef);
   free(ev->coef_master);
   free(ev->coef_slave);
+  free(ev->mu_t_max);
   free(ev);
   s->sgs = NULL;
 }

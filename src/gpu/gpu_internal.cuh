@@ -110,6 +110,8 @@ typedef struct {
   int sgs_model;
   double sgs_lambda_factor;
   const double *sgs_coef, *sgs_coef_master, *sgs_coef_slave;
+  unsigned long long *sgs_mu_max; /* [elem] largest volume mu_t since the last dt, as bits
+                                     (non-negative doubles order like their bits) */
   StepScalars *sc;
 } DevData;
 

@@ -12,6 +12,7 @@
 #include "analysis/meanflux.h"
 #include "analysis/wallvelocity.h"
 #include "core/error.h"
+#include "dg/eddyvisc.h"
 #include "dg/indicator.h"
 #include "io/state.h"
 #include "io/vtu.h"
@@ -318,6 +319,8 @@ int simulation_create(const Params *p, const char *restart_file, Simulation **ou
   if (rc == HX_OK) rc = recordpoints_init(p, sim->solver, sim->project, &sim->rp);
   if (rc == HX_OK) rc = sponge_flow_load(p, sim, restart_file); /* before the device mirror */
   if (rc == HX_OK) rc = backend_init(p, sim);
+  if (rc == HX_OK && sim->backend != BACKEND_CUDA) /* mu_t of the first DFL step (GPU: upload) */
+    eddyvisc_refresh(sim->solver, sim->t);
   if (rc == HX_OK && sim->rp.on && sim->backend == BACKEND_CUDA)
     rc = gpu_rp_create(sim->gpu, &sim->rp, &sim->rp.gpu);
   if (rc == HX_OK && sim->maxp.on && sim->backend == BACKEND_CUDA)
