@@ -522,16 +522,14 @@ static int capture_step_graph(GpuSolver *g) {
   return capture_graph(g, enqueue_step, &g->step_graph);
 }
 
-/* LES: the largest mu_t per element of the current state alone, for the next DFL step (the CPU's
- * eddyvisc_refresh): one lifting at the state's time. */
-static int sgs_refresh(GpuSolver *g) {
+int gpu_sgs_refresh(GpuSolver *g) {
   if (!g->d.sgs_mu_max) return HX_OK;
   CU_CHECK(cudaMemset(g->d.sgs_mu_max, 0, sizeof(unsigned long long) * g->d.n_elems));
   if (g->mpi) {
     HX_CHECK(gpu_mpi_lifting(g->mpi, &g->d, &g->ph, 0.0));
   } else {
     HX_CHECK(launch_face_lifting(&g->d, &g->ph, 0.0, 0, g->d.n_sides, g->s_elem));
-    HX_CHECK(launch_lifting(&g->d, &g->ph, 0, g->s_elem));
+    HX_CHECK(launch_lifting(&g->d, &g->ph, 1, g->s_elem));
   }
   CU_CHECK(cudaDeviceSynchronize());
   return HX_OK;
@@ -554,7 +552,7 @@ extern "C" int gpu_upload_state(GpuSolver *g, const double *U, double t) {
     HX_CHECK(launch_fv_indicator(&g->d, &g->ph, 0));
     CU_CHECK(cudaDeviceSynchronize());
   }
-  return sgs_refresh(g);
+  return gpu_sgs_refresh(g);
 }
 
 extern "C" int gpu_download_state(GpuSolver *g, double *U) {

@@ -1,21 +1,25 @@
-/* The DFL time step with an eddy viscosity on the CUDA backend against the CPU backend: a
- * Taylor-Green vortex whose Smagorinsky/Vreman constant makes mu_t >> mu, so that the viscous
- * bound with the element's largest mu_t sets dt. Ten steps side by side; each step's dt of the
- * GPU (mu_t recorded by the lifting kernels, read by the time-step kernel) must equal the CPU's
- * to 1e-12 relative, and the first one must lie far below the dt without a model (else the
- * agreement could come from both ignoring mu_t). Gauss-Lobatto N = 3 (line lifting kernel) and
- * Gauss N = 4 (node kernel). Exits 77 (skipped) without a GPU. */
+/* The eddy viscosity in the DFL time step and in the output on the CUDA backend against the CPU
+ * backend: a Taylor-Green vortex whose Smagorinsky/Vreman constant makes mu_t >> mu, so that the
+ * viscous bound with the element's largest mu_t sets dt. Ten steps side by side; each step's dt
+ * of the GPU (mu_t recorded by the lifting kernels, read by the time-step kernel) must equal the
+ * CPU's to 1e-12 relative, and the first one must lie far below the dt without a model (else the
+ * agreement could come from both ignoring mu_t). Then the muSGS field of the state (GPU: lifted
+ * and evaluated on the device) against the CPU's (relative L2 <= 1e-12), and the GPU run's state
+ * file must hold the same field. Gauss-Lobatto N = 3 (line lifting kernel) and Gauss N = 4 (node
+ * kernel). Exits 77 (skipped) without a GPU. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 
 #include <cmocka.h>
 
+#include "dg/eddyvisc.h"
 #include "gpu/gpu.h"
+#include "io/state.h"
 #include "regression/harness.h"
 #include "time/timedisc.h"
 
-static const char *const TGV[] = {"ProjectName = gpu_les_dt",
+static const char *const TGV[] = {"ProjectName = gpu_les_sgs",
                                   "MeshFile = box",
                                   "BoxElems = (/4,4,4/)",
                                   "BoxLower = (/0.,0.,0./)",
@@ -72,6 +76,7 @@ static void compare(const char *label, const char *const *lines, const char *mod
     double t, dtg;
     int landed;
     assert_int_equal(gpu_step(gpu->gpu, 1e300, &t, &dtg, &landed), HX_OK);
+    gpu->t = t;
     worst = fmax(worst, fabs(dtg - dtc) / dtc);
     if (step == 0) dt_first = dtc;
   }
@@ -80,6 +85,29 @@ static void compare(const char *label, const char *const *lines, const char *mod
          label, model, worst, dt_first, dt_none);
   assert_true(worst <= 1e-12);
   assert_true(dt_first < 0.5 * dt_none);
+  /* muSGS of the state after the ten steps */
+  const long n = cpu->solver->n_dof;
+  double *mc = malloc(sizeof(double) * n), *mg = malloc(sizeof(double) * n);
+  double *mf = malloc(sizeof(double) * n);
+  assert_true(mc && mg && mf);
+  eddyvisc_node_field(cpu->solver, cpu->t, mc);
+  assert_int_equal(gpu_sgs_field(gpu->gpu, mg), HX_OK);
+  const double d = harness_rel_l2_diff(mg, mc, n);
+  assert_int_equal(simulation_write_state(gpu), HX_OK);
+  int found = 0;
+  const long ne = gpu->solver->mesh->n_elems;
+  assert_int_equal(
+      state_read_field(gpu->last_state, "muSGS", gpu->solver->disc.N, ne, ne, NULL, mf, &found),
+      HX_OK);
+  assert_true(found);
+  const double dfile = harness_rel_l2_diff(mf, mg, n);
+  printf("  %-24s %-12s: muSGS GPU-CPU relative L2 %.2e, GPU file against GPU field %.2e\n", label,
+         model, d, dfile);
+  assert_true(d <= 1e-12);
+  assert_true(dfile <= 1e-14);
+  free(mc);
+  free(mg);
+  free(mf);
   simulation_destroy(cpu);
   simulation_destroy(gpu);
 }
