@@ -179,8 +179,11 @@ int launch_tgv_sums(const DevData *d, const DevPhysics *ph, double *elem_sums, d
 const DevData *gpu_dev_data(const GpuSolver *g);
 const DevPhysics *gpu_dev_physics(const GpuSolver *g);
 cudaStream_t gpu_elem_stream(const GpuSolver *g);
-/* LES: the lifted gradients of the current state (volume gradients written) and sgs_mu_max of it
- * alone (reset first), the CPU's eddyvisc_refresh; nothing without a model. */
+/* The lifted gradients of the current state at its time (volume gradients d->grad written),
+ * enqueued on the element stream (air Navier-Stokes). */
+int gpu_lift_state(GpuSolver *g);
+/* LES: gpu_lift_state and sgs_mu_max of the current state alone (reset first), the CPU's
+ * eddyvisc_refresh; nothing without a model. */
 int gpu_sgs_refresh(GpuSolver *g);
 /* p_max = max(p_max, p) at every node ([elem][n3]): the numerical soot foil. */
 int launch_max_pressure(const DevData *d, const DevPhysics *ph, double *p_max, cudaStream_t s);

@@ -522,15 +522,16 @@ static int capture_step_graph(GpuSolver *g) {
   return capture_graph(g, enqueue_step, &g->step_graph);
 }
 
+int gpu_lift_state(GpuSolver *g) {
+  if (g->mpi) return gpu_mpi_lifting(g->mpi, &g->d, &g->ph, 0.0);
+  HX_CHECK(launch_face_lifting(&g->d, &g->ph, 0.0, 0, g->d.n_sides, g->s_elem));
+  return launch_lifting(&g->d, &g->ph, 1, g->s_elem);
+}
+
 int gpu_sgs_refresh(GpuSolver *g) {
   if (!g->d.sgs_mu_max) return HX_OK;
   CU_CHECK(cudaMemset(g->d.sgs_mu_max, 0, sizeof(unsigned long long) * g->d.n_elems));
-  if (g->mpi) {
-    HX_CHECK(gpu_mpi_lifting(g->mpi, &g->d, &g->ph, 0.0));
-  } else {
-    HX_CHECK(launch_face_lifting(&g->d, &g->ph, 0.0, 0, g->d.n_sides, g->s_elem));
-    HX_CHECK(launch_lifting(&g->d, &g->ph, 1, g->s_elem));
-  }
+  HX_CHECK(gpu_lift_state(g));
   CU_CHECK(cudaDeviceSynchronize());
   return HX_OK;
 }

@@ -357,7 +357,8 @@ int simulation_create(const Params *p, const char *restart_file, Simulation **ou
     rc = gpu_rp_create(sim->gpu, &sim->rp, &sim->rp.gpu);
   if (rc == HX_OK && sim->maxp.on && sim->backend == BACKEND_CUDA)
     rc = gpu_max_pressure_set(sim->gpu, sim->maxp.p_max);
-  if (rc == HX_OK) rc = timeavg_init(p, sim->solver, &sim->tavg); /* the window starts here */
+  if (rc == HX_OK)
+    rc = timeavg_init(p, sim->solver, sim->t, &sim->tavg); /* the window starts here */
   if (rc == HX_OK && sim->tavg.on && sim->backend == BACKEND_CUDA)
     rc = gpu_timeavg_create(sim->gpu, &sim->tavg.map, sim->tavg.last, &sim->gpu_tavg);
   if (rc != HX_OK) {
@@ -654,7 +655,7 @@ static int record_max_pressure(Simulation *sim) {
 /* CalcTimeAverage: fold the state after a step of length dt into the window. */
 static int accumulate_time_average(Simulation *sim, double dt) {
   if (!sim->tavg.on) return HX_OK;
-  if (sim->backend != BACKEND_CUDA) return timeavg_update(&sim->tavg, sim->solver, dt);
+  if (sim->backend != BACKEND_CUDA) return timeavg_update(&sim->tavg, sim->solver, dt, sim->t);
   sim->tavg.avg_time += dt;
   return gpu_timeavg_update(sim->gpu_tavg, dt);
 }
