@@ -7,6 +7,7 @@
 
 #include "core/error.h"
 #include "io/state.h"
+#include "parallel/exchange.h"
 #include "parallel/parallel.h"
 #include "physics/mixture.h"
 
@@ -56,8 +57,8 @@ static const int FLUC_A[N_FLUC] = {0,
                                    TAVG_VELOCITY_X,
                                    TAVG_VELOCITY_X,
                                    TAVG_VELOCITY_Y,
-                                   -1,
-                                   -1,
+                                   TAVG_DR_U,
+                                   TAVG_DR_S,
                                    TAVG_VELOCITY_SQUARED,
                                    TAVG_TOTAL_TEMPERATURE,
                                    TAVG_TOTAL_PRESSURE};
@@ -77,8 +78,8 @@ static const int FLUC_B[N_FLUC] = {0,
                                    TAVG_VELOCITY_Y,
                                    TAVG_VELOCITY_Z,
                                    TAVG_VELOCITY_Z,
-                                   -1,
-                                   -1,
+                                   TAVG_ONE,
+                                   TAVG_ONE,
                                    TAVG_ONE,
                                    TAVG_TOTAL_TEMPERATURE,
                                    TAVG_TOTAL_PRESSURE};
@@ -97,8 +98,15 @@ int timeavg_define_params(Params *p) {
   return params_define(p, "Analyze", "VarNameFluc", PARAM_STRING, 0, "", true,
                        "a variable whose time-averaged square (or product: uv, uw, vw; TKE = "
                        "mean of |u|^2) is written as MeanSquare (repeat the key); any VarNameAvg "
-                       "name, uv, uw, vw, TKE; its mean is averaged too, so that "
-                       "MeanSquare - Mean^2 is the variance");
+                       "name, uv, uw, vw, TKE, and FLEXI's dissipation measures of the lifted "
+                       "velocity gradient g_ij = du_i/dx_j: DR_u = mean of S_ij S_ij, S = (g + "
+                       "g^T)/2, DR_S = mean of g_ij g_ij (Navier-Stokes only); its mean is "
+                       "averaged too, so that MeanSquare - Mean^2 is the variance");
+}
+
+/* The MeanSquare entries without a mean of their own (FLEXI's hasAvgVars = F). */
+static bool without_mean(int k) {
+  return k == FLUC_DR_U || k == FLUC_DR_S || k == FLUC_TKE;
 }
 
 static int find_name(const char *const *list, int n, const char *name) {
@@ -135,17 +143,11 @@ static int read_selection(const Params *p, bool calc_avg[TAVG_NAVG], bool calc_f
                       "VarNameFluc = %s is not a fluctuation FLEXI computes; use a "
                       "VarNameAvg name or uv, uw, vw, TKE (docs/time_averages.md)",
                       name);
-    if (k == FLUC_DR_U || k == FLUC_DR_S)
-      return HX_ERROR(HX_ERR_INPUT,
-                      "VarNameFluc = %s (FLEXI's dissipation from the lifted "
-                      "velocity gradients) is not in hexdg's time averages yet; "
-                      "remove it",
-                      name);
     calc_fluc[k] = true;
     int own = find_name(AVG_NAMES, TAVG_NAVG, FLUC_NAMES[k]);
     if (own >= 0) calc_avg[own] = true;
-    if (k != FLUC_TKE && own < 0) calc_avg[FLUC_A[k]] = calc_avg[FLUC_B[k]] = true;
-    if (k == FLUC_TKE)
+    if (!without_mean(k) && own < 0) calc_avg[FLUC_A[k]] = calc_avg[FLUC_B[k]] = true;
+    if (without_mean(k)) /* FLEXI: DR_u, DR_S and TKE average rho, u, v, w */
       calc_avg[TAVG_DENSITY] = calc_avg[TAVG_VELOCITY_X] = calc_avg[TAVG_VELOCITY_Y] =
           calc_avg[TAVG_VELOCITY_Z] = true;
   }
@@ -153,7 +155,7 @@ static int read_selection(const Params *p, bool calc_avg[TAVG_NAVG], bool calc_f
 }
 
 /* The map and the output names: Mean in FLEXI's list order; MeanSquare with a mean first, then
- * those without (TKE), as FLEXI orders them. */
+ * those without (DR_u, DR_S, TKE), as FLEXI orders them. */
 static void build_map(TimeAvg *ta, const bool calc_avg[TAVG_NAVG], const bool calc_fluc[N_FLUC]) {
   TimeAvgMap *m = &ta->map;
   memset(m, 0, sizeof *m);
@@ -165,7 +167,8 @@ static void build_map(TimeAvg *ta, const bool calc_avg[TAVG_NAVG], const bool ca
     }
   for (int pass = 0; pass < 2; pass++)
     for (int k = 0; k < N_FLUC; k++)
-      if (calc_fluc[k] && (k == FLUC_TKE) == (pass == 1)) {
+      if (calc_fluc[k] && without_mean(k) == (pass == 1)) {
+        if (k == FLUC_DR_U || k == FLUC_DR_S) m->grad = 1;
         ta->names[m->n_avg + m->n_sq] = FLUC_NAMES[k];
         m->sq_a[m->n_sq] = FLUC_A[k];
         m->sq_b[m->n_sq++] = FLUC_B[k];
@@ -185,11 +188,27 @@ static void node_values(const TimeAvg *ta, const Solver *s, long e, int q, doubl
   double pr[HX_NPRIM], Y[HX_MAX_SPECIES], c;
   solver_node_prim(s, e * s->n_dof_elem + q, u, pr, Y, &c);
   timeavg_node_values(s->phys.kappa, u, pr, c, vals);
+  if (!ta->map.grad) return;
+  const int n3 = s->n_dof_elem, nl = s->n_lift; /* grad [elem][dir][lift n_lift][node] */
+  double g[3][HX_NLIFT];
+  for (int d = 0; d < 3; d++)
+    for (int v = 0; v < HX_NLIFT; v++)
+      g[d][v] = s->grad[((e * 3 + d) * nl + v) * n3 + q];
+  timeavg_node_dissipation(g[0], g[1], g[2], vals);
+}
+
+/* DR_u, DR_S: the lifted gradients of the current state at time t in s->grad. */
+static void lift_state(const TimeAvg *ta, const Solver *s, double t) {
+  if (!ta->map.grad) return;
+  prolong_to_face(s, s->U);
+  lifting(s, s->U, s->Ut, t);
+  exchange_finish(s->exchange, EXCH_GRAD);
 }
 
 /* The values of the current state into last (w = 0), or the trapezoidal step of half length w. */
-static void fold_state(TimeAvg *ta, const Solver *s, double w, int first) {
+static void fold_state(TimeAvg *ta, const Solver *s, double t, double w, int first) {
   const int n3 = s->n_dof_elem;
+  lift_state(ta, s, t);
 #pragma omp parallel for
   for (long e = 0; e < s->mesh->n_elems; e++)
     for (int q = 0; q < n3; q++) {
@@ -203,13 +222,17 @@ static void fold_state(TimeAvg *ta, const Solver *s, double w, int first) {
     }
 }
 
-int timeavg_init(const Params *p, const Solver *s, TimeAvg *ta) {
+int timeavg_init(const Params *p, const Solver *s, double t, TimeAvg *ta) {
   memset(ta, 0, sizeof *ta);
   HX_CHECK(params_get_logical(p, "CalcTimeAverage", &ta->on));
   if (!ta->on) return HX_OK;
   bool calc_avg[TAVG_NAVG] = {false}, calc_fluc[N_FLUC] = {false};
   HX_CHECK(read_selection(p, calc_avg, calc_fluc));
   build_map(ta, calc_avg, calc_fluc);
+  if (ta->map.grad && !s->viscous)
+    return HX_ERROR(HX_ERR_INPUT, "VarNameFluc = DR_u or DR_S: the dissipation measures need the "
+                                  "lifted velocity gradients of the Navier-Stokes equations; set "
+                                  "mu0 > 0 or remove them");
   if (s->mech && (calc_avg[TAVG_TOTAL_TEMPERATURE] || calc_avg[TAVG_TOTAL_PRESSURE]))
     return HX_ERROR(HX_ERR_INPUT,
                     "VarNameAvg/VarNameFluc TotalTemperature or TotalPressure: "
@@ -223,13 +246,13 @@ int timeavg_init(const Params *p, const Solver *s, TimeAvg *ta) {
     timeavg_free(ta);
     return HX_ERR_MEM;
   }
-  fold_state(ta, s, 0.0, 1);
+  fold_state(ta, s, t, 0.0, 1);
   return HX_OK;
 }
 
-int timeavg_update(TimeAvg *ta, const Solver *s, double dt) {
+int timeavg_update(TimeAvg *ta, const Solver *s, double dt, double t) {
   if (!ta->on) return HX_OK;
-  fold_state(ta, s, 0.5 * dt, 0);
+  fold_state(ta, s, t, 0.5 * dt, 0);
   ta->avg_time += dt;
   return HX_OK;
 }

@@ -27,10 +27,11 @@ typedef struct {
 
 int timeavg_define_params(Params *p);
 /* Reads CalcTimeAverage, VarNameAvg, VarNameFluc; when on: zero sums, the window starts at the
- * current state s->U (the values of it in last). Unknown names are errors naming the key. */
-int timeavg_init(const Params *p, const Solver *s, TimeAvg *ta);
-/* Fold in the state after a step of length dt (CPU backend). */
-int timeavg_update(TimeAvg *ta, const Solver *s, double dt);
+ * current state s->U at time t (the values of it in last). Unknown names are errors naming the
+ * key. DR_u, DR_S lift the state (s->grad, the face gradients and s->Ut are overwritten). */
+int timeavg_init(const Params *p, const Solver *s, double t, TimeAvg *ta);
+/* Fold in the state after a step of length dt, at time t (CPU backend). */
+int timeavg_update(TimeAvg *ta, const Solver *s, double dt, double t);
 /* Write <project>_TimeAvg_<t>.h5 (Mean = sums / avg_time) from the host sums, h: the state
  * file's header (project, time, mesh file, node type, N), then start a new
  * window (sums and avg_time zero; last kept: it is the state at t). Nothing when avg_time = 0.

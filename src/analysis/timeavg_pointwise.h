@@ -7,11 +7,13 @@
 
 #include <math.h>
 
+#include "physics/eddyvisc.h"
 #include "physics/eos.h"
 #include "physics/physics.h"
 
-/* Values of one node: FLEXI's 15 averageable variables, then |u|^2 (TKE) and 1 (the second
- * factor of TKE's product), so that every MeanSquare entry is vals[a] * vals[b]. */
+/* Values of one node: FLEXI's 15 averageable variables, then |u|^2 (TKE), 1 (the second factor
+ * of TKE's, DR_u's and DR_S's products) and the dissipation measures DR_u, DR_S of the lifted
+ * velocity gradient, so that every MeanSquare entry is vals[a] * vals[b]. */
 enum {
   TAVG_DENSITY = 0,
   TAVG_MOMENTUM_X,
@@ -30,6 +32,8 @@ enum {
   TAVG_TOTAL_PRESSURE,
   TAVG_VELOCITY_SQUARED, /* TKE's |u|^2 (FLEXI accumulates it without a mean) */
   TAVG_ONE,
+  TAVG_DR_U, /* S_ij S_ij (needs the lifted gradients) */
+  TAVG_DR_S, /* du_i/dx_j du_i/dx_j */
   TAVG_NVALS
 };
 #define TAVG_NAVG 15 /* the variables VarNameAvg may name */
@@ -38,9 +42,10 @@ enum {
 #define TAVG_MAX_SUMS 36
 
 /* Which values a run averages: Mean entry m is vals[avg[m]], MeanSquare entry f is
- * vals[sq_a[f]] * vals[sq_b[f]]; prim: some value needs the primitive state. */
+ * vals[sq_a[f]] * vals[sq_b[f]]; prim: some value needs the primitive state; grad: some value
+ * needs the lifted velocity gradient of the state (DR_u, DR_S). */
 typedef struct {
-  int n_avg, n_sq, prim;
+  int n_avg, n_sq, prim, grad;
   int avg[TAVG_NAVG];
   int sq_a[TAVG_MAX_SUMS - TAVG_NAVG], sq_b[TAVG_MAX_SUMS - TAVG_NAVG];
 } TimeAvgMap;
@@ -74,6 +79,23 @@ HD static inline void timeavg_node_cons(const double *u, double *vals) {
   for (int v = 0; v < HX_NVAR; v++)
     vals[TAVG_DENSITY + v] = u[v];
   vals[TAVG_ONE] = 1.0;
+}
+
+/* FLEXI's dissipation measures (timeavg.f90, CalcTimeAverage) from the lifted gradients gx, gy,
+ * gz [HX_NLIFT] of the node: DR_u = S_ij S_ij with S = (g + g^T)/2 and DR_S = g_ij g_ij,
+ * g_ij = du_i/dx_j (2 nu S_ij S_ij: the viscous dissipation rate of incompressible flow). */
+HD static inline void timeavg_node_dissipation(const double *gx, const double *gy, const double *gz,
+                                               double *vals) {
+  double g[3][3], dr_u = 0.0, dr_s = 0.0;
+  sgs_velocity_gradient(gx, gy, gz, g);
+  for (int i = 0; i < 3; i++)
+    for (int j = 0; j < 3; j++) {
+      const double s = 0.5 * (g[i][j] + g[j][i]);
+      dr_u += s * s;
+      dr_s += g[i][j] * g[i][j];
+    }
+  vals[TAVG_DR_U] = dr_u;
+  vals[TAVG_DR_S] = dr_s;
 }
 
 /* sums += w (last + now) for every entry (the trapezoidal rule over one step of length 2 w,

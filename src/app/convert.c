@@ -110,11 +110,20 @@ static int convert_with_solver(const Params *p, Solver *s, const StateHeader *fo
   if (!alpha) rc = HX_ERR_MEM;
   if (rc == HX_OK)
     rc = state_read_elem_data(state_path, "FV_alpha", s->mesh->n_elems, alpha, &has_alpha);
-  VtuExtra extra = {"FV_alpha", alpha, 0};
+  /* LES states carry the eddy viscosity muSGS in FieldData: point data, as the run writes it */
+  int has_mu = 0;
+  double *mu = hx_malloc(sizeof(double) * s->n_dof_elem * (s->mesh->n_elems ? s->mesh->n_elems : 1),
+                         "muSGS");
+  if (!mu) rc = HX_ERR_MEM;
+  if (rc == HX_OK)
+    rc = state_read_field(state_path, "muSGS", s->disc.N, s->mesh->n_elems, s->mesh->n_elems, NULL,
+                          mu, &has_mu);
+  VtuExtra extra = {"FV_alpha", has_alpha ? alpha : NULL, 0, "muSGS", has_mu ? mu : NULL};
   if (rc == HX_OK && n_visu <= 0) rc = vtu_read_params(p, s->disc.N, &format, &n_visu);
   if (rc == HX_OK)
-    rc = vtu_write(out_path, s, s->U, n_visu, found->time, has_alpha ? &extra : NULL);
+    rc = vtu_write(out_path, s, s->U, n_visu, found->time, has_alpha || has_mu ? &extra : NULL);
   free(alpha);
+  free(mu);
   return rc;
 }
 

@@ -418,7 +418,36 @@ int eddyvisc_init(const Params *p, Solver *s) {
   HX_ALLOC_CHECK(ev->delta);
   filter_widths(s, ev->delta);
   HX_CHECK(volume_coefficients(s, ev));
+  ev->mu_t_max = hx_calloc(s->mesh->n_elems ? s->mesh->n_elems : 1, sizeof(double),
+                           "largest eddy viscosity per element");
+  HX_ALLOC_CHECK(ev->mu_t_max);
   return face_coefficients(s, ev);
+}
+
+void eddyvisc_refresh(Solver *s, double t) {
+  if (!s->sgs) return;
+  memset(s->sgs->mu_t_max, 0, sizeof(double) * s->mesh->n_elems);
+  prolong_to_face(s, s->U);
+  lifting(s, s->U, s->Ut, t); /* records mu_t_max (lifting.c) */
+  exchange_finish(s->exchange, EXCH_GRAD);
+}
+
+void eddyvisc_node_field(Solver *s, double t, double *mu_t) {
+  const EddyVisc *ev = s->sgs;
+  const int n3 = s->n_dof_elem;
+  eddyvisc_refresh(s, t);
+#pragma omp parallel for schedule(static)
+  for (int e = 0; e < s->mesh->n_elems; e++) {
+    const double *g = &s->grad[(long)HX_NGRAD * n3 * e], *rho = &s->U[(long)s->n_var * n3 * e];
+    for (int n = 0; n < n3; n++) {
+      double q[3][HX_NLIFT];
+      for (int c = 0; c < 3; c++)
+        for (int v = 0; v < HX_NLIFT; v++)
+          q[c][v] = g[(c * HX_NLIFT + v) * n3 + n];
+      mu_t[(long)e * n3 + n] =
+          eddy_viscosity(ev->model, ev->coef[(long)e * n3 + n], rho[n], q[0], q[1], q[2]);
+    }
+  }
 }
 
 void eddyvisc_free(Solver *s) {
@@ -429,6 +458,7 @@ void eddyvisc_free(Solver *s) {
   free(ev->coef);
   free(ev->coef_master);
   free(ev->coef_slave);
+  free(ev->mu_t_max);
   free(ev);
   s->sgs = NULL;
 }

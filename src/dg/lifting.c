@@ -238,6 +238,7 @@ static void viscous_volume_element(const Solver *s, const double *Uall, int e, d
       const EddyVisc *ev = s->sgs;
       double mu_t = eddy_viscosity(ev->model, ev->coef[(long)e * n3 + n], pr[DENS], gr[0], gr[1],
                                    gr[2]);
+      if (mu_t > ev->mu_t_max[e]) ev->mu_t_max[e] = mu_t; /* for the DFL step (timedisc.c) */
       viscous_stress_les(&s->phys, pr, mu_t, ev->lambda_factor * mu_t, gr[0], gr[1], gr[2], tau,
                          cond);
     } else {

@@ -26,6 +26,14 @@ __device__ static inline double sgs_face_mu_t(const DevData &d, int side, int sl
   return eddy_viscosity(d.sgs_model, c[(size_t)side * d.n2 + f], u[DENS], q[0], q[1], q[2]);
 }
 
+/* The element's largest mu_t for the next DFL step (dg/eddyvisc.h mu_t_max; the time-step kernel
+ * reads and resets it); the plain read first spares most atomics. */
+__device__ static inline void sgs_record_max(const DevData &d, int e, double mu_t) {
+  if (!(mu_t > 0.0)) return;
+  const unsigned long long bits = (unsigned long long)__double_as_longlong(mu_t);
+  if (bits > d.sgs_mu_max[e]) atomicMax(&d.sgs_mu_max[e], bits);
+}
+
 /* The node's stress and heat flux, with mu_t when LES (compile-time). */
 template <bool LES>
 __device__ static inline void sgs_node_stress(const DevData &d, const PhysParams &pp, int e, int n,
@@ -33,6 +41,7 @@ __device__ static inline void sgs_node_stress(const DevData &d, const PhysParams
                                               double tau[9], double cond[3]) {
   if (LES) {
     const double mu_t = sgs_node_mu_t(d, e, n, prim[DENS], q);
+    sgs_record_max(d, e, mu_t);
     viscous_stress_les(&pp, prim, mu_t, d.sgs_lambda_factor * mu_t, q[0], q[1], q[2], tau, cond);
   } else {
     viscous_stress(&pp, prim, q[0], q[1], q[2], tau, cond);

@@ -62,6 +62,9 @@ int gpu_restore_good_state(GpuSolver *g, double *t);
  * from the current state first when the run is viscous): sums[HX_TGV_NSUMS], max |omega| of this
  * rank's elements (the caller reduces over the ranks). */
 int gpu_tgv_sums(GpuSolver *g, double *sums, double *max_vort);
+/* LES (eddyViscType != none): mu_t of the current state at every volume node, [elem][k][j][i]
+ * (FLEXI's muSGS), lifted and evaluated on the device, copied to mu_t on the host. */
+int gpu_sgs_field(GpuSolver *g, double *mu_t);
 /* Maximum pressure per node over the run (RecordMaxPressure): set the device copy from p_max
  * (n_elems*(N+1)^3 doubles, [elem][node]), fold in the current state after a step, read it back. */
 int gpu_max_pressure_set(GpuSolver *g, const double *p_max);

@@ -110,6 +110,8 @@ typedef struct {
   int sgs_model;
   double sgs_lambda_factor;
   const double *sgs_coef, *sgs_coef_master, *sgs_coef_slave;
+  unsigned long long *sgs_mu_max; /* [elem] largest volume mu_t since the last dt, as bits
+                                     (non-negative doubles order like their bits) */
   StepScalars *sc;
 } DevData;
 
@@ -177,6 +179,12 @@ int launch_tgv_sums(const DevData *d, const DevPhysics *ph, double *elem_sums, d
 const DevData *gpu_dev_data(const GpuSolver *g);
 const DevPhysics *gpu_dev_physics(const GpuSolver *g);
 cudaStream_t gpu_elem_stream(const GpuSolver *g);
+/* The lifted gradients of the current state at its time (volume gradients d->grad written),
+ * enqueued on the element stream (air Navier-Stokes). */
+int gpu_lift_state(GpuSolver *g);
+/* LES: gpu_lift_state and sgs_mu_max of the current state alone (reset first), the CPU's
+ * eddyvisc_refresh; nothing without a model. */
+int gpu_sgs_refresh(GpuSolver *g);
 /* p_max = max(p_max, p) at every node ([elem][n3]): the numerical soot foil. */
 int launch_max_pressure(const DevData *d, const DevPhysics *ph, double *p_max, cudaStream_t s);
 int volume_integral_configure(const DevData *d);

@@ -179,8 +179,11 @@ static int upload_eddyvisc(GpuSolver *g, const Solver *s) {
                      "eddy-viscosity coefficients"));
   HX_CHECK(dev_alloc(g, (void **)&g->d.sgs_coef_master, sizeof(double) * nface, ev->coef_master,
                      "face eddy-viscosity coefficients"));
-  return dev_alloc(g, (void **)&g->d.sgs_coef_slave, sizeof(double) * nface, ev->coef_slave,
-                   "face eddy-viscosity coefficients");
+  HX_CHECK(dev_alloc(g, (void **)&g->d.sgs_coef_slave, sizeof(double) * nface, ev->coef_slave,
+                     "face eddy-viscosity coefficients"));
+  return dev_alloc(g, (void **)&g->d.sgs_mu_max,
+                   sizeof(unsigned long long) * (s->mesh->n_elems ? s->mesh->n_elems : 1), NULL,
+                   "largest eddy viscosity per element");
 }
 
 static int ind_alloc(void *ctx, void **ptr, size_t bytes, const void *host, const char *what) {
@@ -519,6 +522,20 @@ static int capture_step_graph(GpuSolver *g) {
   return capture_graph(g, enqueue_step, &g->step_graph);
 }
 
+int gpu_lift_state(GpuSolver *g) {
+  if (g->mpi) return gpu_mpi_lifting(g->mpi, &g->d, &g->ph, 0.0);
+  HX_CHECK(launch_face_lifting(&g->d, &g->ph, 0.0, 0, g->d.n_sides, g->s_elem));
+  return launch_lifting(&g->d, &g->ph, 1, g->s_elem);
+}
+
+int gpu_sgs_refresh(GpuSolver *g) {
+  if (!g->d.sgs_mu_max) return HX_OK;
+  CU_CHECK(cudaMemset(g->d.sgs_mu_max, 0, sizeof(unsigned long long) * g->d.n_elems));
+  HX_CHECK(gpu_lift_state(g));
+  CU_CHECK(cudaDeviceSynchronize());
+  return HX_OK;
+}
+
 extern "C" int gpu_upload_state(GpuSolver *g, const double *U, double t) {
   size_t n = (size_t)g->d.nvar * g->d.n3 * g->d.n_elems;
   if (U) CU_CHECK(cudaMemcpy(g->d.U, U, sizeof(double) * n, cudaMemcpyHostToDevice));
@@ -536,7 +553,7 @@ extern "C" int gpu_upload_state(GpuSolver *g, const double *U, double t) {
     HX_CHECK(launch_fv_indicator(&g->d, &g->ph, 0));
     CU_CHECK(cudaDeviceSynchronize());
   }
-  return HX_OK;
+  return gpu_sgs_refresh(g);
 }
 
 extern "C" int gpu_download_state(GpuSolver *g, double *U) {

@@ -1,7 +1,7 @@
 /* Time averages on the device (analysis/timeavg.c is the CPU twin): one thread per node folds
  * the state after each step into the window's sums with the shared pointwise functions of
- * analysis/timeavg_pointwise.h, on the element stream after the step; nothing travels to the
- * host until a TimeAvg file is written. */
+ * analysis/timeavg_pointwise.h, on the element stream after the step (DR_u, DR_S: after a lifting
+ * of the new state); nothing travels to the host until a TimeAvg file is written. */
 #include "gpu/gpu_internal.cuh"
 
 extern "C" {
@@ -30,6 +30,13 @@ __global__ static void timeavg_kernel(DevData d, DevPhysics ph, TimeAvgMap m, in
       double pr[HX_NPRIM];
       cons_to_prim(&ph.pp, u, pr);
       timeavg_node_values(ph.pp.kappa, u, pr, speed_of_sound(&ph.pp, pr), vals);
+      if (m.grad) { /* DR_u, DR_S from the volume gradients [elem][3][4][n3] */
+        double g[3][HX_NLIFT];
+        for (int c = 0; c < 3; c++)
+          for (int v = 0; v < HX_NLIFT; v++)
+            g[c][v] = d.grad[((e * 3 + c) * HX_NLIFT + v) * d.n3 + q];
+        timeavg_node_dissipation(g[0], g[1], g[2], vals);
+      }
     } else {
       timeavg_node_cons(u, vals);
     }
@@ -57,6 +64,9 @@ extern "C" int gpu_timeavg_create(GpuSolver *g, const TimeAvgMap *map, const dou
                                   "conservative variables (Density, MomentumX/Y/Z, "
                                   "EnergyStagnationDensity) so far; name only those in "
                                   "VarNameAvg/VarNameFluc, or use Backend = cpu");
+  if (map->grad && !d->grad)
+    return HX_ERROR(HX_ERR_INPUT, "VarNameFluc = DR_u or DR_S on the GPU needs the lifted "
+                                  "gradients of an air Navier-Stokes run (mu0 > 0)");
   GpuTimeAvg *ta = (GpuTimeAvg *)hx_calloc(1, sizeof(GpuTimeAvg), "GPU time averages");
   HX_ALLOC_CHECK(ta);
   ta->g = g;
@@ -73,6 +83,7 @@ extern "C" int gpu_timeavg_create(GpuSolver *g, const TimeAvgMap *map, const dou
 }
 
 extern "C" int gpu_timeavg_update(GpuTimeAvg *ta, double dt) {
+  if (ta->map.grad) HX_CHECK(gpu_lift_state(ta->g)); /* the gradients of the new state */
   return launch_timeavg(ta, 0.5 * dt);
 }
 

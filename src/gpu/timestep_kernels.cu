@@ -4,6 +4,7 @@
 #include "gpu/gpu_internal.cuh"
 
 extern "C" {
+#include "physics/eddyvisc.h"
 #include "physics/eos.h"
 #include "physics/navierstokes.h"
 #include "time/rk_tables.h"
@@ -12,7 +13,7 @@ extern "C" {
 /* Spectral radii of node q per direction: convective lam[d] and viscous lamv[d]; false if the
  * state is not admissible. Same arithmetic as src/time/timedisc.c. */
 __device__ static bool node_lambdas(const DevData &d, const PhysParams &pp, int e, int q,
-                                    double *lam, double *lamv) {
+                                    double mu_t, double *lam, double *lamv) {
   const double *Ue = d.U + (size_t)e * d.nvar * d.n3;
   double u[HX_NVAR], pr[HX_NPRIM];
   for (int v = 0; v < HX_NVAR; v++)
@@ -20,7 +21,10 @@ __device__ static bool node_lambdas(const DevData &d, const PhysParams &pp, int 
   cons_to_prim(&pp, u, pr);
   if (!(pr[PDENS] > 0.0) || !(pr[PRES] > 0.0)) return false;
   double c = speed_of_sound(&pp, pr), sJ = d.sJ[(size_t)e * d.n3 + q];
-  double coeff = d.viscous ? viscous_spectral_coeff(&pp, pr) : 0.0;
+  double coeff = !d.viscous ? 0.0
+                 : d.sgs_mu_max
+                     ? viscous_spectral_coeff_les(&pp, pr, mu_t, d.sgs_lambda_factor * mu_t)
+                     : viscous_spectral_coeff(&pp, pr);
   for (int dir = 0; dir < 3; dir++) {
     const double *Ja = d.metrics + ((size_t)e * 9 + dir * 3) * d.n3 + q;
     double m0 = Ja[0], m1 = Ja[d.n3], m2 = Ja[2 * d.n3];
@@ -40,9 +44,11 @@ __global__ static void lambda_max_kernel(DevData d, DevPhysics ph) {
   __shared__ double red[6][LAMBDA_THREADS];
   int e = blockIdx.x;
   double m[6] = {0, 0, 0, 0, 0, 0};
+  /* LES: the element's largest mu_t since the last step (FLEXI's muSGSMax), reset below */
+  const double mu_t = d.sgs_mu_max ? __longlong_as_double((long long)d.sgs_mu_max[e]) : 0.0;
   for (int q = threadIdx.x; q < d.n3; q += blockDim.x) {
     double lam[3], lamv[3];
-    if (!node_lambdas(d, ph.pp, e, q, lam, lamv)) {
+    if (!node_lambdas(d, ph.pp, e, q, mu_t, lam, lamv)) {
       atomicOr(&d.sc->bad, 1);
       continue;
     }
@@ -63,6 +69,7 @@ __global__ static void lambda_max_kernel(DevData d, DevPhysics ph) {
   /* max of non-negative doubles: the bit patterns are ordered like the values, so the result
    * does not depend on the order of the atomics */
   if (threadIdx.x == 0) {
+    if (d.sgs_mu_max) d.sgs_mu_max[e] = 0ull; /* every thread read it before the reduction */
     double lsum = red[0][0] + red[1][0] + red[2][0], lvsum = red[3][0] + red[4][0] + red[5][0];
     atomicMax(&d.sc->lmax_bits, (unsigned long long)__double_as_longlong(lsum));
     atomicMax(&d.sc->lvmax_bits, (unsigned long long)__double_as_longlong(lvsum));

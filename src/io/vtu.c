@@ -114,6 +114,7 @@ enum {
   SRC_MASS_FRACTION, /* mass fraction of species `var` (reacting flow) */
   SRC_HEAT_RELEASE,  /* heat-release rate (reacting flow) */
   SRC_CELL_EXTRA,    /* VtuExtra cell data */
+  SRC_POINT_EXTRA,   /* VtuExtra point data (solution nodes, interpolated like U) */
   SRC_POINTS,        /* node positions */
   SRC_CONNECTIVITY,  /* point ids of each cell in VTK order */
   SRC_OFFSETS,       /* end of each cell in connectivity */
@@ -130,8 +131,9 @@ typedef struct {
   uint64_t offset; /* of the block in the appended data */
 } Field;
 
-/* 5 conservative, 5 primitive, the mass fractions, heat release, cell data and the 4 mesh arrays */
-#define VTU_MAX_FIELDS (16 + HX_MAX_SPECIES)
+/* 5 conservative, 5 primitive, the mass fractions, heat release, cell and point data and the 4
+ * mesh arrays */
+#define VTU_MAX_FIELDS (17 + HX_MAX_SPECIES)
 
 static const char *const CONS_NAMES[HX_NVAR] = {"Density", "MomentumX", "MomentumY", "MomentumZ",
                                                 "EnergyStagnationDensity"};
@@ -184,6 +186,8 @@ static void define_fields(VtuWriter *w) {
   if (w->extra && w->extra->cell_data)
     add_field(w, w->extra->cell_name ? w->extra->cell_name : "CellData", VT_FLOAT64, 1,
               SEC_CELL_DATA, SRC_CELL_EXTRA, 0, 1);
+  if (w->extra && w->extra->point_data)
+    add_field(w, w->extra->point_name, VT_FLOAT64, 1, SEC_POINT_DATA, SRC_POINT_EXTRA, 0, npv);
   add_field(w, "Points", VT_FLOAT64, 3, SEC_POINTS, SRC_POINTS, 0, 3L * npv);
   add_field(w, "connectivity", VT_INT64, 1, SEC_CELLS, SRC_CONNECTIVITY, 0, npv);
   add_field(w, "offsets", VT_INT64, 1, SEC_CELLS, SRC_OFFSETS, 0, 1);
@@ -342,6 +346,9 @@ static void fill_element(const VtuWriter *w, long e, long c, const ElemScratch *
       break;
     case SRC_CELL_EXTRA:
       dv[0] = w->extra->cell_data[e];
+      break;
+    case SRC_POINT_EXTRA:
+      tensor_interp_3d(w->np, w->nv1, w->V, &w->extra->point_data[e * w->s->n_dof_elem], dv);
       break;
     case SRC_POINTS:
       for (int q = 0; q < npv; q++)

@@ -31,6 +31,8 @@ typedef struct {
   const char *cell_name;
   const double *cell_data;
   int ascii;
+  const char *point_name;   /* point data of one value per solution node [elem][k][j][i] (e.g. */
+  const double *point_data; /* muSGS), interpolated to the visualization points; NULL: none */
 } VtuExtra;
 
 /* Register FLEXI's output keys NVisu and OutputFormat (section "Output"). */

@@ -15,6 +15,7 @@
 
 #include "core/hd.h"
 #include "physics/physics.h"
+#include "physics/viscosity.h"
 
 /* FLEXI's integer codes of eddyViscType (2: dynamic Smagorinsky, not implemented here). */
 enum { SGS_NONE = 0, SGS_SMAGORINSKY = 1, SGS_DYNSMAG = 2, SGS_VREMAN = 3, SGS_SIGMA = 4 };
@@ -141,6 +142,19 @@ HD static inline double van_driest_damping(double y_plus) {
  * (eddyVisc/smagorinsky.f90, InitSmagorinsky). */
 HD static inline double sgs_filter_width(double vol, int N) {
   return cbrt(vol) / (N + 1.0);
+}
+
+/* Viscous spectral coefficient of the DFL time step with the SGS terms: the largest diffusivity
+ * of momentum, 4/3 (mu + mu_t) / rho, and of heat, kappa (lambda + lambda_t) / (cp rho), with
+ * lambda = mu cp / Pr, lambda_t = mu_t cp / PrSGS. FLEXI (calctimestep.f90) takes
+ * max(4/3, kappa/Pr) (mu + mu_t) / rho, the same when PrSGS = Pr; mu_t is the element's largest
+ * (FLEXI's muSGSMax). mu_t = 0 gives viscous_spectral_coeff (navierstokes.h). */
+HD static inline double viscous_spectral_coeff_les(const PhysParams *pp, const double *prim,
+                                                   double mu_t, double lambda_t) {
+  const double mu = viscosity(pp, prim[TEMP]);
+  const double momentum = 4.0 / 3.0 * (mu + mu_t);
+  const double heat = pp->kappa * (mu * pp->lambda_factor + lambda_t) / pp->cp;
+  return (momentum > heat ? momentum : heat) / prim[PDENS];
 }
 
 #endif

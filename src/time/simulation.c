@@ -12,6 +12,7 @@
 #include "analysis/meanflux.h"
 #include "analysis/wallvelocity.h"
 #include "core/error.h"
+#include "dg/eddyvisc.h"
 #include "dg/indicator.h"
 #include "io/state.h"
 #include "io/state_degree.h"
@@ -170,6 +171,35 @@ static int record_points(Simulation *sim, bool force) {
   return recordpoints_commit(rp, sim->t) ? flush_record_points(sim, false) : HX_OK;
 }
 
+/* LES: mu_t of the written state at every node, FLEXI's muSGS (eddyVisc.f90 adds it to its
+ * FieldData), appended to the header's node-wise fields; *fields: the new field array the header
+ * points to, *mu_t: muSGS alone for the ParaView output (both NULL without a model; the caller
+ * frees them). The lifting also leaves this state's mu_t for the next DFL step, as a restart from
+ * the file has it. */
+static int sgs_field(Simulation *sim, StateHeader *h, double **fields, double **mu_t) {
+  Solver *s = sim->solver;
+  if (!s->sgs) return HX_OK;
+  const long n3 = s->n_dof_elem, ne = s->mesh->n_elems;
+  const int nf = h->n_field_vars + 1;
+  *mu_t = malloc(sizeof(double) * n3 * (ne ? ne : 1));
+  *fields = malloc(sizeof(double) * n3 * nf * (ne ? ne : 1));
+  if (!*mu_t || !*fields) return HX_ERROR(HX_ERR_MEM, "out of host memory (muSGS output)");
+  if (sim->backend == BACKEND_CUDA)
+    HX_CHECK(gpu_sgs_field(sim->gpu, *mu_t));
+  else
+    eddyvisc_node_field(s, sim->t, *mu_t);
+  for (long e = 0; e < ne; e++) { /* [elem][field][node]: the header's fields, then muSGS */
+    if (nf > 1)
+      memcpy(&(*fields)[e * nf * n3], &h->field_data[e * (nf - 1) * n3],
+             sizeof(double) * (nf - 1) * n3);
+    memcpy(&(*fields)[(e * nf + nf - 1) * n3], &(*mu_t)[e * n3], sizeof(double) * n3);
+  }
+  h->field_var_names[nf - 1] = "muSGS";
+  h->n_field_vars = nf;
+  h->field_data = *fields;
+  return HX_OK;
+}
+
 int simulation_write_state(Simulation *sim) {
   StateHeader h;
   if (sim->rp.on) { /* FLEXI: an RP file with each state; the next one starts at its time */
@@ -184,21 +214,24 @@ int simulation_write_state(Simulation *sim) {
   state_header(sim, &h);
   state_file_name(sim->last_state, sizeof sim->last_state, sim->project, sim->t);
   const Solver *s = sim->solver;
+  double *fields = NULL, *mu_sgs = NULL;
   const char **names = malloc(sizeof(char *) * s->n_var);
-  HX_ALLOC_CHECK(names);
-  for (int v = 0; v < s->n_var; v++)
+  int rc = names ? sgs_field(sim, &h, &fields, &mu_sgs) : HX_ERR_MEM;
+  for (int v = 0; names && v < s->n_var; v++)
     names[v] = s->var_names[v];
-  int rc =
-      state_write_part(sim->last_state, &h, names, s->U, s->mesh->n_elems, s->mesh->elem_global_id);
+  if (rc == HX_OK)
+    rc = state_write_part(sim->last_state, &h, names, s->U, s->mesh->n_elems,
+                          s->mesh->elem_global_id);
   free(names);
-  HX_CHECK(rc);
-  HX_CHECK(sponge_flow_write(sim));
-  if (sim->output_format == OUTPUT_FORMAT_PARAVIEW) {
-    VtuExtra alpha = {"FV_alpha", sim->solver->fv.alpha, 0};
-    HX_CHECK(vtu_write_output(sim->project, sim->solver, sim->solver->U, sim->n_visu, sim->t,
-                              sim->solver->fv.enabled ? &alpha : NULL));
+  free(fields);
+  if (rc == HX_OK) rc = sponge_flow_write(sim);
+  if (rc == HX_OK && sim->output_format == OUTPUT_FORMAT_PARAVIEW) {
+    VtuExtra extra = {"FV_alpha", s->fv.enabled ? s->fv.alpha : NULL, 0, "muSGS", mu_sgs};
+    rc = vtu_write_output(sim->project, s, s->U, sim->n_visu, sim->t,
+                          s->fv.enabled || mu_sgs ? &extra : NULL);
   }
-  return HX_OK;
+  free(mu_sgs);
+  return rc;
 }
 
 static int load_restart(Simulation *sim, const char *file) {
@@ -320,11 +353,14 @@ int simulation_create(const Params *p, const char *restart_file, Simulation **ou
   if (rc == HX_OK) rc = recordpoints_init(p, sim->solver, sim->project, &sim->rp);
   if (rc == HX_OK) rc = sponge_flow_load(p, sim, restart_file); /* before the device mirror */
   if (rc == HX_OK) rc = backend_init(p, sim);
+  if (rc == HX_OK && sim->backend != BACKEND_CUDA) /* mu_t of the first DFL step (GPU: upload) */
+    eddyvisc_refresh(sim->solver, sim->t);
   if (rc == HX_OK && sim->rp.on && sim->backend == BACKEND_CUDA)
     rc = gpu_rp_create(sim->gpu, &sim->rp, &sim->rp.gpu);
   if (rc == HX_OK && sim->maxp.on && sim->backend == BACKEND_CUDA)
     rc = gpu_max_pressure_set(sim->gpu, sim->maxp.p_max);
-  if (rc == HX_OK) rc = timeavg_init(p, sim->solver, &sim->tavg); /* the window starts here */
+  if (rc == HX_OK)
+    rc = timeavg_init(p, sim->solver, sim->t, &sim->tavg); /* the window starts here */
   if (rc == HX_OK && sim->tavg.on && sim->backend == BACKEND_CUDA)
     rc = gpu_timeavg_create(sim->gpu, &sim->tavg.map, sim->tavg.last, &sim->gpu_tavg);
   if (rc != HX_OK) {
@@ -621,7 +657,7 @@ static int record_max_pressure(Simulation *sim) {
 /* CalcTimeAverage: fold the state after a step of length dt into the window. */
 static int accumulate_time_average(Simulation *sim, double dt) {
   if (!sim->tavg.on) return HX_OK;
-  if (sim->backend != BACKEND_CUDA) return timeavg_update(&sim->tavg, sim->solver, dt);
+  if (sim->backend != BACKEND_CUDA) return timeavg_update(&sim->tavg, sim->solver, dt, sim->t);
   sim->tavg.avg_time += dt;
   return gpu_timeavg_update(sim->gpu_tavg, dt);
 }

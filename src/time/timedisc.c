@@ -5,9 +5,11 @@
 #include <string.h>
 
 #include "core/error.h"
+#include "dg/eddyvisc.h"
 #include "dg/fv.h"
 #include "dg/indicator.h"
 #include "parallel/parallel.h"
+#include "physics/eddyvisc.h"
 #include "physics/eos.h"
 #include "physics/mixture.h"
 #include "physics/navierstokes.h"
@@ -97,6 +99,11 @@ static void element_max_lambda(const Solver *s, int e, double lam_sum[2]) {
   const double *sJ = &s->geo.sJ[(long)n3 * e];
   double lam[3] = {0, 0, 0}, lamv[3] = {0, 0, 0};
   lam_sum[0] = lam_sum[1] = 0.0;
+  /* LES: the element's largest mu_t of the operator evaluations since the last step (FLEXI's
+     muSGSMax in calctimestep.f90), read once and reset for the next step's stages */
+  const double mu_t = s->sgs ? s->sgs->mu_t_max[e] : 0.0;
+  const double lambda_t = s->sgs ? s->sgs->lambda_factor * mu_t : 0.0;
+  if (s->sgs) s->sgs->mu_t_max[e] = 0.0;
   for (int q = 0; q < n3; q++) {
     double u[HX_NVAR_MAX], pr[HX_NPRIM], Y[HX_MAX_SPECIES], c;
     for (int v = 0; v < nv; v++)
@@ -108,6 +115,7 @@ static void element_max_lambda(const Solver *s, int e, double lam_sum[2]) {
     }
     double coeff = !s->viscous ? 0.0
                    : s->mech   ? mix_viscous_spectral_coeff(&s->phys, s->mix_transport, pr, c)
+                   : s->sgs    ? viscous_spectral_coeff_les(&s->phys, pr, mu_t, lambda_t)
                                : viscous_spectral_coeff(&s->phys, pr);
     for (int d = 0; d < 3; d++) {
       const double *m0 = &Ja[(d * 3 + 0) * n3], *m1 = &Ja[(d * 3 + 1) * n3],

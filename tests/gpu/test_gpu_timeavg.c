@@ -1,8 +1,8 @@
 /* Time averages on the GPU (src/gpu/timeavg_kernels.cu) against the CPU (src/analysis/timeavg.c):
  * the same case (the manufactured solution on a curved periodic box, every averageable variable
- * and every supported MeanSquare entry, two windows) run on both backends writes TimeAvg files
- * whose Mean and MeanSquare agree to 1e-12 relative, with the same AvgTime. Skipped (77) where
- * no GPU is visible. */
+ * and every supported MeanSquare entry, two windows; again viscous with DR_u and DR_S) run on both
+ * backends writes TimeAvg files whose Mean and MeanSquare agree to 1e-12 relative, with the same
+ * AvgTime. Skipped (77) where no GPU is visible. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -75,25 +75,23 @@ static double read_avg_time(const char *path) {
   return t;
 }
 
-static void run_backend(const char *project, const char *backend) {
+static void run_backend(const char *project, const char *backend, const char *const *more) {
   char proj[64], back[64];
   snprintf(proj, sizeof proj, "ProjectName = %s", project);
   snprintf(back, sizeof back, "Backend = %s", backend);
-  const char *extra[] = {proj, back, NULL};
+  const char *extra[16] = {proj, back};
+  for (int k = 0; more && more[k]; k++)
+    extra[2 + k] = more[k];
   Simulation *sim = harness_sim(CASE, extra, NULL);
   assert_non_null(sim);
   assert_int_equal(simulation_run(sim), HX_OK);
   simulation_destroy(sim);
 }
 
-static void test_gpu_timeavg_matches_cpu(void **state) {
-  (void)state;
-  if (gpu_device_count() == 0) {
-    printf("  no CUDA device visible: GPU test skipped\n");
-    return;
-  }
-  run_backend("tavg_cpu", "cpu");
-  run_backend("tavg_gpu", "cuda");
+/* Both backends' TimeAvg files of the case with the extra lines more agree. */
+static void compare_backends(const char *const *more) {
+  run_backend("tavg_cpu", "cpu", more);
+  run_backend("tavg_gpu", "cuda", more);
   const char *times[2] = {"0000000.010000000", "0000000.020000000"};
   const char *sets[2] = {"Mean", "MeanSquare"};
   for (int w = 0; w < 2; w++) {
@@ -121,9 +119,28 @@ static void test_gpu_timeavg_matches_cpu(void **state) {
   }
 }
 
+static void test_gpu_timeavg_matches_cpu(void **state) {
+  (void)state;
+  if (gpu_device_count() == 0) {
+    printf("  no CUDA device visible: GPU test skipped\n");
+    return;
+  }
+  compare_backends(NULL);
+}
+
+/* FLEXI's dissipation measures DR_u, DR_S of the lifted velocity gradient (Navier-Stokes): the
+ * GPU lifts the state after each step on the device. */
+static void test_gpu_timeavg_dissipation(void **state) {
+  (void)state;
+  if (gpu_device_count() == 0) return;
+  const char *more[] = {"mu0 = 0.01", "VarNameFluc = DR_u", "VarNameFluc = DR_S", NULL};
+  compare_backends(more);
+}
+
 int main(void) {
   harness_scratch_dir("gpu_timeavg");
-  const struct CMUnitTest tests[] = {cmocka_unit_test(test_gpu_timeavg_matches_cpu)};
+  const struct CMUnitTest tests[] = {cmocka_unit_test(test_gpu_timeavg_matches_cpu),
+                                     cmocka_unit_test(test_gpu_timeavg_dissipation)};
   int rc = cmocka_run_group_tests(tests, NULL, NULL);
   return rc == 0 && gpu_device_count() == 0 ? 77 : rc; /* no GPU: skipped, not passed */
 }

@@ -186,7 +186,7 @@ static Simulation *make_sim(const char *const *lines) {
 }
 
 static int write_ascii(const Simulation *sim, const char *path, int n_visu) {
-  VtuExtra ascii = {NULL, NULL, 1};
+  VtuExtra ascii = {NULL, NULL, 1, NULL, NULL};
   return vtu_write(path, sim->solver, sim->solver->U, n_visu, 0.25, &ascii);
 }
 
@@ -315,7 +315,7 @@ static void test_binary_equals_ascii_with_cell_data(void **state) {
   double *alpha = malloc(sizeof(double) * s->mesh->n_elems);
   for (int e = 0; e < s->mesh->n_elems; e++)
     alpha[e] = 0.5 * e + 0.125;
-  VtuExtra bin = {"FV_alpha", alpha, 0}, ascii = {"FV_alpha", alpha, 1};
+  VtuExtra bin = {"FV_alpha", alpha, 0, NULL, NULL}, ascii = {"FV_alpha", alpha, 1, NULL, NULL};
   assert_int_equal(vtu_write("bin.vtu", s, s->U, 4, 0.375, &bin), HX_OK);
   assert_int_equal(vtu_write("ascii.vtu", s, s->U, 4, 0.375, &ascii), HX_OK);
   check_file(sim, "bin.vtu", 1, 4);

@@ -135,7 +135,7 @@ static void y_name(int k, char *buf, size_t len) {
 /* Heat release of a uniform state as the file says it (every point alike up to the round-off of
  * the interpolation to the points; checked). */
 static double file_heat_release(const Simulation *sim) {
-  VtuExtra ascii = {NULL, NULL, 1};
+  VtuExtra ascii = {NULL, NULL, 1, NULL, NULL};
   assert_int_equal(vtu_write("uniform.vtu", sim->solver, sim->solver->U, 1, 0.0, &ascii), HX_OK);
   long n = 0;
   double *q = ascii_point_array("uniform.vtu", "HeatRelease", &n);
@@ -173,7 +173,7 @@ static void test_uniform_frozen_state(void **state) {
   Simulation *sim = uniform_sim(T, p, Y, vel, 0, NULL);
   const Solver *s = sim->solver;
   assert_int_equal(s->n_var, HX_NVAR + ns);
-  VtuExtra ascii = {NULL, NULL, 1};
+  VtuExtra ascii = {NULL, NULL, 1, NULL, NULL};
   assert_int_equal(vtu_write("frozen.vtu", s, s->U, 3, 0.0, &ascii), HX_OK);
   char *text = slurp("frozen.vtu", NULL);
   assert_non_null(text);
@@ -233,7 +233,7 @@ static void test_species_wave_points(void **state) {
   Simulation *sim = harness_sim(WAVE, extra, NULL);
   assert_non_null(sim);
   const Solver *s = sim->solver;
-  VtuExtra ascii = {NULL, NULL, 1};
+  VtuExtra ascii = {NULL, NULL, 1, NULL, NULL};
   assert_int_equal(vtu_write("wave.vtu", s, s->U, n_visu, 0.0, &ascii), HX_OK);
   char *text = slurp("wave.vtu", NULL);
   assert_non_null(text);
@@ -402,7 +402,7 @@ static void test_binary_equals_ascii(void **state) {
   Simulation *sim = harness_sim(WAVE, extra, NULL);
   assert_non_null(sim);
   const Solver *s = sim->solver;
-  VtuExtra ascii = {NULL, NULL, 1};
+  VtuExtra ascii = {NULL, NULL, 1, NULL, NULL};
   assert_int_equal(vtu_write("wave_bin.vtu", s, s->U, 3, 0.5, NULL), HX_OK);
   assert_int_equal(vtu_write("wave_ascii.vtu", s, s->U, 3, 0.5, &ascii), HX_OK);
   long size_b = 0, size_a = 0;
