@@ -21,10 +21,11 @@ static const char *const NODE_NAMES[] = {"GAUSS", "GAUSS-LOBATTO"};
 static const int NODE_IDS[] = {NODE_GAUSS, NODE_GAUSS_LOBATTO};
 static const char *const SPLIT_NAMES[] = {"none", "SD", "MO", "DU", "KG", "PI", "CH"};
 static const int SPLIT_IDS[] = {SPLIT_NONE, SPLIT_SD, SPLIT_MO, SPLIT_DU, SPLIT_KG, SPLIT_PI, SPLIT_CH};
-static const char *const RIEMANN_NAMES[] = {"LF",  "HLLC", "Roe",  "RoeL2",
-                                            "RoeEntropyFix", "HLL", "HLLE", "CH", "Same"};
-static const int RIEMANN_IDS[] = {RIEMANN_LF,  RIEMANN_HLLC, RIEMANN_ROE, RIEMANN_ROEL2,
-                                  RIEMANN_ROE_ENTROPYFIX, RIEMANN_HLL, RIEMANN_HLLE, RIEMANN_CH, -1};
+static const char *const RIEMANN_NAMES[] = {"LF",  "HLLC", "Roe",   "RoeL2", "RoeEntropyFix",
+                                            "HLL", "HLLE", "HLLEM", "CH",    "Same"};
+static const int RIEMANN_IDS[] = {
+    RIEMANN_LF,  RIEMANN_HLLC, RIEMANN_ROE,   RIEMANN_ROEL2, RIEMANN_ROE_ENTROPYFIX,
+    RIEMANN_HLL, RIEMANN_HLLE, RIEMANN_HLLEM, RIEMANN_CH,    -1};
 
 int solver_define_params(Params *p) {
   const char *s = "Discretization";
@@ -38,9 +39,9 @@ int solver_define_params(Params *p) {
                                 "Two-point volume flux of the split form (GAUSS-LOBATTO only): "
                                 "SD standard DG, MO Morinishi, DU Ducros, KG Kennedy-Gruber, PI "
                                 "Pirozzoli, CH Chandrashekar; none: weak form."));
-  HX_CHECK(params_define_choice(p, s, "Riemann", "RoeEntropyFix", 8, RIEMANN_NAMES, RIEMANN_IDS,
+  HX_CHECK(params_define_choice(p, s, "Riemann", "RoeEntropyFix", 9, RIEMANN_NAMES, RIEMANN_IDS,
                                 "Riemann solver at inner sides."));
-  HX_CHECK(params_define_choice(p, s, "RiemannBC", "Same", 9, RIEMANN_NAMES, RIEMANN_IDS,
+  HX_CHECK(params_define_choice(p, s, "RiemannBC", "Same", 10, RIEMANN_NAMES, RIEMANN_IDS,
                                 "Riemann solver at boundary sides (Same: as Riemann)."));
   HX_CHECK(params_define(p, "Lifting", "doWeakLifting", PARAM_LOGICAL, 0, "", false,
                          "BR1 lifting of the gradients in weak form (conservative: the metrics "
