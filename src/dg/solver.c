@@ -9,6 +9,7 @@
 #include "core/error.h"
 #include "dg/eddyvisc.h"
 #include "dg/fv.h"
+#include "dg/fv_gauss.h"
 #include "mesh/facemap.h"
 #include "mesh/partition.h"
 #include "dg/mixture.h"
@@ -193,6 +194,7 @@ static int solver_setup(const Params *p, const double *weights, Solver *s) {
   HX_CHECK(set_var_names(s));
   HX_CHECK(alloc_state(s));
   HX_CHECK(exchange_create(s->mesh, &s->exchange));
+  if (s->fv.enabled && node == NODE_GAUSS) HX_CHECK(fv_gauss_init(s)); /* needs all of the above */
   return eddyvisc_init(p, s); /* its face coefficients cross the MPI sides */
 }
 

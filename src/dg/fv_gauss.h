@@ -1,0 +1,50 @@
+/* FV switching on Gauss nodes (FLEXI's FV = SWITCH build with NODETYPE = GAUSS): an FV element
+ * holds the means of N+1 equidistant subcells per direction (FLEXI's fv_basis: independent of the
+ * DG nodes) in its U slots; DG -> FV takes the subcell integral means of the DG polynomial, FV ->
+ * DG their inverse (fv->to_fv, fv->to_dg). The subcell operator is the LGL one (physics/fvblend.h,
+ * second order with the limiter inside the element) on the equidistant subcells; the element faces
+ * carry N+1 x N+1 face subcells. On a side with an FV element both face states are given at the
+ * face subcells (the FV element's boundary subcell means, the DG element's face polynomial averaged
+ * over the face subcells), the flux is computed there with the subcell-mean face normals, and the
+ * DG neighbour takes the DG polynomial with those subcell means (conservative: both sides integrate
+ * the same flux). docs/shock_capturing.md, "FV switching on Gauss nodes". CPU backend, one rank,
+ * Euler (the set-up refuses the rest with a message). */
+#ifndef HEXDG_FV_GAUSS_H
+#define HEXDG_FV_GAUSS_H
+
+#include "dg/solver.h"
+
+struct FVGauss {
+  double h;        /* subcell width in reference coordinates, 2/(N+1) */
+  double *sJ;      /* [elem][k][j][i]: 1/J of the subcells (J: the subcell mean of J) */
+  double *face_mv; /* [side][3][q][p]: the face subcells' mean n dS (master orientation) */
+  double *face_x;  /* [side][3][q][p]: the face subcells' mean positions (boundary states) */
+  double *flux_fv; /* [side][var][q][p]: flux . n dS at the face subcells */
+  double *ut_save; /* [elem][var][k][j][i]: FV elements' volume residual across SurfInt */
+  int *side_fv;    /* [side]: 1 when an FV element touches the side */
+};
+
+/* Set up s->fv for Gauss nodes (called by fv_init after the common keys are read): the switch
+ * matrices, the subcell line constants, the subcell metrics corrected so that every subcell is
+ * closed (free stream to round-off), the subcell Jacobians and the face subcell geometry. */
+int fv_gauss_init(Solver *s);
+void fv_gauss_free(Solver *s);
+
+/* 1/J of element e's nodes: the subcells' for an FV element on Gauss nodes, else the DG nodes'. */
+const double *fv_elem_sJ(const Solver *s, int e);
+
+/* After ProlongToFace: the face states of every side with an FV element at the face subcells. */
+void fv_gauss_faces(const Solver *s, const double *U);
+/* After FillFlux: the fluxes of those sides at the face subcells (flux_fv) and, for DG
+ * neighbours, the DG flux with these subcell means (s->flux). */
+void fv_gauss_fill_flux(const Solver *s, double t);
+/* Around SurfInt: keep the FV elements' volume residual, then replace what SurfInt added by the
+ * face subcell fluxes / h of the boundary subcells. */
+void fv_gauss_surface_begin(const Solver *s, const double *Ut);
+void fv_gauss_surface_end(const Solver *s, double *Ut);
+
+/* U of an element converted (FLEXI's FV_InterpolateDG2FV / FV2DG): to_fv = 1 DG -> FV, 0 back;
+ * conservative: J U converted, so sum w J U = sum h^3 J_FV U_FV. tmp: 2 n3 doubles. */
+void fv_gauss_switch_element(const Solver *s, int e, int to_fv, double *u, double *tmp);
+
+#endif
