@@ -9,6 +9,7 @@
 #include "core/error.h"
 #include "dg/indicator.h"
 #include "mesh/facemap.h"
+#include "parallel/exchange.h"
 #include "physics/bc.h"
 #include "physics/fvblend.h"
 #include "physics/riemann.h"
@@ -54,7 +55,7 @@ static void face_geometry(const Solver *s, struct FVGauss *g) {
   const int np = s->np, n2 = s->n_dof_face;
   const Geometry *geo = &s->geo;
   for (int side = 0; side < s->mesh->n_sides; side++)
-    for (int c = 0; c < 3; c++) {
+    for (int c = 0; c < 3 && s->mesh->side_master_elem[side] >= 0; c++) {
       double ns[HX_NPMAX * HX_NPMAX];
       const long at = ((long)side * 3 + c) * n2;
       for (int f = 0; f < n2; f++)
@@ -197,12 +198,15 @@ static int gauss_alloc(const Solver *s, struct FVGauss *g) {
   const long ns = s->mesh->n_sides > 0 ? s->mesh->n_sides : 1, n2 = s->n_dof_face;
   const long ne = s->mesh->n_elems > 0 ? s->mesh->n_elems : 1, n3 = s->n_dof_elem;
   g->sJ = hx_malloc(sizeof(double) * ne * n3, "FV subcell Jacobians");
-  g->face_mv = hx_malloc(sizeof(double) * ns * 3 * n2, "FV face subcells");
-  g->face_x = hx_malloc(sizeof(double) * ns * 3 * n2, "FV face subcells");
+  g->face_mv = hx_calloc(ns * 3 * n2, sizeof(double), "FV face subcells");
+  g->face_x = hx_calloc(ns * 3 * n2, sizeof(double), "FV face subcells");
   g->flux_fv = hx_calloc(ns * s->n_var * n2, sizeof(double), "FV face fluxes");
   g->ut_save = hx_malloc(sizeof(double) * ne * s->n_var * n3, "FV residuals");
   g->side_fv = hx_calloc(ns, sizeof(int), "FV sides");
-  if (!g->sJ || !g->face_mv || !g->face_x || !g->flux_fv || !g->ut_save || !g->side_fv)
+  g->fv_master = hx_calloc(ns, sizeof(double), "FV sides");
+  g->fv_slave = hx_calloc(ns, sizeof(double), "FV sides");
+  if (!g->sJ || !g->face_mv || !g->face_x || !g->flux_fv || !g->ut_save || !g->side_fv ||
+      !g->fv_master || !g->fv_slave)
     return HX_ERR_MEM;
   return HX_OK;
 }
@@ -212,7 +216,6 @@ static int check_supported(const Solver *s) {
   const char *what = s->disc.N < 1 ? "N >= 1"
                      : s->viscous  ? "mu0 = 0 (Euler; the FV subcells have no viscous fluxes)"
                      : s->mech     ? "air (no Mechanism)"
-                     : s->exchange ? "one MPI rank"
                      : s->fv.mode != FV_MODE_SWITCHING ? "FV_Mode = switching"
                                                        : NULL;
   if (!what) return HX_OK;
@@ -232,6 +235,13 @@ int fv_gauss_init(Solver *s) {
   g->h = 2.0 / np;
   HX_CHECK(gauss_alloc(s, g));
   face_geometry(s, g);
+  /* the master's rank holds an MPI side's geometry (mesh/metrics.c): the slave's rank receives it
+   */
+  const long per_side = 3L * s->n_dof_face;
+  exchange_start(s->exchange, EXCH_ALPHA, g->face_mv, per_side, EXCH_TO_SLAVE);
+  exchange_finish(s->exchange, EXCH_ALPHA);
+  exchange_start(s->exchange, EXCH_ALPHA, g->face_x, per_side, EXCH_TO_SLAVE);
+  exchange_finish(s->exchange, EXCH_ALPHA);
   double x_face[HX_NPMAX + 1], Lface[(HX_NPMAX + 1) * HX_NPMAX];
   for (int i = 0; i <= np; i++) {
     x_face[i] = i == np ? 1.0 : -1.0 + i * g->h;
@@ -260,6 +270,8 @@ void fv_gauss_free(Solver *s) {
   free(g->flux_fv);
   free(g->ut_save);
   free(g->side_fv);
+  free(g->fv_master);
+  free(g->fv_slave);
   free(g);
   s->fv.gauss = NULL;
 }
@@ -282,20 +294,38 @@ static void face_state(const Solver *s, const double *U, int e, int ls, int flip
   }
 }
 
-void fv_gauss_faces(const Solver *s, const double *U) {
+/* side_fv of every side from both elements' FV_Elems (the other rank's over MPI sides). */
+static void side_flags(const Solver *s, struct FVGauss *g) {
+  const Mesh *m = s->mesh;
+  for (int side = 0; side < m->n_sides; side++) {
+    const int em = m->side_master_elem[side], es = m->side_slave_elem[side];
+    g->fv_master[side] = em >= 0 ? s->fv.fv_elems[em] : 0.0;
+    g->fv_slave[side] = es >= 0 ? s->fv.fv_elems[es] : 0.0;
+  }
+  exchange_start(s->exchange, EXCH_ALPHA, g->fv_slave, 1, EXCH_TO_MASTER);
+  exchange_finish(s->exchange, EXCH_ALPHA);
+  exchange_start(s->exchange, EXCH_ALPHA, g->fv_master, 1, EXCH_TO_SLAVE);
+  exchange_finish(s->exchange, EXCH_ALPHA);
+  for (int side = 0; side < m->n_sides; side++)
+    g->side_fv[side] = g->fv_master[side] != 0.0 || g->fv_slave[side] != 0.0;
+}
+
+void fv_gauss_prolong_start(const Solver *s, const double *U) {
   const Mesh *m = s->mesh;
   struct FVGauss *g = s->fv.gauss;
   const long blk = (long)s->n_var * s->n_dof_face;
+  side_flags(s, g);
+  prolong_vars_to_face_range(s, U, s->n_var, s->U_master, s->U_slave, 0, m->n_sides);
 #pragma omp parallel for schedule(static)
   for (int side = 0; side < m->n_sides; side++) {
     const int em = m->side_master_elem[side], es = m->side_slave_elem[side];
-    g->side_fv[side] = (em >= 0 && s->fv.fv_elems[em]) || (es >= 0 && s->fv.fv_elems[es]);
     if (!g->side_fv[side]) continue;
-    face_state(s, U, em, m->side_master_locside[side], 0, &s->U_master[blk * side]);
+    if (em >= 0) face_state(s, U, em, m->side_master_locside[side], 0, &s->U_master[blk * side]);
     if (es >= 0)
       face_state(s, U, es, m->side_slave_locside[side], m->side_flip[side],
                  &s->U_slave[blk * side]);
   }
+  exchange_start(s->exchange, EXCH_U, s->U_slave, blk, EXCH_TO_MASTER);
 }
 
 /* Flux . n dS of one face subcell (inviscid air; fv_gauss_init refuses the rest). */
@@ -324,12 +354,13 @@ static void face_subcell_flux(const Solver *s, const struct FVGauss *g, int side
     F[v] *= area;
 }
 
-void fv_gauss_fill_flux(const Solver *s, double t) {
+/* The face subcell fluxes of the FV sides in [first, last) and their DG form in s->flux. */
+static void fill_flux_fv_range(const Solver *s, double t, int first, int last) {
   const struct FVGauss *g = s->fv.gauss;
   const int nv = s->n_var, n2 = s->n_dof_face;
   const long blk = (long)nv * n2;
 #pragma omp parallel for schedule(static)
-  for (int side = 0; side < s->mesh->n_sides; side++) {
+  for (int side = first; side < last; side++) {
     if (!g->side_fv[side]) continue;
     double *Ffv = &g->flux_fv[blk * side];
     for (int f = 0; f < n2; f++) {
@@ -341,6 +372,19 @@ void fv_gauss_fill_flux(const Solver *s, double t) {
     for (int v = 0; v < nv; v++) /* the DG side: the polynomial with these subcell means */
       face_means(s->np, s->fv.to_dg, &Ffv[v * n2], &s->flux[blk * side + v * n2]);
   }
+}
+
+void fv_gauss_fill_flux_start(const Solver *s, double t) {
+  const Mesh *m = s->mesh;
+  const int first_mpi = mesh_first_mpi_side(m), first_yours = mesh_first_yours_side(m);
+  const long blk = (long)s->n_var * s->n_dof_face;
+  exchange_finish(s->exchange, EXCH_U);
+  fill_flux_range(s, t, first_mpi, first_yours); /* MPI sides first: their fluxes go out */
+  fill_flux_fv_range(s, t, first_mpi, first_yours);
+  exchange_start(s->exchange, EXCH_FLUX, s->flux, blk, EXCH_TO_SLAVE);
+  exchange_start(s->exchange, EXCH_ALPHA, s->fv.gauss->flux_fv, blk, EXCH_TO_SLAVE);
+  fill_flux_range(s, t, 0, first_mpi);
+  fill_flux_fv_range(s, t, 0, first_mpi);
 }
 
 void fv_gauss_surface_begin(const Solver *s, const double *Ut) {
@@ -357,6 +401,7 @@ void fv_gauss_surface_end(const Solver *s, double *Ut) {
   const int nv = s->n_var, n2 = s->n_dof_face, n3 = s->n_dof_elem;
   const long blk = (long)nv * n3, fblk = (long)nv * n2;
   const double s_h = 1.0 / g->h;
+  exchange_finish(s->exchange, EXCH_ALPHA); /* flux_fv of the MPI sides the other rank computes */
 #pragma omp parallel for schedule(static)
   for (int e = 0; e < m->n_elems; e++) {
     if (!s->fv.fv_elems[e]) continue;

@@ -7,8 +7,8 @@
  * face subcells (the FV element's boundary subcell means, the DG element's face polynomial averaged
  * over the face subcells), the flux is computed there with the subcell-mean face normals, and the
  * DG neighbour takes the DG polynomial with those subcell means (conservative: both sides integrate
- * the same flux). docs/shock_capturing.md, "FV switching on Gauss nodes". CPU backend, one rank,
- * Euler (the set-up refuses the rest with a message). */
+ * the same flux). docs/shock_capturing.md, "FV switching on Gauss nodes". CPU backend, Euler,
+ * air (the set-up refuses the rest with a message). */
 #ifndef HEXDG_FV_GAUSS_H
 #define HEXDG_FV_GAUSS_H
 
@@ -22,6 +22,7 @@ struct FVGauss {
   double *flux_fv; /* [side][var][q][p]: flux . n dS at the face subcells */
   double *ut_save; /* [elem][var][k][j][i]: FV elements' volume residual across SurfInt */
   int *side_fv;    /* [side]: 1 when an FV element touches the side */
+  double *fv_master, *fv_slave; /* [side]: FV_Elems of both elements (exchanged over MPI) */
 };
 
 /* Set up s->fv for Gauss nodes (called by fv_init after the common keys are read): the switch
@@ -33,11 +34,14 @@ void fv_gauss_free(Solver *s);
 /* 1/J of element e's nodes: the subcells' for an FV element on Gauss nodes, else the DG nodes'. */
 const double *fv_elem_sJ(const Solver *s, int e);
 
-/* After ProlongToFace: the face states of every side with an FV element at the face subcells. */
-void fv_gauss_faces(const Solver *s, const double *U);
-/* After FillFlux: the fluxes of those sides at the face subcells (flux_fv) and, for DG
- * neighbours, the DG flux with these subcell means (s->flux). */
-void fv_gauss_fill_flux(const Solver *s, double t);
+/* ProlongToFace (replaces prolong_to_face_start): both elements' FV_Elems on every side (over
+ * MPI sides too), the face states, those of every side with an FV element at the face subcells,
+ * and the exchange of U_slave started. */
+void fv_gauss_prolong_start(const Solver *s, const double *U);
+/* FillFlux (replaces fill_flux_start): the DG fluxes, then those of the sides with an FV element
+ * at the face subcells (flux_fv) with their DG form (s->flux) for DG neighbours; the exchanges of
+ * both to the slaves' ranks left in flight (fv_gauss_surface_end finishes flux_fv's). */
+void fv_gauss_fill_flux_start(const Solver *s, double t);
 /* Around SurfInt: keep the FV elements' volume residual, then replace what SurfInt added by the
  * face subcell fluxes / h of the boundary subcells. */
 void fv_gauss_surface_begin(const Solver *s, const double *Ut);

@@ -36,12 +36,16 @@ void apply_jacobian_and_source(const Solver *s, const double *U, double *Ut, dou
  * blending factors are computed first (their spreading exchanges its own slot). */
 void dg_time_derivative(Solver *s, const double *U, double *Ut, double t) {
   if (s->fv.enabled) fv_compute_alpha_at(s, U, t);
-  const struct FVGauss *fvg = s->fv.gauss; /* FV switching on Gauss nodes (one rank) */
-  prolong_to_face_start(s, U);
-  if (fvg) fv_gauss_faces(s, U);
+  const struct FVGauss *fvg = s->fv.gauss; /* FV switching on Gauss nodes (dg/fv_gauss.h) */
+  if (fvg)
+    fv_gauss_prolong_start(s, U);
+  else
+    prolong_to_face_start(s, U);
   if (s->viscous) lifting(s, U, Ut, t);
-  fill_flux_start(s, t);
-  if (fvg) fv_gauss_fill_flux(s, t);
+  if (fvg)
+    fv_gauss_fill_flux_start(s, t);
+  else
+    fill_flux_start(s, t);
   volume_integral(s, U, Ut, s->viscous);
   exchange_finish(s->exchange, EXCH_FLUX);
   if (fvg) fv_gauss_surface_begin(s, Ut);
