@@ -432,6 +432,10 @@ void fv_free(Solver *s) {
 
 void fv_subcell_volume(const Solver *s, int e, const double *prim, const double *Y, double *Ut) {
   const FVBlend *fv = &s->fv;
+  if (fv->gauss) { /* equidistant subcells with ghosts beyond the element faces */
+    fv_gauss_subcell_volume(s, e, prim, Ut);
+    return;
+  }
   int np = s->np, N = np - 1, n3 = s->n_dof_elem;
   double *q = NULL; /* mixture: the reconstructed variables (rho, u, v, w, p, Y_k) of the nodes */
   if (s->mech) {

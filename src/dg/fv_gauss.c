@@ -205,8 +205,9 @@ static int gauss_alloc(const Solver *s, struct FVGauss *g) {
   g->side_fv = hx_calloc(ns, sizeof(int), "FV sides");
   g->fv_master = hx_calloc(ns, sizeof(double), "FV sides");
   g->fv_slave = hx_calloc(ns, sizeof(double), "FV sides");
+  g->ghost = hx_calloc(ne * 6 * HX_NVAR * s->np * s->np, sizeof(double), "FV ghost states");
   if (!g->sJ || !g->face_mv || !g->face_x || !g->flux_fv || !g->ut_save || !g->side_fv ||
-      !g->fv_master || !g->fv_slave)
+      !g->fv_master || !g->fv_slave || !g->ghost)
     return HX_ERR_MEM;
   return HX_OK;
 }
@@ -272,6 +273,7 @@ void fv_gauss_free(Solver *s) {
   free(g->side_fv);
   free(g->fv_master);
   free(g->fv_slave);
+  free(g->ghost);
   free(g);
   s->fv.gauss = NULL;
 }
@@ -310,6 +312,84 @@ static void side_flags(const Solver *s, struct FVGauss *g) {
     g->side_fv[side] = g->fv_master[side] != 0.0 || g->fv_slave[side] != 0.0;
 }
 
+/* The local side of direction d on the minus (plus = 0) or plus face. */
+static int local_side(int d, int plus) {
+  for (int ls = 0; ls < 6; ls++)
+    if (side_normal_dir(ls) == d && side_is_plus(ls) == plus) return ls;
+  return -1;
+}
+
+/* Line index (a np + b, as fv->metrics) of volume node q in direction d. */
+static int line_of(int np, int d, int q) {
+  const int i = q % np, j = (q / np) % np, k = q / (np * np);
+  return d == 0 ? j * np + k : d == 1 ? i * np + k : i * np + j;
+}
+
+/* Limited slope (per subcell width) of the boundary subcell from its ghost g, its mean q0 and its
+ * inner neighbour q1 (g beyond the face, q1 inside). */
+static double boundary_slope(const FVBlend *fv, double g, double q0, double q1) {
+  if (fv->limiter == FV_LIM_FIRST_ORDER) return 0.0;
+  return fv_limited_slope(fv->limiter, q0 - g, q1 - q0, fv->line.sweby_beta);
+}
+
+/* FV element e: the ghost states of its six faces (the other side's first-order face states, its
+ * own at boundaries) from the face arrays. */
+static void gather_ghosts(const Solver *s, int e) {
+  const Mesh *m = s->mesh;
+  const int np = s->np, nv = s->n_var, n2 = s->n_dof_face;
+  const long blk = (long)nv * n2;
+  double *gh = &s->fv.gauss->ghost[(long)e * 6 * HX_NVAR * n2];
+  for (int ls = 0; ls < 6; ls++) {
+    const int side = m->elem_to_side[6 * e + ls], flip = m->elem_to_side_flip[6 * e + ls];
+    const double *other = m->side_bc[side] >= 0 ? s->U_master
+                          : flip == 0           ? s->U_slave
+                                                : s->U_master;
+    const int *map = &s->s2v[(flip * 6 + ls) * n2];
+    for (int f = 0; f < n2; f++) {
+      double u[HX_NVAR], pr[HX_NPRIM];
+      for (int v = 0; v < HX_NVAR; v++)
+        u[v] = other[blk * side + v * n2 + f];
+      cons_to_prim(&s->phys, u, pr);
+      const int line = line_of(np, side_normal_dir(ls), map[f]);
+      for (int v = 0; v < HX_NVAR; v++)
+        gh[(ls * HX_NVAR + v) * n2 + line] = pr[v];
+    }
+  }
+}
+
+/* FV element e's face states: its boundary subcells reconstructed to the face with the slope
+ * limited against the ghost (first order where that state is not admissible). */
+static void reconstruct_faces(const Solver *s, const double *U, int e) {
+  const Mesh *m = s->mesh;
+  const int np = s->np, nv = s->n_var, n2 = s->n_dof_face, n3 = s->n_dof_elem;
+  const long blk = (long)nv * n2;
+  const double *gh = &s->fv.gauss->ghost[(long)e * 6 * HX_NVAR * n2];
+  for (int ls = 0; ls < 6; ls++) {
+    const int side = m->elem_to_side[6 * e + ls], flip = m->elem_to_side_flip[6 * e + ls];
+    const int d = side_normal_dir(ls), plus = side_is_plus(ls);
+    const int inward = (plus ? -1 : 1) * (d == 0 ? 1 : d == 1 ? np : np * np);
+    double *Uf = flip == 0 ? &s->U_master[blk * side] : &s->U_slave[blk * side];
+    const int *map = &s->s2v[(flip * 6 + ls) * n2];
+    for (int f = 0; f < n2; f++) {
+      const int q0 = map[f], line = line_of(np, d, q0);
+      double u0[HX_NVAR], u1[HX_NVAR], p0[HX_NPRIM], p1[HX_NPRIM], pf[HX_NPRIM], uf[HX_NVAR];
+      for (int v = 0; v < HX_NVAR; v++) {
+        u0[v] = U[((long)e * nv + v) * n3 + q0];
+        u1[v] = U[((long)e * nv + v) * n3 + q0 + inward];
+      }
+      cons_to_prim(&s->phys, u0, p0);
+      cons_to_prim(&s->phys, u1, p1);
+      for (int v = 0; v < HX_NVAR; v++) /* half a subcell from the mean towards the ghost */
+        pf[v] =
+            p0[v] - 0.5 * boundary_slope(&s->fv, gh[(ls * HX_NVAR + v) * n2 + line], p0[v], p1[v]);
+      if (!(pf[PDENS] > 0.0 && pf[PRES] > 0.0)) continue; /* keep the mean */
+      prim_to_cons(&s->phys, pf, uf);
+      for (int v = 0; v < HX_NVAR; v++)
+        Uf[v * n2 + f] = uf[v];
+    }
+  }
+}
+
 void fv_gauss_prolong_start(const Solver *s, const double *U) {
   const Mesh *m = s->mesh;
   struct FVGauss *g = s->fv.gauss;
@@ -325,7 +405,70 @@ void fv_gauss_prolong_start(const Solver *s, const double *U) {
       face_state(s, U, es, m->side_slave_locside[side], m->side_flip[side],
                  &s->U_slave[blk * side]);
   }
+  if (s->np > 1) { /* both sides' first-order states, then the FV elements' reconstruction */
+    exchange_start(s->exchange, EXCH_U, s->U_slave, blk, EXCH_TO_MASTER);
+    exchange_finish(s->exchange, EXCH_U);
+    exchange_start(s->exchange, EXCH_U, s->U_master, blk, EXCH_TO_SLAVE);
+    exchange_finish(s->exchange, EXCH_U);
+#pragma omp parallel for schedule(static)
+    for (int e = 0; e < m->n_elems; e++)
+      if (s->fv.fv_elems[e]) gather_ghosts(s, e);
+#pragma omp parallel for schedule(static)
+    for (int e = 0; e < m->n_elems; e++)
+      if (s->fv.fv_elems[e]) reconstruct_faces(s, U, e);
+  }
   exchange_start(s->exchange, EXCH_U, s->U_slave, blk, EXCH_TO_MASTER);
+}
+
+/* One line of an FV element: the limited reconstruction of every subcell (the end subcells
+ * against the ghosts gl, gr) and the interface fluxes; res as fv_line_residual's. */
+static void gauss_line(const Solver *s, const double *prim, int base, int stride, const double *gl,
+                       const double *gr, int gs, const double *mv, double *Ut) {
+  const FVBlend *fv = &s->fv;
+  const int np = s->np, n3 = s->n_dof_elem;
+  double slope[HX_NPMAX][HX_NVAR];
+  for (int i = 0; i < np; i++)
+    for (int v = 0; v < HX_NVAR; v++) {
+      const double *q = &prim[v * n3 + base];
+      const double qm = i > 0 ? q[(i - 1) * stride] : gl[v * gs];
+      const double qp = i + 1 < np ? q[(i + 1) * stride] : gr[v * gs];
+      const double qc = q[i * stride];
+      slope[i][v] = fv->limiter == FV_LIM_FIRST_ORDER
+                        ? 0.0
+                        : fv_limited_slope(fv->limiter, qc - qm, qp - qc, fv->line.sweby_beta);
+    }
+  for (int i = 0; i + 1 < np; i++) { /* interface i + 1/2 */
+    double pL[HX_NVAR], pR[HX_NVAR], nL[HX_NVAR], nR[HX_NVAR], F[HX_NVAR];
+    for (int v = 0; v < HX_NVAR; v++) {
+      nL[v] = prim[v * n3 + base + i * stride];
+      nR[v] = prim[v * n3 + base + (i + 1) * stride];
+      pL[v] = nL[v] + 0.5 * slope[i][v];
+      pR[v] = nR[v] - 0.5 * slope[i + 1][v];
+    }
+    fv_interface_flux(s->riemann, s->disc.split, &s->phys, pL, pR, nL, nR, &mv[3 * i], F);
+    for (int v = 0; v < HX_NVAR; v++) {
+      Ut[v * n3 + base + i * stride] += F[v] * fv->line.inv_w[i];
+      Ut[v * n3 + base + (i + 1) * stride] -= F[v] * fv->line.inv_w[i + 1];
+    }
+  }
+}
+
+void fv_gauss_subcell_volume(const Solver *s, int e, const double *prim, double *Ut) {
+  const int np = s->np, N = np - 1, n3 = s->n_dof_elem, n2 = s->n_dof_face;
+  const double *gh = &s->fv.gauss->ghost[(long)e * 6 * HX_NVAR * n2];
+  for (int q = 0; q < s->n_var * n3; q++)
+    Ut[q] = 0.0;
+  for (int d = 0; d < 3; d++) {
+    const int stride = d == 0 ? 1 : d == 1 ? np : np * np;
+    const double *gm = &gh[local_side(d, 0) * HX_NVAR * n2];
+    const double *gp = &gh[local_side(d, 1) * HX_NVAR * n2];
+    for (int a = 0; a < np; a++)
+      for (int b = 0; b < np; b++) {
+        const int base = d == 0 ? (b * np + a) * np : d == 1 ? b * np * np + a : b * np + a;
+        const double *mv = &s->fv.metrics[(((long)e * 3 + d) * np * np + a * np + b) * N * 3];
+        gauss_line(s, prim, base, stride, &gm[a * np + b], &gp[a * np + b], n2, mv, Ut);
+      }
+  }
 }
 
 /* Flux . n dS of one face subcell (inviscid air; fv_gauss_init refuses the rest). */

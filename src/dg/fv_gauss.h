@@ -2,8 +2,9 @@
  * holds the means of N+1 equidistant subcells per direction (FLEXI's fv_basis: independent of the
  * DG nodes) in its U slots; DG -> FV takes the subcell integral means of the DG polynomial, FV ->
  * DG their inverse (fv->to_fv, fv->to_dg). The subcell operator is the LGL one (physics/fvblend.h,
- * second order with the limiter inside the element) on the equidistant subcells; the element faces
- * carry N+1 x N+1 face subcells. On a side with an FV element both face states are given at the
+ * second order with the limiter, the boundary subcells limited against the neighbour's first-order
+ * face state as FLEXI's extended stencil) on the equidistant subcells; the element faces carry
+ * N+1 x N+1 face subcells. On a side with an FV element both face states are given at the
  * face subcells (the FV element's boundary subcell means, the DG element's face polynomial averaged
  * over the face subcells), the flux is computed there with the subcell-mean face normals, and the
  * DG neighbour takes the DG polynomial with those subcell means (conservative: both sides integrate
@@ -23,6 +24,8 @@ struct FVGauss {
   double *ut_save; /* [elem][var][k][j][i]: FV elements' volume residual across SurfInt */
   int *side_fv;    /* [side]: 1 when an FV element touches the side */
   double *fv_master, *fv_slave; /* [side]: FV_Elems of both elements (exchanged over MPI) */
+  double *ghost; /* [elem][locside 6][prim 5][line]: the neighbour's first-order face state
+                    beyond each boundary subcell (FLEXI's extended reconstruction stencil) */
 };
 
 /* Set up s->fv for Gauss nodes (called by fv_init after the common keys are read): the switch
@@ -46,6 +49,11 @@ void fv_gauss_fill_flux_start(const Solver *s, double t);
  * face subcell fluxes / h of the boundary subcells. */
 void fv_gauss_surface_begin(const Solver *s, const double *Ut);
 void fv_gauss_surface_end(const Solver *s, double *Ut);
+
+/* The FV volume operator of FV element e on Gauss nodes (fv_subcell_volume's convention): the
+ * limited reconstruction of every subcell, the boundary subcells limited against the ghost values
+ * beyond the element face (the same slopes as the element's face states). */
+void fv_gauss_subcell_volume(const Solver *s, int e, const double *prim, double *Ut);
 
 /* U of an element converted (FLEXI's FV_InterpolateDG2FV / FV2DG): to_fv = 1 DG -> FV, 0 back;
  * conservative: J U converted, so sum w J U = sum h^3 J_FV U_FV. tmp: 2 n3 doubles. */
