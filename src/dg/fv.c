@@ -51,7 +51,8 @@ int fv_define_params(Params *p) {
   const char *s = "Shock capturing";
   HX_CHECK(params_define_choice(
       p, s, "IndicatorType", "none", 11, INDICATOR_NAMES, INDICATOR_IDS,
-      "Shock indicator of the FV subcells (needs NodeType = GAUSS-LOBATTO), FLEXI's names and "
+      "Shock indicator of the FV subcells (blending needs NodeType = GAUSS-LOBATTO; switching "
+      "also runs on GAUSS nodes with FLEXI's equidistant subcells, docs/fv.md), FLEXI's names and "
       "codes: none/dg (pure DG), fv (FV everywhere), persson (Persson & Peraire 2006, nModes, "
       "IndVar), jameson (Jameson et al. 1981, IndVar), ducros (Ducros et al. 1999), "
       "DucrosTimesJST, halfhalf (FV at x > 0), checkerboard (alternate elements); hexdg's "
