@@ -1,15 +1,14 @@
 /* FV switching on Gauss nodes (FLEXI's FV = SWITCH build with NODETYPE = GAUSS): an FV element
  * holds the means of N+1 equidistant subcells per direction (FLEXI's fv_basis: independent of the
  * DG nodes) in its U slots; DG -> FV takes the subcell integral means of the DG polynomial, FV ->
- * DG their inverse (fv->to_fv, fv->to_dg). The subcell operator is the LGL one (physics/fvblend.h,
- * second order with the limiter, the boundary subcells limited against the neighbour's first-order
- * face state as FLEXI's extended stencil) on the equidistant subcells; the element faces carry
- * N+1 x N+1 face subcells. On a side with an FV element both face states are given at the
- * face subcells (the FV element's boundary subcell means, the DG element's face polynomial averaged
- * over the face subcells), the flux is computed there with the subcell-mean face normals, and the
- * DG neighbour takes the DG polynomial with those subcell means (conservative: both sides integrate
- * the same flux). docs/shock_capturing.md, "FV switching on Gauss nodes". CPU backend, Euler,
- * air (the set-up refuses the rest with a message). */
+ * DG their inverse (fv->to_fv, fv->to_dg). Second-order subcell FV (fv_limited_slope,
+ * fv_interface_flux of physics/fvblend.h) with the boundary subcells limited against the other
+ * side's first-order face state (FLEXI's extended stencil). On a side with an FV element both
+ * face states are given at the N+1 x N+1 face subcells (the FV element's boundary subcells
+ * reconstructed to the face, the DG element's face polynomial averaged over the face subcells),
+ * the flux is computed there with the subcell-mean face normals, and a DG neighbour takes the DG
+ * polynomial with those subcell means (conservative: both sides integrate the same flux).
+ * docs/fv.md. CPU backend (OpenMP, MPI), Euler, air: the set-up refuses the rest with a message. */
 #ifndef HEXDG_FV_GAUSS_H
 #define HEXDG_FV_GAUSS_H
 
@@ -28,9 +27,10 @@ struct FVGauss {
                     beyond each boundary subcell (FLEXI's extended reconstruction stencil) */
 };
 
-/* Set up s->fv for Gauss nodes (called by fv_init after the common keys are read): the switch
- * matrices, the subcell line constants, the subcell metrics corrected so that every subcell is
- * closed (free stream to round-off), the subcell Jacobians and the face subcell geometry. */
+/* The Gauss-node part of s->fv (solver_create calls it once the solver is complete; fv_init has
+ * set the switch matrices and line constants for the equidistant subcells): the face subcell
+ * geometry, the subcell metrics corrected so that every subcell is closed (free stream to
+ * round-off) and the subcell Jacobians. */
 int fv_gauss_init(Solver *s);
 void fv_gauss_free(Solver *s);
 
