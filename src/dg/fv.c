@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "core/error.h"
+#include "dg/fv_gauss.h"
 #include "dg/indicator.h"
 #include "physics/eos.h"
 #include "physics/fvblend.h"
@@ -50,7 +51,8 @@ int fv_define_params(Params *p) {
   const char *s = "Shock capturing";
   HX_CHECK(params_define_choice(
       p, s, "IndicatorType", "none", 11, INDICATOR_NAMES, INDICATOR_IDS,
-      "Shock indicator of the FV subcells (needs NodeType = GAUSS-LOBATTO), FLEXI's names and "
+      "Shock indicator of the FV subcells (blending needs NodeType = GAUSS-LOBATTO; switching "
+      "also runs on GAUSS nodes with FLEXI's equidistant subcells, docs/fv.md), FLEXI's names and "
       "codes: none/dg (pure DG), fv (FV everywhere), persson (Persson & Peraire 2006, nModes, "
       "IndVar), jameson (Jameson et al. 1981, IndVar), ducros (Ducros et al. 1999), "
       "DucrosTimesJST, halfhalf (FV at x > 0), checkerboard (alternate elements); hexdg's "
@@ -222,12 +224,13 @@ static int read_fv_params(const Params *p, const Solver *s, FVBlend *fv) {
   HX_CHECK(params_get_logical(p, "FV_PositivityLimiter", &positivity));
   fv->extend = extend;
   fv->positivity = positivity;
-  if (s->disc.node_type != NODE_GAUSS_LOBATTO)
+  if (s->disc.node_type != NODE_GAUSS_LOBATTO && fv->mode != FV_MODE_SWITCHING)
     return HX_ERROR(HX_ERR_INPUT,
-                    "IndicatorType = %s needs NodeType = GAUSS-LOBATTO (the FV "
-                    "subcells are the LGL quadrature cells, also with FV_Mode = "
-                    "switching); set NodeType = GAUSS-LOBATTO, IndicatorType = "
-                    "none or FV_Mode = off",
+                    "IndicatorType = %s with FV_Mode = blending needs NodeType = "
+                    "GAUSS-LOBATTO (the blended FV subcells are the LGL quadrature cells; "
+                    "on GAUSS nodes only FV_Mode = switching, FLEXI's FV = SWITCH, is "
+                    "available); set NodeType = GAUSS-LOBATTO, FV_Mode = switching, "
+                    "IndicatorType = none or FV_Mode = off",
                     params_choice_name(p, "IndicatorType", fv->indicator));
   if (!(fv->alpha_min >= 0.0 && fv->alpha_max <= 1.0 && fv->alpha_min <= fv->alpha_max))
     return HX_ERROR(HX_ERR_INPUT,
@@ -283,13 +286,14 @@ static void subcell_metrics(const Solver *s, FVBlend *fv) {
 
 /* 1D matrices of the switch: to_fv[i][l] = (1/w_i) int over subcell i of l_l (the subcell mean
  * of the nodal polynomial, Gauss quadrature with np points per subcell: exact), to_dg its
- * inverse. sum_i w_i (to_fv u)_i = int l_l u_l = sum_l w_l u_l: both keep the LGL integral. */
-static int switch_matrices(const Solver *s, FVBlend *fv) {
+ * inverse; subcell widths w_i: the LGL weights (then sum_i w_i (to_fv u)_i = sum_l w_l u_l, the
+ * LGL integral), or 2/(N+1) on Gauss nodes (FLEXI's equidistant FV subcells). */
+static int switch_matrices(const Solver *s, const double *widths, FVBlend *fv) {
   int np = s->np, N = np - 1;
   double xg[HX_NPMAX], wg[HX_NPMAX], l[HX_NPMAX], x_face = -1.0;
   HX_CHECK(basis_nodes_weights(N, NODE_GAUSS, xg, wg));
   for (int i = 0; i < np; i++) {
-    double h = s->disc.w[i];
+    double h = widths[i];
     for (int c = 0; c < np; c++)
       fv->to_fv[i * np + c] = 0.0;
     for (int g = 0; g < np; g++) {
@@ -397,12 +401,19 @@ int fv_init(const Params *p, Solver *s) {
   int np = s->np, N = np - 1;
   double V[HX_NPMAX * HX_NPMAX];
   basis_legendre_vandermonde(N, s->disc.x, V, fv->Vinv);
-  fv_line_init(np, s->disc.x, s->disc.w, &fv->line);
+  /* subcells: the LGL cells, or FLEXI's equidistant cells on Gauss nodes (dg/fv_gauss.h) */
+  const int gauss = s->disc.node_type == NODE_GAUSS;
+  double x_sub[HX_NPMAX], w_sub[HX_NPMAX];
+  for (int i = 0; i < np; i++) {
+    w_sub[i] = gauss ? 2.0 / np : s->disc.w[i];
+    x_sub[i] = gauss ? -1.0 + (i + 0.5) * w_sub[i] : s->disc.x[i];
+  }
+  fv_line_init(np, x_sub, w_sub, &fv->line);
   if (fv->limiter == FV_LIM_SWEBY) HX_CHECK(read_sweby_beta(p, &fv->line.sweby_beta));
-  HX_CHECK(switch_matrices(s, fv));
+  HX_CHECK(switch_matrices(s, w_sub, fv));
   HX_CHECK(fv_alloc(s, fv));
   HX_CHECK(fv_boundary_flags(p, s, fv));
-  subcell_metrics(s, fv);
+  if (!gauss) subcell_metrics(s, fv); /* Gauss: fv_gauss_init, once the solver is complete */
   return HX_OK;
 }
 
@@ -416,11 +427,16 @@ void fv_free(Solver *s) {
   free(s->fv.ghost_master);
   free(s->fv.ghost_slave);
   free(s->fv.fv_boundary);
+  fv_gauss_free(s);
   memset(&s->fv, 0, sizeof s->fv);
 }
 
 void fv_subcell_volume(const Solver *s, int e, const double *prim, const double *Y, double *Ut) {
   const FVBlend *fv = &s->fv;
+  if (fv->gauss) { /* equidistant subcells with ghosts beyond the element faces */
+    fv_gauss_subcell_volume(s, e, prim, Ut);
+    return;
+  }
   int np = s->np, N = np - 1, n3 = s->n_dof_elem;
   double *q = NULL; /* mixture: the reconstructed variables (rho, u, v, w, p, Y_k) of the nodes */
   if (s->mech) {
@@ -450,6 +466,8 @@ void fv_subcell_volume(const Solver *s, int e, const double *prim, const double 
 static double node_volume_weight(const Solver *s, int e, int q) {
   int np = s->np;
   const double *w = s->disc.w;
+  if (s->fv.gauss && s->fv.fv_elems[e]) /* an equidistant FV subcell */
+    return pow(s->fv.gauss->h, 3) / s->fv.gauss->sJ[(long)s->n_dof_elem * e + q];
   return w[q % np] * w[(q / np) % np] * w[q / (np * np)] / s->geo.sJ[(long)s->n_dof_elem * e + q];
 }
 

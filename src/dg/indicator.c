@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dg/fv_gauss.h"
 #include "mesh/facemap.h"
 #include "parallel/exchange.h"
 #include "parallel/parallel.h"
@@ -157,6 +158,17 @@ static double ducros_value(const Solver *s, int e, const double *Ue, IndScratch 
                             &s->geo.sJ[(long)n3 * e], Ue, w->b);
 }
 
+/* Element e's state u converted DG -> FV (to_fv) or back, on the LGL or the Gauss subcells. */
+static void convert_element(const Solver *s, int e, int to_fv, double *u, double *tmp) {
+  const FVBlend *fv = &s->fv;
+  if (fv->gauss) {
+    fv_gauss_switch_element(s, e, to_fv, u, tmp);
+    return;
+  }
+  fv_switch_element(s->np, to_fv ? fv->to_fv : fv->to_dg, s->n_var,
+                    &s->geo.sJ[(long)s->n_dof_elem * e], fv->switch_conservative, u, tmp);
+}
+
 /* IndValue of element e (Ue its state; an FV element's modal indicators see its DG form, as in
  * FLEXI). */
 static double ind_value_element(const Solver *s, int e, const double *Ue, IndScratch *w) {
@@ -165,8 +177,7 @@ static double ind_value_element(const Solver *s, int e, const double *Ue, IndScr
   int modal = fv->indicator == FV_INDICATOR_PERSSON || fv->indicator == FV_INDICATOR_HENNEMANN;
   if (modal && fv->fv_elems && fv->fv_elems[e]) {
     memcpy(w->u, Ue, sizeof(double) * nv * n3);
-    fv_switch_element(s->np, fv->to_dg, nv, &s->geo.sJ[(long)n3 * e], fv->switch_conservative, w->u,
-                      w->a);
+    convert_element(s, e, 0, w->u, w->a);
     Ue = w->u;
   }
   switch (fv->indicator) {
@@ -259,17 +270,14 @@ long fv_switch(Solver *s, double *U, double *k, double t, int allow_to_dg) {
       int now_fv =
           fv_switch_decide(was_fv, fv->ind_value[e], fv->ind_upper, fv->ind_lower, allow_to_dg);
       if (now_fv == was_fv) continue;
-      const double *sJ = &s->geo.sJ[(long)n3 * e];
       double *ue = &U[(long)nv * n3 * e];
       if (!now_fv && fv->to_dg_indicator) { /* FLEXI: the DG state must be smooth by Persson */
         memcpy(w.u, ue, sizeof(double) * nv * n3);
-        fv_switch_element(s->np, fv->to_dg, nv, sJ, fv->switch_conservative, w.u, w.a);
+        convert_element(s, e, 0, w.u, w.a);
         if (persson_value(s, w.u, &w) > fv->to_dg_limit) continue;
       }
-      const double *M = now_fv ? fv->to_fv : fv->to_dg;
-      fv_switch_element(s->np, M, nv, sJ, fv->switch_conservative, ue, w.a);
-      if (k)
-        fv_switch_element(s->np, M, nv, sJ, fv->switch_conservative, &k[(long)nv * n3 * e], w.a);
+      convert_element(s, e, now_fv, ue, w.a);
+      if (k) convert_element(s, e, now_fv, &k[(long)nv * n3 * e], w.a);
       fv->fv_elems[e] = now_fv;
       n_switched++;
     }

@@ -1,6 +1,7 @@
 /* The CPU backend's DG operator: Ut = R(U, t), in the order of Table 1 of the GALAEXI paper
  * (Kurz et al. 2025): ProlongToFace, Lifting (Navier-Stokes), FillFlux, VolInt, SurfInt,
  * ApplyJac (+ source terms). */
+#include "dg/fv_gauss.h"
 #include "dg/indicator.h"
 #include "dg/solver.h"
 #include "dg/sponge.h"
@@ -12,7 +13,7 @@ void apply_jacobian_and_source(const Solver *s, const double *U, double *Ut, dou
   int with_source = exact_has_source(s->exact.which);
 #pragma omp parallel for schedule(static)
   for (int e = 0; e < s->mesh->n_elems; e++) {
-    const double *sJ = &s->geo.sJ[(long)n3 * e];
+    const double *sJ = fv_elem_sJ(s, e); /* FV elements on Gauss nodes: the subcells' */
     const double *x = &s->geo.elem_x[3L * n3 * e];
     double *ut = &Ut[(long)nv * n3 * e];
     for (int v = 0; v < nv; v++)
@@ -35,11 +36,20 @@ void apply_jacobian_and_source(const Solver *s, const double *U, double *Ut, dou
  * blending factors are computed first (their spreading exchanges its own slot). */
 void dg_time_derivative(Solver *s, const double *U, double *Ut, double t) {
   if (s->fv.enabled) fv_compute_alpha_at(s, U, t);
-  prolong_to_face_start(s, U);
+  const struct FVGauss *fvg = s->fv.gauss; /* FV switching on Gauss nodes (dg/fv_gauss.h) */
+  if (fvg)
+    fv_gauss_prolong_start(s, U);
+  else
+    prolong_to_face_start(s, U);
   if (s->viscous) lifting(s, U, Ut, t);
-  fill_flux_start(s, t);
+  if (fvg)
+    fv_gauss_fill_flux_start(s, t);
+  else
+    fill_flux_start(s, t);
   volume_integral(s, U, Ut, s->viscous);
   exchange_finish(s->exchange, EXCH_FLUX);
+  if (fvg) fv_gauss_surface_begin(s, Ut);
   surface_integral(s, Ut);
+  if (fvg) fv_gauss_surface_end(s, Ut);
   apply_jacobian_and_source(s, U, Ut, t);
 }

@@ -9,6 +9,7 @@
 #include "core/error.h"
 #include "dg/eddyvisc.h"
 #include "dg/fv.h"
+#include "dg/fv_gauss.h"
 #include "mesh/facemap.h"
 #include "mesh/partition.h"
 #include "dg/mixture.h"
@@ -21,10 +22,11 @@ static const char *const NODE_NAMES[] = {"GAUSS", "GAUSS-LOBATTO"};
 static const int NODE_IDS[] = {NODE_GAUSS, NODE_GAUSS_LOBATTO};
 static const char *const SPLIT_NAMES[] = {"none", "SD", "MO", "DU", "KG", "PI", "CH"};
 static const int SPLIT_IDS[] = {SPLIT_NONE, SPLIT_SD, SPLIT_MO, SPLIT_DU, SPLIT_KG, SPLIT_PI, SPLIT_CH};
-static const char *const RIEMANN_NAMES[] = {"LF",  "HLLC", "Roe",  "RoeL2",
-                                            "RoeEntropyFix", "HLL", "HLLE", "CH", "Same"};
-static const int RIEMANN_IDS[] = {RIEMANN_LF,  RIEMANN_HLLC, RIEMANN_ROE, RIEMANN_ROEL2,
-                                  RIEMANN_ROE_ENTROPYFIX, RIEMANN_HLL, RIEMANN_HLLE, RIEMANN_CH, -1};
+static const char *const RIEMANN_NAMES[] = {"LF",  "HLLC", "Roe",   "RoeL2", "RoeEntropyFix",
+                                            "HLL", "HLLE", "HLLEM", "CH",    "Same"};
+static const int RIEMANN_IDS[] = {
+    RIEMANN_LF,  RIEMANN_HLLC, RIEMANN_ROE,   RIEMANN_ROEL2, RIEMANN_ROE_ENTROPYFIX,
+    RIEMANN_HLL, RIEMANN_HLLE, RIEMANN_HLLEM, RIEMANN_CH,    -1};
 
 int solver_define_params(Params *p) {
   const char *s = "Discretization";
@@ -38,9 +40,9 @@ int solver_define_params(Params *p) {
                                 "Two-point volume flux of the split form (GAUSS-LOBATTO only): "
                                 "SD standard DG, MO Morinishi, DU Ducros, KG Kennedy-Gruber, PI "
                                 "Pirozzoli, CH Chandrashekar; none: weak form."));
-  HX_CHECK(params_define_choice(p, s, "Riemann", "RoeEntropyFix", 8, RIEMANN_NAMES, RIEMANN_IDS,
+  HX_CHECK(params_define_choice(p, s, "Riemann", "RoeEntropyFix", 9, RIEMANN_NAMES, RIEMANN_IDS,
                                 "Riemann solver at inner sides."));
-  HX_CHECK(params_define_choice(p, s, "RiemannBC", "Same", 9, RIEMANN_NAMES, RIEMANN_IDS,
+  HX_CHECK(params_define_choice(p, s, "RiemannBC", "Same", 10, RIEMANN_NAMES, RIEMANN_IDS,
                                 "Riemann solver at boundary sides (Same: as Riemann)."));
   HX_CHECK(params_define(p, "Lifting", "doWeakLifting", PARAM_LOGICAL, 0, "", false,
                          "BR1 lifting of the gradients in weak form (conservative: the metrics "
@@ -192,6 +194,7 @@ static int solver_setup(const Params *p, const double *weights, Solver *s) {
   HX_CHECK(set_var_names(s));
   HX_CHECK(alloc_state(s));
   HX_CHECK(exchange_create(s->mesh, &s->exchange));
+  if (s->fv.enabled && node == NODE_GAUSS) HX_CHECK(fv_gauss_init(s)); /* needs all of the above */
   return eddyvisc_init(p, s); /* its face coefficients cross the MPI sides */
 }
 

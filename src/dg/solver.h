@@ -39,6 +39,7 @@ typedef struct {
   int *fv_boundary;         /* [elem] FVBoundaries: 1 where a side is an FVBoundaryType BC */
   double *ghost_master, *ghost_slave; /* [side][np^2] jameson: IndVar at the face points */
   double to_fv[HX_NPMAX * HX_NPMAX], to_dg[HX_NPMAX * HX_NPMAX]; /* 1D switch matrices */
+  struct FVGauss *gauss;    /* switching on Gauss nodes (dg/fv_gauss.h); NULL on LGL nodes */
 } FVBlend;
 
 typedef struct {

@@ -405,6 +405,8 @@ static cudaError_t volume_dispatch(const DevData *d, const DevPhysics *ph, bool 
     return volume_instance<RIEMANN_ROEL2, 0, -1, -1>(d, ph, launch, s);
   case RIEMANN_HLL:
     return volume_instance<RIEMANN_HLL, 0, -1, -1>(d, ph, launch, s);
+  case RIEMANN_HLLEM:
+    return volume_instance<RIEMANN_HLLEM, 0, -1, -1>(d, ph, launch, s);
   case RIEMANN_CH:
     return volume_instance<RIEMANN_CH, 0, -1, -1>(d, ph, launch, s);
   default:

@@ -201,6 +201,11 @@ int ind_upload(DevData *d, const Solver *s, IndAlloc alloc, void *ctx) {
   const size_t ne = s->mesh->n_elems ? s->mesh->n_elems : 1;
   d->fv_mode = fv->mode;
   if (!ind_device_path(fv)) return HX_OK;
+  if (fv->gauss)
+    return HX_ERROR(HX_ERR_INPUT,
+                    "FV_Mode = switching on NodeType = GAUSS (FLEXI's FV = SWITCH build) runs "
+                    "on the CPU backend only in this version; set Backend = cpu (Backend = auto "
+                    "chooses it) or NodeType = GAUSS-LOBATTO");
   if (s->mech)
     return HX_ERROR(HX_ERR_INPUT,
                     "IndicatorType = %d with FV_Mode = %d: the GPU backend runs "

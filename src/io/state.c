@@ -424,12 +424,47 @@ static int write_elem_data(hid_t file, long n_elems, const ElemDataset *data, co
   return HX_OK;
 }
 
+/* FLEXI's ElemData (nElems, nVarAdd) with the names in VarNamesAdd (io_hdf5
+ * WriteAdditionalElemData; FV = SWITCH builds list FV_Elems): here the one column FV_Elems. */
+static int write_fv_elems(hid_t file, const StateHeader *h, const StatePart *part,
+                          const char *path) {
+  const long n_local = part ? part->n_local : h->n_elems;
+  double *values = hx_malloc(sizeof(double) * (size_t)(n_local > 0 ? n_local : 1), "FV_Elems");
+  HX_ALLOC_CHECK(values);
+  for (long e = 0; e < n_local; e++)
+    values[e] = h->fv_elems[e];
+  hsize_t dims[2] = {(hsize_t)h->n_elems, 1}, n_mem[2] = {(hsize_t)n_local, 1};
+  hid_t space = H5Screate_simple(2, dims, NULL);
+  hid_t dset = space >= 0 ? H5Dcreate2(file, "ElemData", H5T_NATIVE_DOUBLE, space, H5P_DEFAULT,
+                                       H5P_DEFAULT, H5P_DEFAULT)
+                          : -1;
+  hid_t mem_space = H5Screate_simple(2, n_mem, NULL);
+  hid_t dxpl = part ? part_transfer_plist(part) : H5Pcreate(H5P_DATASET_XFER);
+  herr_t st = dset >= 0 && mem_space >= 0 && dxpl >= 0 ? 0 : -1;
+  const hsize_t elem_dims[5] = {dims[0], 1, 1, 1, 1};
+  if (st >= 0 && part) st = select_part(space, elem_dims, part);
+  if (st >= 0) st = H5Dwrite(dset, H5T_NATIVE_DOUBLE, mem_space, space, dxpl, values);
+  if (dxpl >= 0) H5Pclose(dxpl);
+  if (mem_space >= 0) H5Sclose(mem_space);
+  if (dset >= 0) H5Dclose(dset);
+  if (space >= 0) H5Sclose(space);
+  free(values);
+  if (st < 0)
+    return HX_ERROR(HX_ERR_IO,
+                    "state file '%s': cannot write the element dataset ElemData (FV_Elems; disk "
+                    "full or quota exceeded?)",
+                    path);
+  const char *const names[1] = {"FV_Elems"};
+  return write_var_names_attr_named(file, "VarNamesAdd", names, 1, path);
+}
+
 static int write_all_elem_data(hid_t file, const StateHeader *h, const StatePart *part,
                                const char *path) {
   ElemDataset list[1 + STATE_MAX_ELEM_EXTRA];
   int n = collect_elem_datasets(h, list);
   for (int d = 0; d < n; ++d)
     HX_CHECK(write_elem_data(file, h->n_elems, &list[d], part, path));
+  if (h->fv_elems) HX_CHECK(write_fv_elems(file, h, part, path));
   return HX_OK;
 }
 
@@ -1123,15 +1158,15 @@ int state_read_elem_data(const char *path, const char *name, long n_elems, doubl
   return rc;
 }
 
-/* The index of name in the file's VarNamesAddField (fixed-length, space-padded strings as FLEXI
- * and hexdg write them) into *index, -1 when it is not there; *n_names: the number of names. An
- * attribute of another kind is an error. */
-static int field_var_index(hid_t file, const char *path, const char *name, int *index,
-                           int *n_names) {
+/* The index of name in the file's attribute attr_name (VarNamesAddField, VarNamesAdd: fixed-length,
+ * space-padded strings as FLEXI and hexdg write them) into *index, -1 when it is not there;
+ * *n_names: the number of names. An attribute of another kind is an error. */
+static int named_var_index(hid_t file, const char *path, const char *attr_name, const char *name,
+                           int *index, int *n_names) {
   *index = -1;
   *n_names = 0;
-  if (H5Aexists(file, "VarNamesAddField") <= 0) return HX_OK;
-  hid_t attr = H5Aopen(file, "VarNamesAddField", H5P_DEFAULT);
+  if (H5Aexists(file, attr_name) <= 0) return HX_OK;
+  hid_t attr = H5Aopen(file, attr_name, H5P_DEFAULT);
   hid_t type = attr >= 0 ? H5Aget_type(attr) : -1;
   hid_t space = attr >= 0 ? H5Aget_space(attr) : -1;
   hssize_t n = space >= 0 ? H5Sget_simple_extent_npoints(space) : -1;
@@ -1141,14 +1176,14 @@ static int field_var_index(hid_t file, const char *path, const char *name, int *
       type >= 0 && H5Tget_class(type) == H5T_STRING && !H5Tis_variable_str(type) && size > 0;
   if (n != 0 && (n < 0 || !fixed_strings)) {
     rc = HX_ERROR(HX_ERR_INPUT,
-                  "state file '%s': attribute VarNamesAddField is not an array of fixed-length "
-                  "strings; the file is damaged (field '%s' cannot be read)",
-                  path, name);
+                  "state file '%s': attribute %s is not an array of fixed-length "
+                  "strings; the file is damaged ('%s' cannot be read)",
+                  path, attr_name, name);
   } else if (n > 0) {
-    char *buf = hx_malloc((size_t)n * size + size + 1, "VarNamesAddField");
+    char *buf = hx_malloc((size_t)n * size + size + 1, "variable names");
     char *one = buf ? buf + (size_t)n * size : NULL;
     if (!buf || H5Aread(attr, type, buf) < 0)
-      rc = HX_ERROR(HX_ERR_IO, "state file '%s': cannot read attribute VarNamesAddField", path);
+      rc = HX_ERROR(HX_ERR_IO, "state file '%s': cannot read attribute %s", path, attr_name);
     for (hssize_t v = 0; rc == HX_OK && v < n && *index < 0; v++) {
       memcpy(one, buf + (size_t)v * size, size);
       one[size] = '\0';
@@ -1164,10 +1199,45 @@ static int field_var_index(hid_t file, const char *path, const char *name, int *
   return rc;
 }
 
+int state_read_fv_elems(const char *path, long n_elems, double *out, int *found) {
+  *found = 0;
+  Hdf5ErrorPrinting saved = hdf5_errors_silence();
+  hid_t file = -1;
+  int rc = open_state_file(path, &file), col = -1, n_names = 0;
+  if (rc == HX_OK) rc = named_var_index(file, path, "VarNamesAdd", "FV_Elems", &col, &n_names);
+  if (rc == HX_OK && col >= 0 && H5Lexists(file, "ElemData", H5P_DEFAULT) > 0) {
+    hid_t dset = H5Dopen2(file, "ElemData", H5P_DEFAULT);
+    hid_t space = dset >= 0 ? H5Dget_space(dset) : -1;
+    hsize_t dims[2] = {0, 0};
+    double *all = hx_malloc(sizeof(double) * (size_t)(n_elems > 0 ? n_elems : 1) *
+                                (size_t)(n_names > 0 ? n_names : 1),
+                            "ElemData");
+    int ok = all && space >= 0 && H5Sget_simple_extent_ndims(space) == 2 &&
+             H5Sget_simple_extent_dims(space, dims, NULL) == 2 && (long)dims[0] == n_elems &&
+             (int)dims[1] == n_names &&
+             H5Dread(dset, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, all) >= 0;
+    for (long e = 0; ok && e < n_elems; e++)
+      out[e] = all[e * n_names + col];
+    if (ok)
+      *found = 1;
+    else
+      rc = HX_ERROR(HX_ERR_IO,
+                    "state file '%s': dataset ElemData is not %ld x %d doubles (elements x "
+                    "VarNamesAdd) or cannot be read; the file is damaged",
+                    path, n_elems, n_names);
+    free(all);
+    if (space >= 0) H5Sclose(space);
+    if (dset >= 0) H5Dclose(dset);
+  }
+  if (file >= 0) H5Fclose(file);
+  hdf5_errors_restore(saved);
+  return rc;
+}
+
 static int read_field_from(hid_t file, const char *path, const char *name, const StateHeader *h,
                            long n_local, const long *global_id, double *out, int *found) {
   int n_field = 0, v = -1;
-  HX_CHECK(field_var_index(file, path, name, &v, &n_field));
+  HX_CHECK(named_var_index(file, path, "VarNamesAddField", name, &v, &n_field));
   if (v < 0 || H5Lexists(file, FIELD_DATASET_NAME, H5P_DEFAULT) <= 0) return HX_OK;
   hid_t dset, space;
   hsize_t dims[5] = {0, 0, 0, 0, 0};
@@ -1268,6 +1338,7 @@ int state_write_timeavg_part(const char *path, const StateHeader *h, double avg_
   dummy.n_field_vars = dummy.n_elem_extra = 0;
   dummy.elem_data_name = NULL;
   dummy.elem_data = NULL;
+  dummy.fv_elems = NULL;
   size_t n = (size_t)n_local * nodes_per_elem(h->N);
   double *zeros = hx_calloc(n > 0 ? n : 1, sizeof(double), "TimeAvg dummy DG_Solution");
   HX_ALLOC_CHECK(zeros);

@@ -49,6 +49,10 @@ typedef struct {
   int n_field_vars;
   const char *field_var_names[STATE_MAX_FIELD_VARS];
   const double *field_data;
+  /* FV switching: 1 where an element holds FV subcell means (local elements, as U), written as
+   * FLEXI's FV = SWITCH builds do: dataset ElemData (nElems, 1), attribute VarNamesAdd =
+   * FV_Elems. NULL: none. */
+  const int *fv_elems;
 } StateHeader;
 
 /* "<project>_State_<time as %017.9f>.h5", FLEXI's TIMESTAMP naming (F17.9 with the leading blanks
@@ -73,6 +77,10 @@ int state_read_header(const char *path, StateHeader *h);
  * (and its node_type, when that is not empty); a mismatch is an HX_ERR_INPUT error that names
  * the file, the attribute, the value found and the value expected. */
 int state_read(const char *path, const StateHeader *expected, double *U);
+
+/* FLEXI's FV_Elems of a whole file (the column FV_Elems of ElemData, named in VarNamesAdd) into
+ * out (n_elems doubles): *found = 0 when the file has none (not an error). */
+int state_read_fv_elems(const char *path, long n_elems, double *out, int *found);
 
 /* The element-wise dataset name (e.g. "FV_alpha" or "ElemCost", written through elem_data or
  * elem_extra) of a whole file into out (n_elems doubles): *found = 0 when the file has none (not

@@ -8,8 +8,8 @@
  * Split-form DG (split != SPLIT_NONE): as in FLEXI, the central part (F(UL) + F(UR))/2 of LF,
  * Roe, RoeEntropyFix and RoeL2 is replaced by the two-point flux split_surface_flux so that
  * surface and volume fluxes agree; CH is always built on a two-point flux (Chandrashekar's flux
- * when split == SPLIT_NONE). HLLC, HLL and HLLE are upwind solvers without a central part and
- * ignore split. Pointwise HD functions shared by the CPU and CUDA backends. */
+ * when split == SPLIT_NONE). HLLC, HLL, HLLE and HLLEM are upwind solvers without a central part
+ * and ignore split. Pointwise HD functions shared by the CPU and CUDA backends. */
 #ifndef HEXDG_RIEMANN_H
 #define HEXDG_RIEMANN_H
 
@@ -321,6 +321,35 @@ HD static inline void riemann_1d_roe_entropy_fix(int split, const PhysParams *pp
   riemann_roe_assemble(split, pp, L, R, &roe, alpha, abs_lambda, F);
 }
 
+/* HLLEM (Einfeldt, Munz, Roe & Sjogreen 1991, JCP 92, with the linearized contact and
+ * shear waves of Roe's matrix): HLLE's speeds, and the HLL dissipation sl sr (UR - UL) / (sr - sl)
+ * without the part delta (alpha_2 r_2 + alpha_3 r_3 + alpha_4 r_4) that the entropy and shear
+ * waves carry, delta = c~ / (c~ + |(sl + sr) / 2|) (FLEXI's anti-diffusion coefficient; 1 for a
+ * wave fan centred on the face). Wave strengths in the primitive (Roe-Pike) form as
+ * riemann_1d_roe_entropy_fix, so a stationary contact is kept exactly. */
+HD static inline void riemann_1d_hllem(const PhysParams *pp, const RiemannState *L,
+                                       const RiemannState *R, double *F) {
+  const RoeAverage roe = riemann_roe_average(pp, L, R);
+  const double beta = sqrt(0.5 * pp->kappa_m1 / pp->kappa);
+  const double sl = fmin(fmin(roe.vel[0] - roe.c, L->prim[VEL1] - beta * L->c), 0.0);
+  const double sr = fmax(fmax(roe.vel[0] + roe.c, R->prim[VEL1] + beta * R->c), 0.0);
+  if (sl >= 0.0 || sr <= 0.0) {
+    riemann_hll_formula(L, R, sl, sr, F);
+    return;
+  }
+  double r[5][HX_NVAR];
+  riemann_roe_eigenvectors(&roe, r);
+  const double delta = roe.c / (roe.c + fabs(0.5 * (sl + sr)));
+  const double alpha[3] = {
+      R->prim[PDENS] - L->prim[PDENS] - (R->prim[PRES] - L->prim[PRES]) / (roe.c * roe.c),
+      roe.rho * (R->prim[VEL2] - L->prim[VEL2]), roe.rho * (R->prim[VEL3] - L->prim[VEL3])};
+  const double s_den = 1.0 / (sr - sl);
+  for (int v = 0; v < HX_NVAR; v++) {
+    const double contact = alpha[0] * r[1][v] + alpha[1] * r[2][v] + alpha[2] * r[3][v];
+    F[v] = (sr * L->F[v] - sl * R->F[v] + sl * sr * (R->U[v] - L->U[v] - delta * contact)) * s_den;
+  }
+}
+
 /* Entropy-conserving two-point flux with FLEXI's scalar (Rusanov-type) dissipation whose energy
  * component is written in the averaged variables of Chandrashekar 2013: the jump of
  * rho E is approximated by drho (1/(2 (kappa-1) beta_ln) + uL.uR/2) + {rho}{u}.du
@@ -373,6 +402,9 @@ HD static inline void riemann_flux_1d(int solver, int split, const PhysParams *p
     break;
   case RIEMANN_HLLE:
     riemann_1d_hlle(pp, L, R, F);
+    break;
+  case RIEMANN_HLLEM:
+    riemann_1d_hllem(pp, L, R, F);
     break;
   case RIEMANN_CH:
     riemann_1d_ch(split, pp, L, R, F);

@@ -121,6 +121,7 @@ static void state_header(const Simulation *sim, StateHeader *h) {
   if (s->fv.enabled) { /* docs/shock_capturing.md: the blending factor of the last stage */
     h->elem_data_name = "FV_alpha";
     h->elem_data = s->fv.alpha;
+    h->fv_elems = s->fv.fv_elems; /* switching: FLEXI's FV_Elems (NULL when blending) */
   }
   if (sim->maxp.on) { /* docs/reacting_flow.md: the numerical soot foil */
     h->n_field_vars = 1;
@@ -234,6 +235,19 @@ int simulation_write_state(Simulation *sim) {
   return rc;
 }
 
+/* FV switching: which elements of the restart file hold FV subcell means (FLEXI's FV_Elems), so
+ * that a restart continues bitwise; a file without them holds DG states only. */
+static int fv_restart_elems(Solver *s, const char *file, long n_global) {
+  if (!s->fv.fv_elems) return HX_OK;
+  double *all = hx_malloc(sizeof(double) * (size_t)(n_global > 0 ? n_global : 1), "FV_Elems");
+  HX_ALLOC_CHECK(all);
+  int found = 0, rc = state_read_fv_elems(file, n_global, all, &found);
+  for (int e = 0; rc == HX_OK && found && e < s->mesh->n_elems; e++)
+    s->fv.fv_elems[e] = all[s->mesh->elem_global_id[e] - 1] != 0.0;
+  free(all);
+  return rc;
+}
+
 static int load_restart(Simulation *sim, const char *file) {
   StateHeader expected, found;
   state_header(sim, &expected);
@@ -242,7 +256,7 @@ static int load_restart(Simulation *sim, const char *file) {
   HX_CHECK(state_read_part_any_degree(file, &expected, sim->solver->U, sim->solver->mesh->n_elems,
                                       sim->solver->mesh->elem_global_id, &changed));
   sim->t = found.time;
-  return HX_OK;
+  return fv_restart_elems(sim->solver, file, found.n_elems);
 }
 
 static int backend_init(const Params *p, Simulation *sim) {
@@ -254,8 +268,11 @@ static int backend_init(const Params *p, Simulation *sim) {
   HX_CHECK(params_get_logical(p, "OverlapMPI", &overlap));
   /* the GPU's reacting flow: species transport on one rank (gpu_solver_create says why not) */
   const bool gpu_mix = !sim->solver->mech || !sim->solver->viscous || par_size() == 1;
+  /* FV switching on Gauss nodes: CPU only (dg/fv_gauss.h) */
+  const bool gpu_fv = !sim->solver->fv.gauss;
   if (sim->backend == BACKEND_AUTO) /* the same choice on every rank */
-    sim->backend = par_any(gpu_device_count() == 0) || !gpu_mix ? BACKEND_CPU : BACKEND_CUDA;
+    sim->backend =
+        par_any(gpu_device_count() == 0) || !gpu_mix || !gpu_fv ? BACKEND_CPU : BACKEND_CUDA;
   if (sim->backend == BACKEND_CPU) {
     if (sim->solver->fv.enabled) {
       sim->U_good = hx_malloc(sizeof(double) * sim->solver->n_var * sim->solver->n_dof,

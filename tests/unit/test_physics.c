@@ -21,8 +21,8 @@ static const int all_splits[] = {SPLIT_SD, SPLIT_MO, SPLIT_DU, SPLIT_KG, SPLIT_P
 #define N_SPLITS 6
 static const int all_solvers[] = {
     RIEMANN_LF,  RIEMANN_HLLC, RIEMANN_ROE, RIEMANN_ROEL2, RIEMANN_ROE_ENTROPYFIX,
-    RIEMANN_HLL, RIEMANN_HLLE, RIEMANN_CH};
-#define N_SOLVERS 8
+    RIEMANN_HLL, RIEMANN_HLLE, RIEMANN_HLLEM, RIEMANN_CH};
+#define N_SOLVERS 9
 
 static PhysParams gas(void) {
   PhysParams pp = {0}; /* mu0 = 0: Euler */

@@ -1,0 +1,62 @@
+/* FV switching on Gauss nodes (FLEXI's FV = SWITCH build with NODETYPE = GAUSS): an FV element
+ * holds the means of N+1 equidistant subcells per direction (FLEXI's fv_basis: independent of the
+ * DG nodes) in its U slots; DG -> FV takes the subcell integral means of the DG polynomial, FV ->
+ * DG their inverse (fv->to_fv, fv->to_dg). Second-order subcell FV (fv_limited_slope,
+ * fv_interface_flux of physics/fvblend.h) with the boundary subcells limited against the other
+ * side's first-order face state (FLEXI's extended stencil). On a side with an FV element both
+ * face states are given at the N+1 x N+1 face subcells (the FV element's boundary subcells
+ * reconstructed to the face, the DG element's face polynomial averaged over the face subcells),
+ * the flux is computed there with the subcell-mean face normals, and a DG neighbour takes the DG
+ * polynomial with those subcell means (conservative: both sides integrate the same flux).
+ * docs/fv.md. CPU backend (OpenMP, MPI), Euler, air: the set-up refuses the rest with a message. */
+#ifndef HEXDG_FV_GAUSS_H
+#define HEXDG_FV_GAUSS_H
+
+#include "dg/solver.h"
+
+struct FVGauss {
+  double h;        /* subcell width in reference coordinates, 2/(N+1) */
+  double *sJ;      /* [elem][k][j][i]: 1/J of the subcells (J: the subcell mean of J) */
+  double *face_mv; /* [side][3][q][p]: the face subcells' mean n dS (master orientation) */
+  double *face_x;  /* [side][3][q][p]: the face subcells' mean positions (boundary states) */
+  double *flux_fv; /* [side][var][q][p]: flux . n dS at the face subcells */
+  double *ut_save; /* [elem][var][k][j][i]: FV elements' volume residual across SurfInt */
+  int *side_fv;    /* [side]: 1 when an FV element touches the side */
+  double *fv_master, *fv_slave; /* [side]: FV_Elems of both elements (exchanged over MPI) */
+  double *ghost; /* [elem][locside 6][prim 5][line]: the neighbour's first-order face state
+                    beyond each boundary subcell (FLEXI's extended reconstruction stencil) */
+};
+
+/* The Gauss-node part of s->fv (solver_create calls it once the solver is complete; fv_init has
+ * set the switch matrices and line constants for the equidistant subcells): the face subcell
+ * geometry, the subcell metrics corrected so that every subcell is closed (free stream to
+ * round-off) and the subcell Jacobians. */
+int fv_gauss_init(Solver *s);
+void fv_gauss_free(Solver *s);
+
+/* 1/J of element e's nodes: the subcells' for an FV element on Gauss nodes, else the DG nodes'. */
+const double *fv_elem_sJ(const Solver *s, int e);
+
+/* ProlongToFace (replaces prolong_to_face_start): both elements' FV_Elems on every side (over
+ * MPI sides too), the face states, those of every side with an FV element at the face subcells,
+ * and the exchange of U_slave started. */
+void fv_gauss_prolong_start(const Solver *s, const double *U);
+/* FillFlux (replaces fill_flux_start): the DG fluxes, then those of the sides with an FV element
+ * at the face subcells (flux_fv) with their DG form (s->flux) for DG neighbours; the exchanges of
+ * both to the slaves' ranks left in flight (fv_gauss_surface_end finishes flux_fv's). */
+void fv_gauss_fill_flux_start(const Solver *s, double t);
+/* Around SurfInt: keep the FV elements' volume residual, then replace what SurfInt added by the
+ * face subcell fluxes / h of the boundary subcells. */
+void fv_gauss_surface_begin(const Solver *s, const double *Ut);
+void fv_gauss_surface_end(const Solver *s, double *Ut);
+
+/* The FV volume operator of FV element e on Gauss nodes (fv_subcell_volume's convention): the
+ * limited reconstruction of every subcell, the boundary subcells limited against the ghost values
+ * beyond the element face (the same slopes as the element's face states). */
+void fv_gauss_subcell_volume(const Solver *s, int e, const double *prim, double *Ut);
+
+/* U of an element converted (FLEXI's FV_InterpolateDG2FV / FV2DG): to_fv = 1 DG -> FV, 0 back;
+ * conservative: J U converted, so sum w J U = sum h^3 J_FV U_FV. tmp: 2 n3 doubles. */
+void fv_gauss_switch_element(const Solver *s, int e, int to_fv, double *u, double *tmp);
+
+#endif

@@ -1,0 +1,248 @@
+/* FV switching on Gauss nodes (FLEXI's FV = SWITCH with NODETYPE = GAUSS, dg/fv_gauss.h):
+ * a free stream stays to round-off on a curved mesh with every element FV and with a checkerboard
+ * of FV and DG elements (the mixed sides' face subcells); the integral of every conservative
+ * variable (DG elements sum w J U, FV elements sum h^3 J_FV U) stays constant to round-off on a
+ * periodic curved mesh while elements switch; Sod's shock tube converges in L1 to the exact
+ * solution (physics/riemann_exact.h) as the mesh is refined. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+
+#include <cmocka.h>
+
+#include "dg/fv_gauss.h"
+#include "dg/indicator.h"
+#include "harness.h"
+#include "io/state.h"
+#include "physics/eos.h"
+#include "physics/riemann_exact.h"
+
+static const char *const BASE[] = {"ProjectName = fv_gauss",
+                                   "MeshFile = box",
+                                   "BoxLower = (/-1., -1., -1./)",
+                                   "BoxUpper = (/1., 1., 1./)",
+                                   "BoxPeriodic = (/T,T,T/)",
+                                   "BoxElems = (/3,3,2/)",
+                                   "N = 3",
+                                   "NodeType = GAUSS",
+                                   "CalcErrorNorms = F",
+                                   "FV_Mode = switching",
+                                   "FV_LimiterType = MinMod",
+                                   "Riemann = HLLEM",
+                                   "Backend = cpu",
+                                   NULL};
+
+/* The conserved integrals: sum w J U of DG elements, sum h^3 J_FV U of FV elements. */
+static void totals(const Solver *s, double *out) {
+  const int np = s->np, n3 = s->n_dof_elem;
+  const double h3 = pow(s->fv.gauss->h, 3);
+  for (int v = 0; v < s->n_var; v++)
+    out[v] = 0.0;
+  for (int e = 0; e < s->mesh->n_elems; e++) {
+    const double *sJ = fv_elem_sJ(s, e);
+    for (int q = 0; q < n3; q++) {
+      const double *w = s->disc.w;
+      const double wq = s->fv.fv_elems[e] ? h3 : w[q % np] * w[(q / np) % np] * w[q / (np * np)];
+      for (int v = 0; v < s->n_var; v++)
+        out[v] += wq / sJ[q] * s->U[((long)e * s->n_var + v) * n3 + q];
+    }
+  }
+}
+
+static int count_fv(const Solver *s) {
+  int n = 0;
+  for (int e = 0; e < s->mesh->n_elems; e++)
+    n += s->fv.fv_elems[e];
+  return n;
+}
+
+static double freestream_run(const char *indicator, int *n_fv, int *n_elems) {
+  const char *extra[] = {indicator,
+                         "BoxCurving = 0.1",
+                         "NGeo = 3",
+                         "IniExactFunc = 1",
+                         "RefState = (/1.0, 0.3, -0.2, 0.1, 0.71428571/)",
+                         "tend = 0.05",
+                         NULL};
+  Simulation *sim = harness_sim(BASE, extra, NULL);
+  assert_non_null(sim);
+  assert_non_null(sim->solver->fv.gauss);
+  assert_int_equal(simulation_run(sim), HX_OK);
+  const double dev = harness_freestream_deviation(sim->solver);
+  *n_fv = count_fv(sim->solver);
+  *n_elems = sim->solver->mesh->n_elems;
+  printf("  free stream, curved box, %s: %d of %d elements FV, %ld steps, max |U - U_inf| = "
+         "%.2e\n",
+         indicator, *n_fv, *n_elems, sim->iter, dev);
+  simulation_destroy(sim);
+  return dev;
+}
+
+static void test_freestream(void **state) {
+  (void)state;
+  int n_fv, n;
+  assert_true(freestream_run("IndicatorType = fv", &n_fv, &n) < 1e-12);
+  assert_int_equal(n_fv, n);
+  assert_true(freestream_run("IndicatorType = checkerboard", &n_fv, &n) < 1e-12);
+  assert_true(n_fv > 0 && n_fv < n);
+}
+
+/* A density wave on a periodic curved box: FV everywhere until IndStartTime, then Persson's
+ * indicator switches elements back to DG (and some again to FV). */
+static void test_conservation(void **state) {
+  (void)state;
+  const char *extra[] = {"BoxCurving = 0.1",
+                         "NGeo = 3",
+                         "IniExactFunc = 2",
+                         "AdvVel = (/0.6, 0.3, 0.2/)",
+                         "IndicatorType = persson",
+                         "IndVar = 1",
+                         "IndStartTime = 0.02",
+                         "FV_IndUpperThreshold = -2.4",
+                         "FV_IndLowerThreshold = -2.5",
+                         "tend = 0.1",
+                         NULL};
+  Simulation *sim = harness_sim(BASE, extra, NULL);
+  assert_non_null(sim);
+  Solver *s = sim->solver;
+  double t0[HX_NVAR], t1[HX_NVAR];
+  totals(s, t0);
+  assert_int_equal(simulation_run(sim), HX_OK);
+  totals(s, t1);
+  double worst = 0.0;
+  for (int v = 0; v < HX_NVAR; v++)
+    worst = fmax(worst, fabs(t1[v] - t0[v]) / fmax(fabs(t0[v]), 1.0));
+  printf("  IndValue range:");
+  double lo = 1e300, hi = -1e300;
+  for (int e = 0; e < s->mesh->n_elems; e++) {
+    lo = fmin(lo, s->fv.ind_value[e]);
+    hi = fmax(hi, s->fv.ind_value[e]);
+  }
+  printf(" %.2f .. %.2f\n", lo, hi);
+  printf("  density wave, switching on a curved periodic box: %ld steps, %d of %d elements FV "
+         "at the end, largest change of an integral %.2e\n",
+         sim->iter, count_fv(s), s->mesh->n_elems, worst);
+  assert_true(worst < 1e-13);
+  assert_true(count_fv(s) > 0 && count_fv(s) < s->mesh->n_elems); /* mixed, switching acted */
+  simulation_destroy(sim);
+}
+
+/* L1 error of the density against the exact Sod solution (x0 = 0.5) at the end time: FV elements
+ * by their subcell means at the subcell centres, DG elements at their nodes, both weighted by
+ * their volumes. */
+static double sod_l1(int n_elems, int *n_fv) {
+  char elems[64];
+  snprintf(elems, sizeof elems, "BoxElems = (/%d,1,1/)", n_elems);
+  const char *extra[] = {"BoxLower = (/0., 0., 0./)",
+                         "BoxUpper = (/1., 0.05, 0.05/)",
+                         "BoxPeriodic = (/F,T,T/)",
+                         elems,
+                         "N = 2",
+                         "IniExactFunc = 11",
+                         "tend = 0.15",
+                         "CFLscale = 0.5",
+                         "IndicatorType = persson",
+                         "IndVar = 1",
+                         "IndStartTime = 0.001",
+                         "FV_IndUpperThreshold = -3.",
+                         "FV_IndLowerThreshold = -4.",
+                         NULL};
+  Simulation *sim = harness_sim(BASE, extra, NULL);
+  assert_non_null(sim);
+  assert_int_equal(simulation_run(sim), HX_OK);
+  const Solver *s = sim->solver;
+  const int np = s->np, n3 = s->n_dof_elem;
+  const double left[3] = {1.0, 0.0, 1.0}, right[3] = {0.125, 0.0, 0.1};
+  const double h = s->fv.gauss->h, dx = 1.0 / n_elems;
+  double err = 0.0;
+  for (int e = 0; e < s->mesh->n_elems; e++) {
+    const double x_left = s->geo.elem_x[3L * n3 * e] - 0.5 * dx * (1.0 + s->disc.x[0]);
+    for (int i = 0; i < np; i++) { /* one line of nodes: the solution is 1-D */
+      const int fv = s->fv.fv_elems[e];
+      const double xi = fv ? -1.0 + (i + 0.5) * h : s->disc.x[i];
+      const double wi = fv ? h : s->disc.w[i];
+      double ex[3];
+      riemann_exact_solution(s->phys.kappa, left, right, 0.5, x_left + 0.5 * dx * (xi + 1.0),
+                             sim->t, ex);
+      err += 0.5 * dx * wi * fabs(s->U[(long)e * s->n_var * n3 + i] - ex[0]);
+    }
+  }
+  *n_fv = count_fv(s);
+  printf("  Sod, %3d elements N = 2, t = %.3f: %d FV elements, L1(rho) = %.4e\n", n_elems, sim->t,
+         *n_fv, err);
+  simulation_destroy(sim);
+  return err;
+}
+
+static void test_sod_convergence(void **state) {
+  (void)state;
+  int n_fv[3];
+  const double e1 = sod_l1(16, &n_fv[0]), e2 = sod_l1(32, &n_fv[1]), e3 = sod_l1(64, &n_fv[2]);
+  printf("  L1 ratios %.2f, %.2f (first order at the discontinuities: 2; at least 1.5 asked)\n",
+         e1 / e2, e2 / e3);
+  assert_true(e1 / e2 > 1.5 && e2 / e3 > 1.5);
+  assert_true(e3 < 5e-3);
+  assert_true(n_fv[2] > 0);
+}
+
+/* Restart identity with switching active: the state file carries FLEXI's FV_Elems (ElemData,
+ * VarNamesAdd) and the restarted run ends bitwise on the uninterrupted one. */
+static void test_restart_identity(void **state) {
+  (void)state;
+  const char *extra[] = {"ProjectName = fvg_restart",
+                         "BoxLower = (/0., 0., 0./)",
+                         "BoxUpper = (/1., 0.05, 0.05/)",
+                         "BoxPeriodic = (/F,T,T/)",
+                         "BoxElems = (/30,1,1/)",
+                         "N = 2",
+                         "IniExactFunc = 11",
+                         "tend = 0.1",
+                         "Analyze_dt = 0.05",
+                         "IndicatorType = persson",
+                         "IndVar = 1",
+                         "IndStartTime = 0.001",
+                         "FV_IndUpperThreshold = -3.",
+                         "FV_IndLowerThreshold = -4.",
+                         NULL};
+  Simulation *full = harness_sim(BASE, extra, NULL);
+  assert_non_null(full);
+  assert_int_equal(simulation_run(full), HX_OK);
+  const long n = (long)full->solver->n_var * full->solver->n_dof;
+  double *u_full = malloc(sizeof(double) * n);
+  memcpy(u_full, full->solver->U, sizeof(double) * n);
+  const long steps_full = full->iter;
+  const int fv_full = count_fv(full->solver);
+  simulation_destroy(full);
+
+  char mid[1100];
+  state_file_name(mid, sizeof mid, "fvg_restart", 0.05);
+  double fv_mid[30];
+  int found = 0;
+  assert_int_equal(state_read_fv_elems(mid, 30, fv_mid, &found), HX_OK);
+  assert_int_equal(found, 1);
+  int n_fv_mid = 0;
+  for (int e = 0; e < 30; e++)
+    n_fv_mid += fv_mid[e] != 0.0;
+  Simulation *again = harness_sim(BASE, extra, mid);
+  assert_non_null(again);
+  assert_int_equal(count_fv(again->solver), n_fv_mid);
+  assert_int_equal(simulation_run(again), HX_OK);
+  long differing = 0;
+  for (long q = 0; q < n; q++)
+    differing += memcmp(&u_full[q], &again->solver->U[q], sizeof(double)) != 0;
+  printf("  restart at t = 0.05 with %d FV elements (FV_Elems of the file): %ld + %ld steps, %d "
+         "FV elements at the end; %ld of %ld values differ\n",
+         n_fv_mid, steps_full - again->iter, again->iter, fv_full, differing, n);
+  assert_true(n_fv_mid > 0);
+  assert_int_equal(differing, 0);
+  simulation_destroy(again);
+  free(u_full);
+}
+
+int main(void) {
+  harness_scratch_dir("fv_gauss");
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_freestream), cmocka_unit_test(test_conservation),
+      cmocka_unit_test(test_sod_convergence), cmocka_unit_test(test_restart_identity)};
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
