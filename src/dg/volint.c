@@ -14,6 +14,7 @@ typedef struct {
   double *u, *prim, *aux, *ft; /* [var][node], [prim][node], [node], [dir][var][node] */
   double *Y;                   /* mixture: [species][node] mass fractions */
   double *dg, *fv;             /* [var][node]: the two volume operators of a blended element */
+  double *tr;                  /* KG/PI sweep of direction 0: transposed node data (KepNodes) */
 } VolScratch;
 
 /* The node's primitive state; the mixture's temperature becomes the node's next Newton guess. */
@@ -29,10 +30,13 @@ static void gather_state(const Solver *s, int e, const double *Ue, VolScratch *w
   int n3 = s->n_dof_elem, nv = s->n_var, ns = s->n_species;
   for (int q = 0; q < n3; q++) {
     double u[HX_NVAR_MAX], pr[HX_NPRIM], Y[HX_MAX_SPECIES];
-    for (int v = 0; v < nv; v++) u[v] = w->u[v * n3 + q] = Ue[v * n3 + q];
+    for (int v = 0; v < nv; v++)
+      u[v] = w->u[v * n3 + q] = Ue[v * n3 + q];
     node_prim(s, (long)e * n3 + q, u, pr, Y);
-    for (int v = 0; v < HX_NPRIM; v++) w->prim[v * n3 + q] = pr[v];
-    for (int k = 0; k < ns; k++) w->Y[k * n3 + q] = Y[k];
+    for (int v = 0; v < HX_NPRIM; v++)
+      w->prim[v * n3 + q] = pr[v];
+    for (int k = 0; k < ns; k++)
+      w->Y[k * n3 + q] = Y[k];
     w->aux[q] = split_node_aux(s->disc.split, u, pr);
   }
 }
@@ -40,9 +44,12 @@ static void gather_state(const Solver *s, int e, const double *Ue, VolScratch *w
 static void load_node(const Solver *s, const VolScratch *w, int q, double *u, double *pr,
                       double *Y) {
   int n3 = s->n_dof_elem;
-  for (int v = 0; v < s->n_var; v++) u[v] = w->u[v * n3 + q];
-  for (int v = 0; v < HX_NPRIM; v++) pr[v] = w->prim[v * n3 + q];
-  for (int k = 0; k < s->n_species; k++) Y[k] = w->Y[k * n3 + q];
+  for (int v = 0; v < s->n_var; v++)
+    u[v] = w->u[v * n3 + q];
+  for (int v = 0; v < HX_NPRIM; v++)
+    pr[v] = w->prim[v * n3 + q];
+  for (int k = 0; k < s->n_species; k++)
+    Y[k] = w->Y[k * n3 + q];
 }
 
 /* Weak form: contravariant fluxes at every node, then Dhat along each direction. */
@@ -53,12 +60,13 @@ static void volint_weak(const Solver *s, const double *Ja, VolScratch *w, double
     double u[HX_NVAR_MAX], pr[HX_NPRIM], Y[HX_MAX_SPECIES], fxyz[3][HX_NVAR_MAX];
     load_node(s, w, q, u, pr, Y);
     euler_fluxes_xyz(u, pr, fxyz[0], fxyz[1], fxyz[2]);
-    for (int d = 0; d < 3; d++) mix_species_flux(s->n_species, fxyz[d][DENS], Y, fxyz[d]);
+    for (int d = 0; d < 3; d++)
+      mix_species_flux(s->n_species, fxyz[d][DENS], Y, fxyz[d]);
     for (int d = 0; d < 3; d++)
       for (int v = 0; v < nv; v++)
         w->ft[(d * nv + v) * n3 + q] = fxyz[0][v] * Ja[(d * 3 + 0) * n3 + q] +
-                                        fxyz[1][v] * Ja[(d * 3 + 1) * n3 + q] +
-                                        fxyz[2][v] * Ja[(d * 3 + 2) * n3 + q];
+                                       fxyz[1][v] * Ja[(d * 3 + 1) * n3 + q] +
+                                       fxyz[2][v] * Ja[(d * 3 + 2) * n3 + q];
   }
   const double *Dv = s->disc.Dvol;
   for (int v = 0; v < nv; v++) {
@@ -84,7 +92,8 @@ static void volint_split(const Solver *s, const double *Ja, VolScratch *w, doubl
   int np = s->np, n3 = s->n_dof_elem, nv = s->n_var;
   const double *Dv = s->disc.Dvol;
   if (!accumulate)
-    for (int q = 0; q < nv * n3; q++) Ut[q] = 0.0;
+    for (int q = 0; q < nv * n3; q++)
+      Ut[q] = 0.0;
   for (int d = 0; d < 3; d++) {
     int stride = d == 0 ? 1 : d == 1 ? np : np * np;
     for (int a = 0; a < np; a++)
@@ -118,10 +127,107 @@ static void volint_split(const Solver *s, const double *Ja, VolScratch *w, doubl
   }
 }
 
+/* The node data of the KG/PI sweep, one array [node] each: density, velocity, pressure, the
+ * per-node quantity (split_node_aux), the metric vector Ja^d of the sweep's direction d, and
+ * the five components of Ut. */
+typedef struct {
+  const double *rho, *vel[3], *p, *aux, *m[3];
+  double *ut[HX_NVAR];
+} KepNodes;
+
+/* Two-point KG/PI fluxes of all node pairs (a, b), a <= b, of the lines of one direction, with
+ * the node index q = o * outer + a * pair + x: for every outer index o and pair, the inner loop
+ * runs over the contiguous index x of n_inner lines at once, so that it vectorizes. Pairs are
+ * taken in the order of volint_split, so that each node sums its contributions in the same
+ * order. */
+static void kep_sweep(const Solver *s, const KepNodes *nd, int n_outer, int outer, int pair,
+                      int n_inner) {
+  const int np = s->np, enthalpy = s->disc.split == SPLIT_PI;
+  const double *Dv = s->disc.Dvol;
+  const double *restrict rho = nd->rho, *restrict v0 = nd->vel[0], *restrict v1 = nd->vel[1],
+                         *restrict v2 = nd->vel[2], *restrict pr = nd->p, *restrict aux = nd->aux,
+                         *restrict m0 = nd->m[0], *restrict m1 = nd->m[1], *restrict m2 = nd->m[2];
+  double *restrict ut0 = nd->ut[0], *restrict ut1 = nd->ut[1], *restrict ut2 = nd->ut[2],
+                   *restrict ut3 = nd->ut[3], *restrict ut4 = nd->ut[4];
+  for (int o = 0; o < n_outer; o++)
+    for (int a = 0; a < np; a++)
+      for (int b = a; b < np; b++) {
+        const double da = Dv[a * np + b], db = Dv[b * np + a];
+        if (da == 0.0 && db == 0.0) continue;
+        const int qa0 = o * outer + a * pair, qb0 = o * outer + b * pair, both = a != b;
+        /* no dependence: the lines are independent, rows a != b disjoint (pair >= n_inner) */
+#pragma GCC ivdep
+        for (int x = 0; x < n_inner; x++) {
+          const int qa = qa0 + x, qb = qb0 + x;
+          double UA[HX_NVAR], UB[HX_NVAR], PA[HX_NPRIM], PB[HX_NPRIM], F[HX_NVAR];
+          UA[DENS] = rho[qa], UB[DENS] = rho[qb];
+          PA[VEL1] = v0[qa], PA[VEL2] = v1[qa], PA[VEL3] = v2[qa], PA[PRES] = pr[qa];
+          PB[VEL1] = v0[qb], PB[VEL2] = v1[qb], PB[VEL3] = v2[qb], PB[PRES] = pr[qb];
+          const double m_avg[3] = {0.5 * (m0[qa] + m0[qb]), 0.5 * (m1[qa] + m1[qb]),
+                                   0.5 * (m2[qa] + m2[qb])};
+          split_flux_kg_pi_aux(enthalpy, UA, PA, aux[qa], UB, PB, aux[qb], m_avg, F);
+          ut0[qa] += da * F[0], ut1[qa] += da * F[1], ut2[qa] += da * F[2];
+          ut3[qa] += da * F[3], ut4[qa] += da * F[4];
+          if (both) {
+            ut0[qb] += db * F[0], ut1[qb] += db * F[1], ut2[qb] += db * F[2];
+            ut3[qb] += db * F[3], ut4[qb] += db * F[4];
+          }
+        }
+      }
+}
+
+/* out[k][i][j] = in[k][j][i] for n_arr arrays of n3 nodes (the transpose is its own inverse). */
+static void transpose_ij(int np, int n_arr, const double *const *in, double *const *out) {
+  for (int a = 0; a < n_arr; a++)
+    for (int k = 0; k < np; k++)
+      for (int j = 0; j < np; j++)
+        for (int i = 0; i < np; i++)
+          out[a][(k * np + i) * np + j] = in[a][(k * np + j) * np + i];
+}
+
+/* Split form with the KG or PI flux of air (five variables): volint_split with the pair loops of
+ * each direction vectorized over lines. Direction 0 runs on a copy of the node data transposed
+ * in (i, j), so that its lines too are contiguous in the inner index. */
+static void volint_split_kep(const Solver *s, const double *Ja, VolScratch *w, double *Ut,
+                             int accumulate) {
+  const int np = s->np, n2 = np * np, n3 = s->n_dof_elem;
+  if (!accumulate)
+    for (int q = 0; q < HX_NVAR * n3; q++)
+      Ut[q] = 0.0;
+  KepNodes nd = {
+      w->u + DENS * n3,    {w->prim + VEL1 * n3, w->prim + VEL2 * n3, w->prim + VEL3 * n3},
+      w->prim + PRES * n3, w->aux,
+      {NULL, NULL, NULL},  {Ut, Ut + n3, Ut + 2 * n3, Ut + 3 * n3, Ut + 4 * n3}};
+  /* direction 0 on the transposed copy: 6 node arrays, 3 metric components, 5 of Ut */
+  enum { N_TR = 6 + 3 + HX_NVAR };
+  const double *src[N_TR] = {nd.rho, nd.vel[0], nd.vel[1], nd.vel[2],  nd.p,
+                             nd.aux, Ja,        Ja + n3,   Ja + 2 * n3};
+  double *dst[N_TR];
+  for (int a = 0; a < N_TR; a++)
+    dst[a] = w->tr + (long)a * n3;
+  for (int v = 0; v < HX_NVAR; v++)
+    src[9 + v] = nd.ut[v];
+  transpose_ij(np, N_TR, src, dst);
+  KepNodes tr = {dst[0], {dst[1], dst[2], dst[3]}, dst[4],
+                 dst[5], {dst[6], dst[7], dst[8]}, {dst[9], dst[10], dst[11], dst[12], dst[13]}};
+  kep_sweep(s, &tr, np, n2, np, np);
+  transpose_ij(np, HX_NVAR, (const double *const *)tr.ut, nd.ut);
+  for (int d = 1; d < 3; d++) {
+    for (int c = 0; c < 3; c++)
+      nd.m[c] = Ja + (d * 3 + c) * n3;
+    if (d == 1)
+      kep_sweep(s, &nd, np, n2, np, np); /* q = k n2 + j np + i */
+    else
+      kep_sweep(s, &nd, 1, 0, n2, n2); /* q = k n2 + (j np + i) */
+  }
+}
+
 static void volint_dg(const Solver *s, const double *Ja, VolScratch *w, double *Ut,
                       int accumulate) {
   if (s->disc.split == SPLIT_NONE)
     volint_weak(s, Ja, w, Ut, accumulate);
+  else if ((s->disc.split == SPLIT_PI || s->disc.split == SPLIT_KG) && !s->mech)
+    volint_split_kep(s, Ja, w, Ut, accumulate);
   else
     volint_split(s, Ja, w, Ut, accumulate);
 }
@@ -150,6 +256,7 @@ void volume_integral(const Solver *s, const double *U, double *Ut, int accumulat
     w.ft = malloc(sizeof(double) * 3 * nv * n3);
     w.dg = s->fv.enabled ? malloc(sizeof(double) * nv * n3) : NULL;
     w.fv = s->fv.enabled ? malloc(sizeof(double) * nv * n3) : NULL;
+    w.tr = malloc(sizeof(double) * (9 + nv) * n3);
 #pragma omp for schedule(static)
     for (int e = 0; e < s->mesh->n_elems; e++) {
       const double *Ja = &s->geo.metrics[9L * n3 * e];
@@ -167,5 +274,6 @@ void volume_integral(const Solver *s, const double *U, double *Ut, int accumulat
     free(w.ft);
     free(w.dg);
     free(w.fv);
+    free(w.tr);
   }
 }
