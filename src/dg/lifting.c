@@ -163,9 +163,9 @@ static inline double line_term(int term, double D, double J, double wl, double w
 /* out[n] += sum_l M[idx_d(n)][l] term(w_l, J_l) along direction d, l ascending, with the inner
  * loop over the contiguous index i (direction 0: over i of the row M[i][.], from Mt = M^T).
  * J: the metric component of the term (unused by TERM_D_*). */
-static inline void line_sums(int np, int d, int term, const double *M, const double *Mt,
-                             const double *restrict J, const double *restrict w,
-                             double *restrict out) {
+static inline __attribute__((always_inline)) void
+line_sums_n(int np, int d, int term, const double *M, const double *Mt, const double *restrict J,
+            const double *restrict w, double *restrict out) {
   const int n2 = np * np;
   if (d == 0) {
     for (int kj = 0; kj < n2; kj++)
@@ -194,6 +194,20 @@ static inline void line_sums(int np, int d, int term, const double *M, const dou
         for (int x = 0; x < n2; x++)
           out[k * n2 + x] += line_term(term, D, Jl ? Jl[x] : 0.0, wl[x], w[k * n2 + x]);
       }
+  }
+}
+
+/* line_sums with np a compile-time constant for N = 3..7 (the loops then unroll into whole
+ * vectors); other N take the general loops. */
+static void line_sums(int np, int d, int term, const double *M, const double *Mt, const double *J,
+                      const double *w, double *out) {
+  switch (np) {
+  case 8:
+    line_sums_n(8, d, term, M, Mt, J, w, out);
+    break;
+  default:
+    line_sums_n(np, d, term, M, Mt, J, w, out);
+    break;
   }
 }
 
@@ -275,33 +289,49 @@ static inline void viscous_volume_divergence(const Solver *s, int e, const doubl
 /* The viscous volume term of element e: contravariant viscous fluxes Fv . Ja^d of its nodes into
  * gbuf ([dir][var][node]), then their divergence into Ut. */
 static void viscous_volume_element(const Solver *s, const double *Uall, int e, double *gbuf,
-                                   double *Ut) {
+                                   double *tmp, double *Ut) {
   int n3 = s->n_dof_elem, nv = s->n_var;
   const double *U = &Uall[(long)nv * n3 * e], *Ja = &s->geo.metrics[9L * n3 * e];
   const double *q = &s->grad[(long)HX_NGRAD * n3 * e];
+  double *vel = tmp, *mu = tmp + 3 * n3, *lambda = tmp + 4 * n3; /* [comp][node], [node] */
+  /* the nodes' velocities and transport coefficients first: the viscosity law's branches and
+   * the eddy viscosity stay out of the vectorized flux loop */
   for (int n = 0; n < n3; n++) {
-    double u[HX_NVAR], pr[HX_NPRIM], gr[3][HX_NLIFT], tau[9], cond[3];
-    for (int v = 0; v < nv; v++)
+    double u[HX_NVAR], pr[HX_NPRIM];
+    for (int v = 0; v < HX_NVAR; v++)
       u[v] = U[v * n3 + n];
     cons_to_prim(&s->phys, u, pr);
     for (int c = 0; c < 3; c++)
-      for (int v = 0; v < HX_NLIFT; v++)
-        gr[c][v] = q[(c * HX_NLIFT + v) * n3 + n];
-    if (s->sgs) { /* LES: mu_t of the node from its own gradients (dg/eddyvisc.h) */
+      vel[c * n3 + n] = pr[VEL1 + c];
+    mu[n] = viscosity(&s->phys, pr[TEMP]);
+    lambda[n] = heat_conductivity(&s->phys, mu[n]);
+    if (s->sgs) { /* LES: mu_t of the node from its own gradients (physics/navierstokes.h) */
       const EddyVisc *ev = s->sgs;
+      double gr[3][HX_NLIFT];
+      for (int c = 0; c < 3; c++)
+        for (int v = 0; v < HX_NLIFT; v++)
+          gr[c][v] = q[(c * HX_NLIFT + v) * n3 + n];
       double mu_t =
           eddy_viscosity(ev->model, ev->coef[(long)e * n3 + n], pr[DENS], gr[0], gr[1], gr[2]);
-      viscous_stress_les(&s->phys, pr, mu_t, ev->lambda_factor * mu_t, gr[0], gr[1], gr[2], tau,
-                         cond);
-    } else {
-      viscous_stress(&s->phys, pr, gr[0], gr[1], gr[2], tau, cond);
+      mu[n] += mu_t;
+      lambda[n] += ev->lambda_factor * mu_t;
     }
+  }
+#pragma GCC ivdep
+  for (int n = 0; n < n3; n++) {
+    double pr[HX_NPRIM], gr[3][HX_NLIFT], tau[9], cond[3];
+    for (int c = 0; c < 3; c++)
+      pr[VEL1 + c] = vel[c * n3 + n];
+    for (int c = 0; c < 3; c++)
+      for (int v = 0; v < HX_NLIFT; v++)
+        gr[c][v] = q[(c * HX_NLIFT + v) * n3 + n];
+    viscous_stress_with(mu[n], lambda[n], gr[0], gr[1], gr[2], tau, cond);
     for (int d = 0; d < 3; d++) { /* contravariant flux Fv . Ja^d */
       double Jad[3] = {Ja[(d * 3) * n3 + n], Ja[(d * 3 + 1) * n3 + n], Ja[(d * 3 + 2) * n3 + n]};
       double F[HX_NVAR];
       viscous_flux_from_stress(pr, tau, cond, Jad, F);
-      for (int v = 0; v < nv; v++)
-        gbuf[(d * nv + v) * n3 + n] = F[v];
+      for (int v = 0; v < HX_NVAR; v++)
+        gbuf[(d * HX_NVAR + v) * n3 + n] = F[v];
     }
   }
   viscous_volume_divergence(s, e, gbuf, Ut);
@@ -382,13 +412,13 @@ void lifting(const Solver *s, const double *U, double *Ut, double t) {
   prolong_vars_to_face_range(s, s->grad, ng, s->grad_master, s->grad_slave, 0, first_mpi);
 #pragma omp parallel
   {
-    double *buf = malloc(sizeof(double) * 3 * s->n_var * n3);
+    double *buf = malloc(sizeof(double) * (3 * s->n_var + 5) * n3);
 #pragma omp for schedule(static)
     for (int e = 0; e < m->n_elems; e++) {
       if (s->mech)
         viscous_volume_element_mix(s, U, e, buf, Ut);
       else
-        viscous_volume_element(s, U, e, buf, Ut);
+        viscous_volume_element(s, U, e, buf, buf + 3 * s->n_var * n3, Ut);
     }
     free(buf);
   }
