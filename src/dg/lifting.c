@@ -115,7 +115,7 @@ static void lifting_variables_element(const Solver *s, const double *Uall, int e
   const double *U = &Uall[(long)nv * n3 * e];
   for (int n = 0; n < n3; n++) {
     double u[HX_NVAR], pr[HX_NPRIM], w[HX_NLIFT];
-    for (int v = 0; v < nv; v++)
+    for (int v = 0; v < HX_NVAR; v++) /* air: nv == HX_NVAR, a constant the loop vectorizes with */
       u[v] = U[v * n3 + n];
     cons_to_prim(&s->phys, u, pr);
     lifting_variables(pr, w);
@@ -144,7 +144,7 @@ static void lifting_variables_element_mix(const Solver *s, const double *Uall, i
 
 /* The terms of the 1D sums along one direction (node n, its partner nl on the line, matrix
  * entry D): D w_l; D Ja_l w_l (weak lifting); D Ja_l (w_l - w_n) (strong conservative lifting);
- * D (w_n + w_l) / 2 (the split form's viscous two-point mean). */
+ * D (w_n + w_l) with D = Dvol / 2 (the split form's viscous two-point mean). */
 enum { TERM_D_W, TERM_DJ_W, TERM_DJ_DIFF, TERM_D_MEAN };
 
 static inline double line_term(int term, double D, double J, double wl, double wn) {
@@ -153,8 +153,8 @@ static inline double line_term(int term, double D, double J, double wl, double w
     return D * J * (wl - 0.0);
   case TERM_DJ_DIFF:
     return D * J * (wl - wn);
-  case TERM_D_MEAN:
-    return D * (0.5 * (wn + wl));
+  case TERM_D_MEAN: /* D holds the matrix times 1/2: D (wn + wl) = D_orig (wn + wl) / 2 exactly */
+    return D * (wn + wl);
   default:
     return D * wl;
   }
@@ -202,6 +202,18 @@ line_sums_n(int np, int d, int term, const double *M, const double *Mt, const do
 static void line_sums(int np, int d, int term, const double *M, const double *Mt, const double *J,
                       const double *w, double *out) {
   switch (np) {
+  case 4:
+    line_sums_n(4, d, term, M, Mt, J, w, out);
+    break;
+  case 5:
+    line_sums_n(5, d, term, M, Mt, J, w, out);
+    break;
+  case 6:
+    line_sums_n(6, d, term, M, Mt, J, w, out);
+    break;
+  case 7:
+    line_sums_n(7, d, term, M, Mt, J, w, out);
+    break;
   case 8:
     line_sums_n(8, d, term, M, Mt, J, w, out);
     break;
@@ -271,8 +283,9 @@ static inline void viscous_volume_divergence(const Solver *s, int e, const doubl
                                              double *Ut) {
   int np = s->np, n3 = s->n_dof_elem, nv = s->n_var;
   int term = s->disc.split != SPLIT_NONE ? TERM_D_MEAN : TERM_D_W;
-  const double *Dv = s->disc.Dvol;
-  double Dt[HX_NPMAX * HX_NPMAX];
+  double Dv[HX_NPMAX * HX_NPMAX], Dt[HX_NPMAX * HX_NPMAX];
+  for (int x = 0; x < np * np; x++) /* the two-point mean's 1/2 folded into the matrix */
+    Dv[x] = term == TERM_D_MEAN ? 0.5 * s->disc.Dvol[x] : s->disc.Dvol[x];
   transpose_matrix(np, Dv, Dt);
   double *ut = &Ut[(long)nv * n3 * e];
   for (int v = 0; v < nv; v++) {

@@ -26,8 +26,27 @@ static void node_prim(const Solver *s, long dof, const double *u, double *pr, do
     s->T_guess[dof] = pr[TEMP];
 }
 
+/* gather_state of air: five variables as a constant, so that the node loop vectorizes. */
+static void gather_state_air(const Solver *s, const double *Ue, VolScratch *w) {
+  const int n3 = s->n_dof_elem, split = s->disc.split;
+#pragma GCC ivdep
+  for (int q = 0; q < n3; q++) {
+    double u[HX_NVAR], pr[HX_NPRIM];
+    for (int v = 0; v < HX_NVAR; v++)
+      u[v] = w->u[v * n3 + q] = Ue[v * n3 + q];
+    cons_to_prim(&s->phys, u, pr);
+    for (int v = 0; v < HX_NPRIM; v++)
+      w->prim[v * n3 + q] = pr[v];
+    w->aux[q] = split_node_aux(split, u, pr);
+  }
+}
+
 static void gather_state(const Solver *s, int e, const double *Ue, VolScratch *w) {
   int n3 = s->n_dof_elem, nv = s->n_var, ns = s->n_species;
+  if (!s->mech) {
+    gather_state_air(s, Ue, w);
+    return;
+  }
   for (int q = 0; q < n3; q++) {
     double u[HX_NVAR_MAX], pr[HX_NPRIM], Y[HX_MAX_SPECIES];
     for (int v = 0; v < nv; v++)
@@ -140,9 +159,10 @@ typedef struct {
  * runs over the contiguous index x of n_inner lines at once, so that it vectorizes. Pairs are
  * taken in the order of volint_split, so that each node sums its contributions in the same
  * order. */
-static void kep_sweep(const Solver *s, const KepNodes *nd, int n_outer, int outer, int pair,
-                      int n_inner) {
-  const int np = s->np, enthalpy = s->disc.split == SPLIT_PI;
+static inline __attribute__((always_inline)) void kep_sweep_n(const Solver *s, int np,
+                                                              const KepNodes *nd, int n_outer,
+                                                              int outer, int pair, int n_inner) {
+  const int enthalpy = s->disc.split == SPLIT_PI;
   const double *Dv = s->disc.Dvol;
   const double *restrict rho = nd->rho, *restrict v0 = nd->vel[0], *restrict v1 = nd->vel[1],
                          *restrict v2 = nd->vel[2], *restrict pr = nd->p, *restrict aux = nd->aux,
@@ -174,6 +194,31 @@ static void kep_sweep(const Solver *s, const KepNodes *nd, int n_outer, int oute
           }
         }
       }
+}
+
+/* kep_sweep_n with np a compile-time constant for N = 3..7. */
+static void kep_sweep(const Solver *s, const KepNodes *nd, int n_outer, int outer, int pair,
+                      int n_inner) {
+  switch (s->np) {
+  case 4:
+    kep_sweep_n(s, 4, nd, n_outer, outer, pair, n_inner);
+    break;
+  case 5:
+    kep_sweep_n(s, 5, nd, n_outer, outer, pair, n_inner);
+    break;
+  case 6:
+    kep_sweep_n(s, 6, nd, n_outer, outer, pair, n_inner);
+    break;
+  case 7:
+    kep_sweep_n(s, 7, nd, n_outer, outer, pair, n_inner);
+    break;
+  case 8:
+    kep_sweep_n(s, 8, nd, n_outer, outer, pair, n_inner);
+    break;
+  default:
+    kep_sweep_n(s, s->np, nd, n_outer, outer, pair, n_inner);
+    break;
+  }
 }
 
 /* out[k][i][j] = in[k][j][i] for n_arr arrays of n3 nodes (the transpose is its own inverse). */
