@@ -19,6 +19,7 @@
  * its fluxes from physics/navierstokes_mix.h. */
 #include <stdlib.h>
 
+#include "dg/cpuloops.h"
 #include "dg/eddyvisc.h"
 #include "dg/mixture.h"
 #include "dg/solver.h"
@@ -163,9 +164,9 @@ static inline double line_term(int term, double D, double J, double wl, double w
 /* out[n] += sum_l M[idx_d(n)][l] term(w_l, J_l) along direction d, l ascending, with the inner
  * loop over the contiguous index i (direction 0: over i of the row M[i][.], from Mt = M^T).
  * J: the metric component of the term (unused by TERM_D_*). */
-static inline __attribute__((always_inline)) void
-line_sums_n(int np, int d, int term, const double *M, const double *Mt, const double *restrict J,
-            const double *restrict w, double *restrict out) {
+static HX_ALWAYS_INLINE void line_sums_n(int np, int d, int term, const double *M, const double *Mt,
+                                         const double *restrict J, const double *restrict w,
+                                         double *restrict out) {
   const int n2 = np * np;
   if (d == 0) {
     for (int kj = 0; kj < n2; kj++)
@@ -330,7 +331,7 @@ static void viscous_volume_element(const Solver *s, const double *Uall, int e, d
       lambda[n] += ev->lambda_factor * mu_t;
     }
   }
-#pragma GCC ivdep
+  HX_IVDEP
   for (int n = 0; n < n3; n++) {
     double pr[HX_NPRIM], gr[3][HX_NLIFT], tau[9], cond[3];
     for (int c = 0; c < 3; c++)

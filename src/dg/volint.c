@@ -3,6 +3,7 @@
  * part is blended: the viscous volume term (lifting.c, in Ut when accumulate is set) is kept. */
 #include <stdlib.h>
 
+#include "dg/cpuloops.h"
 #include "dg/fv.h"
 #include "dg/solver.h"
 #include "physics/eos.h"
@@ -29,7 +30,7 @@ static void node_prim(const Solver *s, long dof, const double *u, double *pr, do
 /* gather_state of air: five variables as a constant, so that the node loop vectorizes. */
 static void gather_state_air(const Solver *s, const double *Ue, VolScratch *w) {
   const int n3 = s->n_dof_elem, split = s->disc.split;
-#pragma GCC ivdep
+  HX_IVDEP
   for (int q = 0; q < n3; q++) {
     double u[HX_NVAR], pr[HX_NPRIM];
     for (int v = 0; v < HX_NVAR; v++)
@@ -159,9 +160,8 @@ typedef struct {
  * runs over the contiguous index x of n_inner lines at once, so that it vectorizes. Pairs are
  * taken in the order of volint_split, so that each node sums its contributions in the same
  * order. */
-static inline __attribute__((always_inline)) void kep_sweep_n(const Solver *s, int np,
-                                                              const KepNodes *nd, int n_outer,
-                                                              int outer, int pair, int n_inner) {
+static HX_ALWAYS_INLINE void kep_sweep_n(const Solver *s, int np, const KepNodes *nd, int n_outer,
+                                         int outer, int pair, int n_inner) {
   const int enthalpy = s->disc.split == SPLIT_PI;
   const double *Dv = s->disc.Dvol;
   const double *restrict rho = nd->rho, *restrict v0 = nd->vel[0], *restrict v1 = nd->vel[1],
@@ -176,7 +176,7 @@ static inline __attribute__((always_inline)) void kep_sweep_n(const Solver *s, i
         if (da == 0.0 && db == 0.0) continue;
         const int qa0 = o * outer + a * pair, qb0 = o * outer + b * pair, both = a != b;
         /* no dependence: the lines are independent, rows a != b disjoint (pair >= n_inner) */
-#pragma GCC ivdep
+        HX_IVDEP
         for (int x = 0; x < n_inner; x++) {
           const int qa = qa0 + x, qb = qb0 + x;
           double UA[HX_NVAR], UB[HX_NVAR], PA[HX_NPRIM], PB[HX_NPRIM], F[HX_NVAR];
