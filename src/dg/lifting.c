@@ -173,6 +173,7 @@ static HX_ALWAYS_INLINE void line_sums_n(int np, int d, int term, const double *
       for (int l = 0; l < np; l++) {
         const int nl = kj * np + l;
         const double wl = w[nl], Jl = term == TERM_DJ_W || term == TERM_DJ_DIFF ? J[nl] : 0.0;
+        HX_IVDEP
         for (int i = 0; i < np; i++)
           out[kj * np + i] += line_term(term, Mt[l * np + i], Jl, wl, w[kj * np + i]);
       }
@@ -184,6 +185,7 @@ static HX_ALWAYS_INLINE void line_sums_n(int np, int d, int term, const double *
           const double *wl = &w[k * n2 + l * np], *Jl = J ? &J[k * n2 + l * np] : NULL;
           double *o = &out[k * n2 + j * np];
           const double *wn = &w[k * n2 + j * np];
+          HX_IVDEP
           for (int i = 0; i < np; i++)
             o[i] += line_term(term, D, Jl ? Jl[i] : 0.0, wl[i], wn[i]);
         }
@@ -192,6 +194,7 @@ static HX_ALWAYS_INLINE void line_sums_n(int np, int d, int term, const double *
       for (int l = 0; l < np; l++) {
         const double D = M[k * np + l];
         const double *wl = &w[l * n2], *Jl = J ? &J[l * n2] : NULL;
+        HX_IVDEP
         for (int x = 0; x < n2; x++)
           out[k * n2 + x] += line_term(term, D, Jl ? Jl[x] : 0.0, wl[x], w[k * n2 + x]);
       }
@@ -200,26 +203,98 @@ static HX_ALWAYS_INLINE void line_sums_n(int np, int d, int term, const double *
 
 /* line_sums with np a compile-time constant for N = 3..7 (the loops then unroll into whole
  * vectors); other N take the general loops. */
-static void line_sums(int np, int d, int term, const double *M, const double *Mt, const double *J,
-                      const double *w, double *out) {
-  switch (np) {
+static void line_sums_d_w(int np, int d, const double *M, const double *Mt, const double *w,
+                          double *out) {
+  switch (np) { /* N = 3..7 with np a compile-time constant */
   case 4:
-    line_sums_n(4, d, term, M, Mt, J, w, out);
+    line_sums_n(4, d, TERM_D_W, M, Mt, NULL, w, out);
     break;
   case 5:
-    line_sums_n(5, d, term, M, Mt, J, w, out);
+    line_sums_n(5, d, TERM_D_W, M, Mt, NULL, w, out);
     break;
   case 6:
-    line_sums_n(6, d, term, M, Mt, J, w, out);
+    line_sums_n(6, d, TERM_D_W, M, Mt, NULL, w, out);
     break;
   case 7:
-    line_sums_n(7, d, term, M, Mt, J, w, out);
+    line_sums_n(7, d, TERM_D_W, M, Mt, NULL, w, out);
     break;
   case 8:
-    line_sums_n(8, d, term, M, Mt, J, w, out);
+    line_sums_n(8, d, TERM_D_W, M, Mt, NULL, w, out);
     break;
   default:
-    line_sums_n(np, d, term, M, Mt, J, w, out);
+    line_sums_n(np, d, TERM_D_W, M, Mt, NULL, w, out);
+    break;
+  }
+}
+
+static void line_sums_d_mean(int np, int d, const double *M, const double *Mt, const double *w,
+                             double *out) {
+  switch (np) { /* N = 3..7 with np a compile-time constant */
+  case 4:
+    line_sums_n(4, d, TERM_D_MEAN, M, Mt, NULL, w, out);
+    break;
+  case 5:
+    line_sums_n(5, d, TERM_D_MEAN, M, Mt, NULL, w, out);
+    break;
+  case 6:
+    line_sums_n(6, d, TERM_D_MEAN, M, Mt, NULL, w, out);
+    break;
+  case 7:
+    line_sums_n(7, d, TERM_D_MEAN, M, Mt, NULL, w, out);
+    break;
+  case 8:
+    line_sums_n(8, d, TERM_D_MEAN, M, Mt, NULL, w, out);
+    break;
+  default:
+    line_sums_n(np, d, TERM_D_MEAN, M, Mt, NULL, w, out);
+    break;
+  }
+}
+
+static void line_sums_dj_w(int np, int d, const double *M, const double *Mt, const double *J,
+                           const double *w, double *out) {
+  switch (np) { /* N = 3..7 with np a compile-time constant */
+  case 4:
+    line_sums_n(4, d, TERM_DJ_W, M, Mt, J, w, out);
+    break;
+  case 5:
+    line_sums_n(5, d, TERM_DJ_W, M, Mt, J, w, out);
+    break;
+  case 6:
+    line_sums_n(6, d, TERM_DJ_W, M, Mt, J, w, out);
+    break;
+  case 7:
+    line_sums_n(7, d, TERM_DJ_W, M, Mt, J, w, out);
+    break;
+  case 8:
+    line_sums_n(8, d, TERM_DJ_W, M, Mt, J, w, out);
+    break;
+  default:
+    line_sums_n(np, d, TERM_DJ_W, M, Mt, J, w, out);
+    break;
+  }
+}
+
+static void line_sums_dj_diff(int np, int d, const double *M, const double *Mt, const double *J,
+                              const double *w, double *out) {
+  switch (np) { /* N = 3..7 with np a compile-time constant */
+  case 4:
+    line_sums_n(4, d, TERM_DJ_DIFF, M, Mt, J, w, out);
+    break;
+  case 5:
+    line_sums_n(5, d, TERM_DJ_DIFF, M, Mt, J, w, out);
+    break;
+  case 6:
+    line_sums_n(6, d, TERM_DJ_DIFF, M, Mt, J, w, out);
+    break;
+  case 7:
+    line_sums_n(7, d, TERM_DJ_DIFF, M, Mt, J, w, out);
+    break;
+  case 8:
+    line_sums_n(8, d, TERM_DJ_DIFF, M, Mt, J, w, out);
+    break;
+  default:
+    line_sums_n(np, d, TERM_DJ_DIFF, M, Mt, J, w, out);
     break;
   }
 }
@@ -247,7 +322,7 @@ static void lifting_volume_gradients(const Solver *s, int e, int n_lift, const d
       for (int x = 0; x < 3 * n3; x++)
         tmp[x] = 0.0;
       for (int d = 0; d < 3; d++)
-        line_sums(np, d, TERM_D_W, Dm, Dt, NULL, wv, &tmp[d * n3]);
+        line_sums_d_w(np, d, Dm, Dt, wv, &tmp[d * n3]);
       for (int c = 0; c < 3; c++) {
         const double *J0 = &Ja[c * n3], *J1 = &Ja[(3 + c) * n3], *J2 = &Ja[(6 + c) * n3];
         double *qc = &q[(c * n_lift + v) * n3];
@@ -256,13 +331,16 @@ static void lifting_volume_gradients(const Solver *s, int e, int n_lift, const d
       }
       continue;
     }
-    int term = s->lifting_form == LIFT_STRONG_CONS ? TERM_DJ_DIFF : TERM_DJ_W;
+    const int cons = s->lifting_form == LIFT_STRONG_CONS;
     for (int c = 0; c < 3; c++) {
       double *qc = &q[(c * n_lift + v) * n3];
       for (int n = 0; n < n3; n++)
         qc[n] = 0.0;
       for (int d = 0; d < 3; d++)
-        line_sums(np, d, term, Dm, Dt, &Ja[(d * 3 + c) * n3], wv, qc);
+        if (cons)
+          line_sums_dj_diff(np, d, Dm, Dt, &Ja[(d * 3 + c) * n3], wv, qc);
+        else
+          line_sums_dj_w(np, d, Dm, Dt, &Ja[(d * 3 + c) * n3], wv, qc);
     }
   }
 }
@@ -283,10 +361,10 @@ static void lifting_volume_element(const Solver *s, const double *Uall, int e, d
 static inline void viscous_volume_divergence(const Solver *s, int e, const double *gbuf,
                                              double *Ut) {
   int np = s->np, n3 = s->n_dof_elem, nv = s->n_var;
-  int term = s->disc.split != SPLIT_NONE ? TERM_D_MEAN : TERM_D_W;
+  const int split = s->disc.split != SPLIT_NONE;
   double Dv[HX_NPMAX * HX_NPMAX], Dt[HX_NPMAX * HX_NPMAX];
   for (int x = 0; x < np * np; x++) /* the two-point mean's 1/2 folded into the matrix */
-    Dv[x] = term == TERM_D_MEAN ? 0.5 * s->disc.Dvol[x] : s->disc.Dvol[x];
+    Dv[x] = split ? 0.5 * s->disc.Dvol[x] : s->disc.Dvol[x];
   transpose_matrix(np, Dv, Dt);
   double *ut = &Ut[(long)nv * n3 * e];
   for (int v = 0; v < nv; v++) {
@@ -294,7 +372,10 @@ static inline void viscous_volume_divergence(const Solver *s, int e, const doubl
     for (int n = 0; n < n3; n++)
       u[n] = 0.0;
     for (int d = 0; d < 3; d++)
-      line_sums(np, d, term, Dv, Dt, NULL, &gbuf[(d * nv + v) * n3], u);
+      if (split)
+        line_sums_d_mean(np, d, Dv, Dt, &gbuf[(d * nv + v) * n3], u);
+      else
+        line_sums_d_w(np, d, Dv, Dt, &gbuf[(d * nv + v) * n3], u);
     for (int n = 0; n < n3; n++)
       u[n] = -u[n];
   }
