@@ -15,7 +15,7 @@ typedef struct {
   double *u, *prim, *aux, *ft; /* [var][node], [prim][node], [node], [dir][var][node] */
   double *Y;                   /* mixture: [species][node] mass fractions */
   double *dg, *fv;             /* [var][node]: the two volume operators of a blended element */
-  double *tr;                  /* KG/PI sweep of direction 0: transposed node data (KepNodes) */
+  double *tr;                  /* KG/PI sweep of direction 0: transposed node, metric, Ut data */
 } VolScratch;
 
 /* The node's primitive state; the mixture's temperature becomes the node's next Newton guess. */
@@ -147,28 +147,22 @@ static void volint_split(const Solver *s, const double *Ja, VolScratch *w, doubl
   }
 }
 
-/* The node data of the KG/PI sweep, one array [node] each: density, velocity, pressure, the
- * per-node quantity (split_node_aux), the metric vector Ja^d of the sweep's direction d, and
- * the five components of Ut. */
-typedef struct {
-  const double *rho, *vel[3], *p, *aux, *m[3];
-  double *ut[HX_NVAR];
-} KepNodes;
+/* The KG/PI sweep reads three blocks of n3-node arrays: node (rho, u, v, w, p, -, aux: the
+ * primitive block of VolScratch with the per-node quantity split_node_aux at KEP_AUX), m (the
+ * metric vector Ja^d of the sweep's direction, 3 arrays) and ut (the 5 components of Ut). With
+ * np a constant the offsets k n3 are constants: three pointers instead of fourteen. */
+enum { KEP_AUX = HX_NPRIM, KEP_NODE = HX_NPRIM + 1 };
 
 /* Two-point KG/PI fluxes of all node pairs (a, b), a <= b, of the lines of one direction, with
  * the node index q = o * outer + a * pair + x: for every outer index o and pair, the inner loop
  * runs over the contiguous index x of n_inner lines at once, so that it vectorizes. Pairs are
  * taken in the order of volint_split, so that each node sums its contributions in the same
  * order. */
-static HX_ALWAYS_INLINE void kep_sweep_n(const Solver *s, int np, const KepNodes *nd, int n_outer,
+static HX_ALWAYS_INLINE void kep_sweep_n(const Solver *s, int np, const double *restrict node,
+                                         const double *restrict m, double *restrict ut, int n_outer,
                                          int outer, int pair, int n_inner) {
-  const int enthalpy = s->disc.split == SPLIT_PI;
+  const int enthalpy = s->disc.split == SPLIT_PI, n3 = np * np * np;
   const double *Dv = s->disc.Dvol;
-  const double *restrict rho = nd->rho, *restrict v0 = nd->vel[0], *restrict v1 = nd->vel[1],
-                         *restrict v2 = nd->vel[2], *restrict pr = nd->p, *restrict aux = nd->aux,
-                         *restrict m0 = nd->m[0], *restrict m1 = nd->m[1], *restrict m2 = nd->m[2];
-  double *restrict ut0 = nd->ut[0], *restrict ut1 = nd->ut[1], *restrict ut2 = nd->ut[2],
-                   *restrict ut3 = nd->ut[3], *restrict ut4 = nd->ut[4];
   for (int o = 0; o < n_outer; o++)
     for (int a = 0; a < np; a++)
       for (int b = a; b < np; b++) {
@@ -180,54 +174,57 @@ static HX_ALWAYS_INLINE void kep_sweep_n(const Solver *s, int np, const KepNodes
         for (int x = 0; x < n_inner; x++) {
           const int qa = qa0 + x, qb = qb0 + x;
           double UA[HX_NVAR], UB[HX_NVAR], PA[HX_NPRIM], PB[HX_NPRIM], F[HX_NVAR];
-          UA[DENS] = rho[qa], UB[DENS] = rho[qb];
-          PA[VEL1] = v0[qa], PA[VEL2] = v1[qa], PA[VEL3] = v2[qa], PA[PRES] = pr[qa];
-          PB[VEL1] = v0[qb], PB[VEL2] = v1[qb], PB[VEL3] = v2[qb], PB[PRES] = pr[qb];
-          const double m_avg[3] = {0.5 * (m0[qa] + m0[qb]), 0.5 * (m1[qa] + m1[qb]),
-                                   0.5 * (m2[qa] + m2[qb])};
-          split_flux_kg_pi_aux(enthalpy, UA, PA, aux[qa], UB, PB, aux[qb], m_avg, F);
-          ut0[qa] += da * F[0], ut1[qa] += da * F[1], ut2[qa] += da * F[2];
-          ut3[qa] += da * F[3], ut4[qa] += da * F[4];
-          if (both) {
-            ut0[qb] += db * F[0], ut1[qb] += db * F[1], ut2[qb] += db * F[2];
-            ut3[qb] += db * F[3], ut4[qb] += db * F[4];
+          UA[DENS] = node[PDENS * n3 + qa], UB[DENS] = node[PDENS * n3 + qb];
+          for (int c = VEL1; c <= PRES; c++) {
+            PA[c] = node[c * n3 + qa];
+            PB[c] = node[c * n3 + qb];
           }
+          const double m_avg[3] = {0.5 * (m[qa] + m[qb]), 0.5 * (m[n3 + qa] + m[n3 + qb]),
+                                   0.5 * (m[2 * n3 + qa] + m[2 * n3 + qb])};
+          split_flux_kg_pi_aux(enthalpy, UA, PA, node[KEP_AUX * n3 + qa], UB, PB,
+                               node[KEP_AUX * n3 + qb], m_avg, F);
+          for (int v = 0; v < HX_NVAR; v++)
+            ut[v * n3 + qa] += da * F[v];
+          if (both)
+            for (int v = 0; v < HX_NVAR; v++)
+              ut[v * n3 + qb] += db * F[v];
         }
       }
 }
 
 /* kep_sweep_n with np a compile-time constant for N = 3..7. */
-static void kep_sweep(const Solver *s, const KepNodes *nd, int n_outer, int outer, int pair,
-                      int n_inner) {
+static void kep_sweep(const Solver *s, const double *node, const double *m, double *ut, int n_outer,
+                      int outer, int pair, int n_inner) {
   switch (s->np) {
   case 4:
-    kep_sweep_n(s, 4, nd, n_outer, outer, pair, n_inner);
+    kep_sweep_n(s, 4, node, m, ut, n_outer, outer, pair, n_inner);
     break;
   case 5:
-    kep_sweep_n(s, 5, nd, n_outer, outer, pair, n_inner);
+    kep_sweep_n(s, 5, node, m, ut, n_outer, outer, pair, n_inner);
     break;
   case 6:
-    kep_sweep_n(s, 6, nd, n_outer, outer, pair, n_inner);
+    kep_sweep_n(s, 6, node, m, ut, n_outer, outer, pair, n_inner);
     break;
   case 7:
-    kep_sweep_n(s, 7, nd, n_outer, outer, pair, n_inner);
+    kep_sweep_n(s, 7, node, m, ut, n_outer, outer, pair, n_inner);
     break;
   case 8:
-    kep_sweep_n(s, 8, nd, n_outer, outer, pair, n_inner);
+    kep_sweep_n(s, 8, node, m, ut, n_outer, outer, pair, n_inner);
     break;
   default:
-    kep_sweep_n(s, s->np, nd, n_outer, outer, pair, n_inner);
+    kep_sweep_n(s, s->np, node, m, ut, n_outer, outer, pair, n_inner);
     break;
   }
 }
 
-/* out[k][i][j] = in[k][j][i] for n_arr arrays of n3 nodes (the transpose is its own inverse). */
-static void transpose_ij(int np, int n_arr, const double *const *in, double *const *out) {
+/* out[a][k][i][j] = in[a][k][j][i] for n_arr arrays of n3 nodes (its own inverse). */
+static void transpose_ij(int np, int n_arr, const double *in, double *out) {
+  const int n3 = np * np * np;
   for (int a = 0; a < n_arr; a++)
     for (int k = 0; k < np; k++)
       for (int j = 0; j < np; j++)
         for (int i = 0; i < np; i++)
-          out[a][(k * np + i) * np + j] = in[a][(k * np + j) * np + i];
+          out[a * n3 + (k * np + i) * np + j] = in[a * n3 + (k * np + j) * np + i];
 }
 
 /* Split form with the KG or PI flux of air (five variables): volint_split with the pair loops of
@@ -239,32 +236,15 @@ static void volint_split_kep(const Solver *s, const double *Ja, VolScratch *w, d
   if (!accumulate)
     for (int q = 0; q < HX_NVAR * n3; q++)
       Ut[q] = 0.0;
-  KepNodes nd = {
-      w->u + DENS * n3,    {w->prim + VEL1 * n3, w->prim + VEL2 * n3, w->prim + VEL3 * n3},
-      w->prim + PRES * n3, w->aux,
-      {NULL, NULL, NULL},  {Ut, Ut + n3, Ut + 2 * n3, Ut + 3 * n3, Ut + 4 * n3}};
-  /* direction 0 on the transposed copy: 6 node arrays, 3 metric components, 5 of Ut */
-  enum { N_TR = 6 + 3 + HX_NVAR };
-  const double *src[N_TR] = {nd.rho, nd.vel[0], nd.vel[1], nd.vel[2],  nd.p,
-                             nd.aux, Ja,        Ja + n3,   Ja + 2 * n3};
-  double *dst[N_TR];
-  for (int a = 0; a < N_TR; a++)
-    dst[a] = w->tr + (long)a * n3;
-  for (int v = 0; v < HX_NVAR; v++)
-    src[9 + v] = nd.ut[v];
-  transpose_ij(np, N_TR, src, dst);
-  KepNodes tr = {dst[0], {dst[1], dst[2], dst[3]}, dst[4],
-                 dst[5], {dst[6], dst[7], dst[8]}, {dst[9], dst[10], dst[11], dst[12], dst[13]}};
-  kep_sweep(s, &tr, np, n2, np, np);
-  transpose_ij(np, HX_NVAR, (const double *const *)tr.ut, nd.ut);
-  for (int d = 1; d < 3; d++) {
-    for (int c = 0; c < 3; c++)
-      nd.m[c] = Ja + (d * 3 + c) * n3;
-    if (d == 1)
-      kep_sweep(s, &nd, np, n2, np, np); /* q = k n2 + j np + i */
-    else
-      kep_sweep(s, &nd, 1, 0, n2, n2); /* q = k n2 + (j np + i) */
-  }
+  /* direction 0 on the transposed copy [node block][3 metric][5 Ut] */
+  double *tn = w->tr, *tm = tn + KEP_NODE * n3, *tu = tm + 3 * n3;
+  transpose_ij(np, KEP_NODE, w->prim, tn);
+  transpose_ij(np, 3, Ja, tm);
+  transpose_ij(np, HX_NVAR, Ut, tu);
+  kep_sweep(s, tn, tm, tu, np, n2, np, np);
+  transpose_ij(np, HX_NVAR, tu, Ut);
+  kep_sweep(s, w->prim, Ja + 3 * n3, Ut, np, n2, np, np); /* q = k n2 + j np + i */
+  kep_sweep(s, w->prim, Ja + 6 * n3, Ut, 1, 0, n2, n2);   /* q = k n2 + (j np + i) */
 }
 
 static void volint_dg(const Solver *s, const double *Ja, VolScratch *w, double *Ut,
@@ -295,13 +275,13 @@ void volume_integral(const Solver *s, const double *U, double *Ut, int accumulat
   {
     VolScratch w;
     w.u = malloc(sizeof(double) * nv * n3);
-    w.prim = malloc(sizeof(double) * HX_NPRIM * n3);
-    w.aux = malloc(sizeof(double) * n3);
+    w.prim = malloc(sizeof(double) * KEP_NODE * n3); /* + aux: the KG/PI sweep's node block */
+    w.aux = w.prim + KEP_AUX * n3;
     w.Y = malloc(sizeof(double) * (s->n_species + 1) * n3);
     w.ft = malloc(sizeof(double) * 3 * nv * n3);
     w.dg = s->fv.enabled ? malloc(sizeof(double) * nv * n3) : NULL;
     w.fv = s->fv.enabled ? malloc(sizeof(double) * nv * n3) : NULL;
-    w.tr = malloc(sizeof(double) * (9 + nv) * n3);
+    w.tr = malloc(sizeof(double) * (KEP_NODE + 3 + nv) * n3);
 #pragma omp for schedule(static)
     for (int e = 0; e < s->mesh->n_elems; e++) {
       const double *Ja = &s->geo.metrics[9L * n3 * e];
@@ -314,7 +294,6 @@ void volume_integral(const Solver *s, const double *U, double *Ut, int accumulat
     }
     free(w.u);
     free(w.prim);
-    free(w.aux);
     free(w.Y);
     free(w.ft);
     free(w.dg);
