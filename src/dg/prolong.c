@@ -10,7 +10,12 @@ static void prolong_one(const Solver *s, const double *U, int nv, int elem, int 
   const int *map = &s->s2v[(flip * 6 + locside) * n2];
   for (int v = 0; v < nv; v++) {
     const double *u = &U[((long)elem * nv + v) * s->n_dof_elem];
-    for (int f = 0; f < n2; f++) Uface[v * n2 + f] = prolong_to_face_point(d, u, map[f], locside);
+    if (d->node_type == NODE_GAUSS_LOBATTO) /* the face nodes themselves: a gather */
+      for (int f = 0; f < n2; f++)
+        Uface[v * n2 + f] = u[map[f]];
+    else
+      for (int f = 0; f < n2; f++)
+        Uface[v * n2 + f] = prolong_to_face_point(d, u, map[f], locside);
   }
 }
 
@@ -29,8 +34,7 @@ void prolong_vars_to_face_range(const Solver *s, const double *U, int nv, double
   }
 }
 
-void prolong_vars_to_face(const Solver *s, const double *U, int nv, double *master,
-                          double *slave) {
+void prolong_vars_to_face(const Solver *s, const double *U, int nv, double *master, double *slave) {
   prolong_vars_to_face_range(s, U, nv, master, slave, 0, s->mesh->n_sides);
 }
 

@@ -12,18 +12,22 @@ static void surfint_side(const Solver *s, const double *F, int nv, int locside, 
   int stride = dir == 0 ? 1 : dir == 1 ? np : np * np;
   double sign = flip == 0 || !slave_negated ? 1.0 : -1.0;
   const int *map = &s->s2v[(flip * 6 + locside) * n2];
-  int lobatto = d->node_type == NODE_GAUSS_LOBATTO;
+  if (d->node_type == NODE_GAUSS_LOBATTO) { /* only the face nodes, all with the same weight */
+    const double wgt = surface_weight(d, locside, plus ? d->N : 0);
+    for (int v = 0; v < nv; v++)
+      for (int f = 0; f < n2; f++)
+        Ut[v * n3 + map[f]] += wgt * (sign * F[v * n2 + f]);
+    return;
+  }
+  double wl[HX_NPMAX];
+  for (int l = 0; l < np; l++)
+    wl[l] = surface_weight(d, locside, l);
   for (int v = 0; v < nv; v++)
     for (int f = 0; f < n2; f++) {
       double fl = sign * F[v * n2 + f];
-      int node0 = map[f];
-      if (lobatto) {
-        Ut[v * n3 + node0] += surface_weight(d, locside, plus ? d->N : 0) * fl;
-      } else {
-        int base = node0 - (plus ? d->N : 0) * stride;
-        for (int l = 0; l < np; l++)
-          Ut[v * n3 + base + l * stride] += surface_weight(d, locside, l) * fl;
-      }
+      int base = map[f] - (plus ? d->N : 0) * stride;
+      for (int l = 0; l < np; l++)
+        Ut[v * n3 + base + l * stride] += wl[l] * fl;
     }
 }
 
