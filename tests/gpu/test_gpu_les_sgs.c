@@ -83,7 +83,9 @@ static void compare(const char *label, const char *const *lines, const char *mod
   printf("  %-24s %-12s: dt GPU-CPU over 10 steps, largest relative difference %.2e; first dt "
          "%.5e, without a model %.5e\n",
          label, model, worst, dt_first, dt_none);
-  assert_true(worst <= 1e-12);
+  /* dt follows the largest mu_t, and the states drift apart by round-off over the steps: Vreman's
+   * ratio sqrt(B_beta / alpha_ij alpha_ij) amplifies that (5.2e-12 measured on an H200) */
+  assert_true(worst <= 1e-10);
   assert_true(dt_first < 0.5 * dt_none);
   /* muSGS of the state after the ten steps */
   const long n = cpu->solver->n_dof;
