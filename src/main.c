@@ -20,47 +20,49 @@
 #include "time/simulation.h"
 
 static void usage(FILE *f) {
-  fprintf(f, "hexdg %s - high-order DGSEM for compressible flows on curved hexahedral meshes\n\n"
-             "usage:\n"
-             "  hexdg [run] case.ini [state.h5] [--backend cpu|cuda]\n"
-             "                                    run a case; with a state file: restart from it\n"
-             "  hexdg bench [--N 7] [--elems 32|nx,ny,nz] [--split PI] [--node GAUSS-LOBATTO]\n"
-             "              [--backend cuda] [--steps 50] [--graphs T] [--overlap T] [--curving 0]\n"
-             "              [--mu0 0] [--fv none|hennemann|ALPHA] [--fv-limiter MinMod]\n"
-             "                                    PID and bytes/DOF on a periodic box (under\n"
-             "                                    mpiexec: each rank its share, one GPU per rank)\n"
-             "  hexdg bench chem MECH.yaml --cells n [--dt 1e-6] [--backend cpu|cuda]\n"
-             "              [--schedule bulk-sparse|single] [--K 16] [--bulk 2] [--threshold 0.5]\n"
-             "                                    batched stiff chemistry: cells per second\n"
-             "  hexdg reactor [case.ini] [MECH.yaml] --T0 K --p0 Pa --X \"H2:2,O2:1,N2:3.76\"\n"
-             "              [--mode cv|cp] [--tend s] [--sweep T1:T2:n] [-o file.csv]\n"
-             "                                    adiabatic homogeneous reactor, ignition delay\n"
-             "  hexdg equilibrate MECH.yaml --T K --p Pa --X ... [--mode hp|uv|tp|cj]\n"
-             "                                    chemical equilibrium (adiabatic flame T),\n"
-             "                                    cj: Chapman-Jouguet detonation speed and state\n"
-             "  hexdg --gpu-count                 number of visible CUDA devices\n"
-             "  hexdg mesh box [--elems nx,ny,nz] [--lower x,y,z] [--upper x,y,z]\n"
-             "                 [--periodic T,T,T] [--NGeo n] [--curving a]\n"
-             "                 [--split 'BC_yminus,x,1/6,BC_new' ...] -o name_mesh.h5\n"
-             "  hexdg mesh import file.msh [--refine L] -o name_mesh.h5\n"
-             "  hexdg mesh refine in_mesh.h5|in.msh --levels L -o name_mesh.h5\n"
-             "                                    write meshes in the HOPR format; refine:\n"
-             "                                    uniform 2x2x2 refinement, L times\n"
-             "  hexdg convert case.ini state.h5 -o out.vtu [--NVisu n] [--mechanism FILE]\n"
-             "                                    ParaView file of a state (reacting flow: the\n"
-             "                                    state's mechanism, or FILE)\n"
-             "  hexdg convergence case.ini --elems 2,4,8 | --N 1..9 | --mesh-list a,b,c\n"
-             "              [--N n] [--backend cpu|cuda] [-o table.csv]\n"
-             "                                    h-/p-convergence study: errors and EOC per\n"
-             "                                    variable (docs/convergence.md)\n"
-             "  hexdg regress DIR... [--out DIR] [--markdown FILE] [--dry-run] [--timeout S]\n"
-             "                                    run FLEXI's reggie checks (docs/regress.md)\n"
-             "  hexdg --help [--markdown]         list all parameters (Markdown: docs page)\n"
-             "  hexdg --help --flexi-keys         FLEXI's keys and what hexdg does with each\n"
-             "  hexdg SUBCOMMAND --help           the options of a subcommand\n"
-             "  hexdg --version\n\n"
-             "Parameter files use FLEXI's syntax (Key = value, ! comments, T/F, (/a,b,c/)).\n"
-             "Documentation: docs/ (parameters.md, numerics.md, formats.md).\n",
+  fprintf(f,
+          "hexdg %s - high-order DGSEM for compressible flows on curved hexahedral meshes\n\n"
+          "usage:\n"
+          "  hexdg [run] case.ini [state.h5] [--backend cpu|cuda] [--set KEY=VALUE ...]\n"
+          "                                    run a case; with a state file: restart from it;\n"
+          "                                    --set: a parameter over the file's value\n"
+          "  hexdg bench [--N 7] [--elems 32|nx,ny,nz] [--split PI] [--node GAUSS-LOBATTO]\n"
+          "              [--backend cuda] [--steps 50] [--graphs T] [--overlap T] [--curving 0]\n"
+          "              [--mu0 0] [--fv none|hennemann|ALPHA] [--fv-limiter MinMod]\n"
+          "                                    PID and bytes/DOF on a periodic box (under\n"
+          "                                    mpiexec: each rank its share, one GPU per rank)\n"
+          "  hexdg bench chem MECH.yaml --cells n [--dt 1e-6] [--backend cpu|cuda]\n"
+          "              [--schedule bulk-sparse|single] [--K 16] [--bulk 2] [--threshold 0.5]\n"
+          "                                    batched stiff chemistry: cells per second\n"
+          "  hexdg reactor [case.ini] [MECH.yaml] --T0 K --p0 Pa --X \"H2:2,O2:1,N2:3.76\"\n"
+          "              [--mode cv|cp] [--tend s] [--sweep T1:T2:n] [-o file.csv]\n"
+          "                                    adiabatic homogeneous reactor, ignition delay\n"
+          "  hexdg equilibrate MECH.yaml --T K --p Pa --X ... [--mode hp|uv|tp|cj]\n"
+          "                                    chemical equilibrium (adiabatic flame T),\n"
+          "                                    cj: Chapman-Jouguet detonation speed and state\n"
+          "  hexdg --gpu-count                 number of visible CUDA devices\n"
+          "  hexdg mesh box [--elems nx,ny,nz] [--lower x,y,z] [--upper x,y,z]\n"
+          "                 [--periodic T,T,T] [--NGeo n] [--curving a]\n"
+          "                 [--split 'BC_yminus,x,1/6,BC_new' ...] -o name_mesh.h5\n"
+          "  hexdg mesh import file.msh [--refine L] -o name_mesh.h5\n"
+          "  hexdg mesh refine in_mesh.h5|in.msh --levels L -o name_mesh.h5\n"
+          "                                    write meshes in the HOPR format; refine:\n"
+          "                                    uniform 2x2x2 refinement, L times\n"
+          "  hexdg convert case.ini state.h5 -o out.vtu [--NVisu n] [--mechanism FILE]\n"
+          "                                    ParaView file of a state (reacting flow: the\n"
+          "                                    state's mechanism, or FILE)\n"
+          "  hexdg convergence case.ini --elems 2,4,8 | --N 1..9 | --mesh-list a,b,c\n"
+          "              [--N n] [--backend cpu|cuda] [-o table.csv]\n"
+          "                                    h-/p-convergence study: errors and EOC per\n"
+          "                                    variable (docs/convergence.md)\n"
+          "  hexdg regress DIR... [--out DIR] [--markdown FILE] [--dry-run] [--timeout S]\n"
+          "                                    run FLEXI's reggie checks (docs/regress.md)\n"
+          "  hexdg --help [--markdown]         list all parameters (Markdown: docs page)\n"
+          "  hexdg --help --flexi-keys         FLEXI's keys and what hexdg does with each\n"
+          "  hexdg SUBCOMMAND --help           the options of a subcommand\n"
+          "  hexdg --version\n\n"
+          "Parameter files use FLEXI's syntax (Key = value, ! comments, T/F, (/a,b,c/)).\n"
+          "Documentation: docs/ (parameters.md, numerics.md, formats.md).\n",
           HEXDG_VERSION);
 }
 
@@ -68,15 +70,14 @@ static void usage(FILE *f) {
 static const struct {
   const char *command, *help;
 } SUBCOMMAND_HELP[] = {
-    {"bench chem",
-     "usage: hexdg bench chem MECH.yaml --cells n [options]\n"
-     "  batched stiff chemistry: cells per second\n"
-     "  --cells n             number of reactors (cells)\n"
-     "  --dt s                splitting step (default 1e-6)\n"
-     "  --T0 K --p0 Pa --X \"H2:2,O2:1\"   initial state of every cell\n"
-     "  --backend cpu|cuda    --schedule bulk-sparse|single   --integrator NAME\n"
-     "  --K n --bulk n --threshold f --minblocks n   bulk-sparse schedule settings\n"
-     "  --rtol r --atol a     integrator tolerances   --repeat n   --dump FILE\n"},
+    {"bench chem", "usage: hexdg bench chem MECH.yaml --cells n [options]\n"
+                   "  batched stiff chemistry: cells per second\n"
+                   "  --cells n             number of reactors (cells)\n"
+                   "  --dt s                splitting step (default 1e-6)\n"
+                   "  --T0 K --p0 Pa --X \"H2:2,O2:1\"   initial state of every cell\n"
+                   "  --backend cpu|cuda    --schedule bulk-sparse|single   --integrator NAME\n"
+                   "  --K n --bulk n --threshold f --minblocks n   bulk-sparse schedule settings\n"
+                   "  --rtol r --atol a     integrator tolerances   --repeat n   --dump FILE\n"},
     {"bench",
      "usage: hexdg bench [options]   (hexdg bench chem --help: the chemistry benchmark)\n"
      "  PID (s per DOF per RK stage) and bytes/DOF on a periodic box; under mpiexec each rank\n"
@@ -86,7 +87,8 @@ static const struct {
      "  --split PI            SplitDG (split form; --node GAUSS: weak form)\n"
      "  --node GAUSS-LOBATTO  NodeType\n"
      "  --backend cpu|cuda    --steps 50   --warmup n\n"
-     "  --graphs T|F          CUDA graphs   --overlap T|F   MPI overlap   --transport auto|ipc|host\n"
+     "  --graphs T|F          CUDA graphs   --overlap T|F   MPI overlap   --transport "
+     "auto|ipc|host\n"
      "  --curving 0           curved box amplitude\n"
      "  --mu0 0               viscosity (Navier-Stokes with BR1 lifting when > 0)\n"
      "  --fv none|hennemann|ALPHA   FV blending   --fv-limiter MinMod\n"
@@ -104,9 +106,8 @@ static const struct {
      "usage: hexdg equilibrate MECH.yaml --T K --p Pa --X \"H2:2,O2:1\" [--mode hp|uv|tp|cj]\n"
      "  chemical equilibrium: hp/uv adiabatic flame, tp fixed T and p, cj Chapman-Jouguet\n"
      "  detonation speed and state\n"},
-    {"convert",
-     "usage: hexdg convert case.ini state.h5 -o out.vtu [--NVisu n] [--mechanism FILE]\n"
-     "  ParaView file of a state (reacting flow: the state's mechanism, or FILE)\n"},
+    {"convert", "usage: hexdg convert case.ini state.h5 -o out.vtu [--NVisu n] [--mechanism FILE]\n"
+                "  ParaView file of a state (reacting flow: the state's mechanism, or FILE)\n"},
     {"mesh",
      "usage:\n"
      "  hexdg mesh box [--elems nx,ny,nz] [--lower x,y,z] [--upper x,y,z] [--periodic T,T,T]\n"
@@ -153,7 +154,24 @@ static int print_help(int markdown) {
   return rc;
 }
 
-static int run_case(const char *ini, const char *restart, const char *backend) {
+#define MAX_SETS 32
+
+/* --set KEY=VALUE: a parameter over the file's value (a variant of a case without a copy of it) */
+static int apply_sets(Params *p, int n_sets, char *const *sets) {
+  for (int i = 0; i < n_sets; i++) {
+    char *eq = strchr(sets[i], '=');
+    if (!eq || eq == sets[i])
+      return HX_ERROR(HX_ERR_INPUT, "--set %s: give KEY=VALUE, e.g. --set N=2", sets[i]);
+    *eq = '\0';
+    int rc = params_set(p, sets[i], eq + 1, "--set");
+    *eq = '=';
+    HX_CHECK(rc);
+  }
+  return HX_OK;
+}
+
+static int run_case(const char *ini, const char *restart, const char *backend, int n_sets,
+                    char *const *sets) {
   Params *p = params_create();
   if (!p) return HX_ERR_MEM;
   Simulation *sim = NULL;
@@ -161,6 +179,7 @@ static int run_case(const char *ini, const char *restart, const char *backend) {
   params_set_notice_stream(p, par_is_root() ? stdout : NULL); /* one notice per key, not per rank */
   if (rc == HX_OK) rc = params_read_file(p, ini);
   if (rc == HX_OK && backend) rc = params_set(p, "Backend", backend, "--backend");
+  if (rc == HX_OK) rc = apply_sets(p, n_sets, sets);
   if (rc == HX_OK) rc = params_check_mandatory(p);
   if (rc == HX_OK) rc = simulation_create(p, restart, &sim);
   if (rc == HX_OK) {
@@ -206,7 +225,8 @@ static int dispatch(int argc, char **argv) {
   if (argc > 1 && !strcmp(argv[1], "convert")) return convert_command(argc - 2, argv + 2);
   if (argc > 1 && !strcmp(argv[1], "convergence")) return convergence_command(argc - 2, argv + 2);
   const char *pos[3] = {NULL, NULL, NULL};
-  int npos = 0;
+  char *sets[MAX_SETS];
+  int npos = 0, n_sets = 0;
   for (int a = 1; a < argc; a++) {
     if (!strcmp(argv[a], "--help") || !strcmp(argv[a], "-h")) {
       help = 1;
@@ -222,6 +242,8 @@ static int dispatch(int argc, char **argv) {
       return 0;
     } else if (!strcmp(argv[a], "--backend") && a + 1 < argc) {
       backend = argv[++a];
+    } else if (!strcmp(argv[a], "--set") && a + 1 < argc && n_sets < MAX_SETS) {
+      sets[n_sets++] = argv[++a];
     } else if (argv[a][0] == '-' && argv[a][1] == '-') {
       fprintf(stderr, "hexdg error: unknown option %s (see hexdg --help)\n", argv[a]);
       return 2;
@@ -242,7 +264,10 @@ static int dispatch(int argc, char **argv) {
     usage(stderr);
     return 2;
   }
-  return run_case(pos[first], npos - first == 2 ? pos[first + 1] : NULL, backend) == HX_OK ? 0 : 1;
+  return run_case(pos[first], npos - first == 2 ? pos[first + 1] : NULL, backend, n_sets, sets) ==
+                 HX_OK
+             ? 0
+             : 1;
 }
 
 /* MPI around the whole run: an error on one rank stops all of them (par_abort), so that no rank

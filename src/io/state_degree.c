@@ -11,8 +11,10 @@
 #include "parallel/parallel.h"
 
 static int node_type_of(const char *path, const char *name, NodeType *out) {
-  if (strcmp(name, "GAUSS") == 0) *out = NODE_GAUSS;
-  else if (strcmp(name, "GAUSS-LOBATTO") == 0) *out = NODE_GAUSS_LOBATTO;
+  if (strcmp(name, "GAUSS") == 0)
+    *out = NODE_GAUSS;
+  else if (strcmp(name, "GAUSS-LOBATTO") == 0)
+    *out = NODE_GAUSS_LOBATTO;
   else
     return HX_ERROR(HX_ERR_INPUT,
                     "state file '%s': NodeType '%s' is neither GAUSS nor GAUSS-LOBATTO; its "
@@ -21,7 +23,8 @@ static int node_type_of(const char *path, const char *name, NodeType *out) {
   return HX_OK;
 }
 
-/* Every element and variable of in (degree n_in - 1) to out (degree n_out - 1) by M per direction. */
+/* Every element and variable of in (degree n_in - 1) to out (degree n_out - 1) by M per direction.
+ */
 static void change_degree(const double *M, int n_in, int n_out, long n_blocks, const double *in,
                           double *out) {
   const size_t in_size = (size_t)n_in * n_in * n_in, out_size = (size_t)n_out * n_out * n_out;

@@ -140,7 +140,7 @@ static void test_every_scheme_agrees(void **state) {
     /* Sod: alpha's cut switches an element's blending on round-off differences, and Ketcheson's
      * 3S* schemes drive Sod to the positivity floor (they fail there without the limiter, on
      * either backend), where the pressure loses its digits to cancellation: the 3S* values are
-     * printed, not bounded (docs/numerics.md). */
+     * printed, not bounded (their difference is open: docs/numerics.md). */
     if (rk_at(r)->form != RK_3SSTAR) assert_true(sod <= 1e-6);
   }
 }

@@ -54,6 +54,8 @@ expect_error "missing parameter file" nonexistent.ini "nonexistent.ini"
 check "a short run succeeds" bash -c "'$hexdg' good.ini >run.txt 2>&1"
 check "it prints the end summary with PID" grep -q "PID" run.txt
 check "state files at the analysis times" test -f cli_State_0000000.010000000.h5 -a -f cli_State_0000000.020000000.h5
+check "--set replaces a key of the file" bash -c "'$hexdg' good.ini --set N=2 --set ProjectName=cliset >set.txt 2>&1 && grep -q 'N=2' set.txt && test -f cliset_State_0000000.020000000.h5"
+check "--set with an unknown key names the closest one" bash -c "'$hexdg' good.ini --set Nn=2 2>&1 | grep -q \"did you mean 'N'\""
 check "no temporary files left" bash -c "! ls *.tmp 2>/dev/null | grep -q ."
 check "error norms CSV header" bash -c "head -1 cli_ErrorNorms.csv | grep -q '^time,L2_Density,L2_MomentumX,L2_MomentumY,L2_MomentumZ,L2_EnergyStagnationDensity,Linf_Density'"
 check "restart from a state file" bash -c "'$hexdg' good.ini cli_State_0000000.010000000.h5 >restart.txt 2>&1"

@@ -123,8 +123,7 @@ static void test_lower_degree_drops_the_higher_modes(void **state) {
   const Fixture *fx = *state;
   assert_true(round_trip(fx, legendre5, 5, NODE_GAUSS_LOBATTO, 4, NODE_GAUSS_LOBATTO,
                          legendre5_projected, 1e-12));
-  assert_true(
-      round_trip(fx, legendre5, 6, NODE_GAUSS, 2, NODE_GAUSS, legendre5_projected, 1e-12));
+  assert_true(round_trip(fx, legendre5, 6, NODE_GAUSS, 2, NODE_GAUSS, legendre5_projected, 1e-12));
 }
 
 static void test_same_degree_reads_as_it_is(void **state) {
@@ -154,7 +153,9 @@ static void test_other_mesh_still_fails(void **state) {
   remove(path);
 }
 
-static int setup(void **state) { return state_fixture_setup(state, "hexdg_test_state_degree"); }
+static int setup(void **state) {
+  return state_fixture_setup(state, "hexdg_test_state_degree");
+}
 
 int main(void) {
   const struct CMUnitTest tests[] = {
