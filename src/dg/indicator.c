@@ -208,7 +208,9 @@ static double ind_value_element(const Solver *s, int e, const double *Ue, IndScr
 void fv_compute_ind_value(Solver *s, const double *U, double t) {
   FVBlend *fv = &s->fv;
   int n3 = s->n_dof_elem, nv = s->n_var, np = s->np;
-  if (t < fv->ind_start_time) { /* FLEXI: HUGE before IndStartTime, FV everywhere */
+  /* FLEXI: HUGE before IndStartTime, FV everywhere; not at the default 0, where a stage time of
+   * the first step below 0 (ketchesonrk4-18 has c = -0.12) would switch FV on for that stage */
+  if (fv->ind_start_time > 0.0 && t < fv->ind_start_time) {
     for (int e = 0; e < s->mesh->n_elems; e++)
       fv->ind_value[e] = HUGE_VAL;
     return;

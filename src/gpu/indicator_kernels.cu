@@ -94,7 +94,7 @@ __device__ static double jameson_dev(const DevData &d, const PhysParams &pp, int
 /* IndValue of element e at time t before FVBoundaries (ind_value_element of indicator.c). */
 __device__ static double ind_value_raw_dev(const DevData &d, const PhysParams &pp, int e,
                                            double t) {
-  if (t < d.ind_start_time) return HUGE_VAL;
+  if (d.ind_start_time > 0.0 && t < d.ind_start_time) return HUGE_VAL; /* as indicator.c */
   const int n3 = d.n3, nv = d.nvar;
   double *w = d.ind_scratch + ind_scratch_size(nv, n3, d.n2) * e;
   double *u = w, *a = w + (size_t)nv * n3, *b = a + 3 * n3, *ghost = b + 3 * n3;
