@@ -201,100 +201,28 @@ static HX_ALWAYS_INLINE void line_sums_n(int np, int d, int term, const double *
   }
 }
 
-/* line_sums with np a compile-time constant for N = 3..7 (the loops then unroll into whole
- * vectors); other N take the general loops. */
-static void line_sums_d_w(int np, int d, const double *M, const double *Mt, const double *w,
-                          double *out) {
-  switch (np) { /* N = 3..7 with np a compile-time constant */
+/* line_sums_n with np a compile-time constant for N = 3..7 (the loops then unroll into whole
+ * vectors); other N take the general loops. Always inlined, so a constant term folds too. */
+static HX_ALWAYS_INLINE void line_sums(int np, int d, int term, const double *M, const double *Mt,
+                                       const double *J, const double *w, double *out) {
+  switch (np) {
   case 4:
-    line_sums_n(4, d, TERM_D_W, M, Mt, NULL, w, out);
+    line_sums_n(4, d, term, M, Mt, J, w, out);
     break;
   case 5:
-    line_sums_n(5, d, TERM_D_W, M, Mt, NULL, w, out);
+    line_sums_n(5, d, term, M, Mt, J, w, out);
     break;
   case 6:
-    line_sums_n(6, d, TERM_D_W, M, Mt, NULL, w, out);
+    line_sums_n(6, d, term, M, Mt, J, w, out);
     break;
   case 7:
-    line_sums_n(7, d, TERM_D_W, M, Mt, NULL, w, out);
+    line_sums_n(7, d, term, M, Mt, J, w, out);
     break;
   case 8:
-    line_sums_n(8, d, TERM_D_W, M, Mt, NULL, w, out);
+    line_sums_n(8, d, term, M, Mt, J, w, out);
     break;
   default:
-    line_sums_n(np, d, TERM_D_W, M, Mt, NULL, w, out);
-    break;
-  }
-}
-
-static void line_sums_d_mean(int np, int d, const double *M, const double *Mt, const double *w,
-                             double *out) {
-  switch (np) { /* N = 3..7 with np a compile-time constant */
-  case 4:
-    line_sums_n(4, d, TERM_D_MEAN, M, Mt, NULL, w, out);
-    break;
-  case 5:
-    line_sums_n(5, d, TERM_D_MEAN, M, Mt, NULL, w, out);
-    break;
-  case 6:
-    line_sums_n(6, d, TERM_D_MEAN, M, Mt, NULL, w, out);
-    break;
-  case 7:
-    line_sums_n(7, d, TERM_D_MEAN, M, Mt, NULL, w, out);
-    break;
-  case 8:
-    line_sums_n(8, d, TERM_D_MEAN, M, Mt, NULL, w, out);
-    break;
-  default:
-    line_sums_n(np, d, TERM_D_MEAN, M, Mt, NULL, w, out);
-    break;
-  }
-}
-
-static void line_sums_dj_w(int np, int d, const double *M, const double *Mt, const double *J,
-                           const double *w, double *out) {
-  switch (np) { /* N = 3..7 with np a compile-time constant */
-  case 4:
-    line_sums_n(4, d, TERM_DJ_W, M, Mt, J, w, out);
-    break;
-  case 5:
-    line_sums_n(5, d, TERM_DJ_W, M, Mt, J, w, out);
-    break;
-  case 6:
-    line_sums_n(6, d, TERM_DJ_W, M, Mt, J, w, out);
-    break;
-  case 7:
-    line_sums_n(7, d, TERM_DJ_W, M, Mt, J, w, out);
-    break;
-  case 8:
-    line_sums_n(8, d, TERM_DJ_W, M, Mt, J, w, out);
-    break;
-  default:
-    line_sums_n(np, d, TERM_DJ_W, M, Mt, J, w, out);
-    break;
-  }
-}
-
-static void line_sums_dj_diff(int np, int d, const double *M, const double *Mt, const double *J,
-                              const double *w, double *out) {
-  switch (np) { /* N = 3..7 with np a compile-time constant */
-  case 4:
-    line_sums_n(4, d, TERM_DJ_DIFF, M, Mt, J, w, out);
-    break;
-  case 5:
-    line_sums_n(5, d, TERM_DJ_DIFF, M, Mt, J, w, out);
-    break;
-  case 6:
-    line_sums_n(6, d, TERM_DJ_DIFF, M, Mt, J, w, out);
-    break;
-  case 7:
-    line_sums_n(7, d, TERM_DJ_DIFF, M, Mt, J, w, out);
-    break;
-  case 8:
-    line_sums_n(8, d, TERM_DJ_DIFF, M, Mt, J, w, out);
-    break;
-  default:
-    line_sums_n(np, d, TERM_DJ_DIFF, M, Mt, J, w, out);
+    line_sums_n(np, d, term, M, Mt, J, w, out);
     break;
   }
 }
@@ -322,7 +250,7 @@ static void lifting_volume_gradients(const Solver *s, int e, int n_lift, const d
       for (int x = 0; x < 3 * n3; x++)
         tmp[x] = 0.0;
       for (int d = 0; d < 3; d++)
-        line_sums_d_w(np, d, Dm, Dt, wv, &tmp[d * n3]);
+        line_sums(np, d, TERM_D_W, Dm, Dt, NULL, wv, &tmp[d * n3]);
       for (int c = 0; c < 3; c++) {
         const double *J0 = &Ja[c * n3], *J1 = &Ja[(3 + c) * n3], *J2 = &Ja[(6 + c) * n3];
         double *qc = &q[(c * n_lift + v) * n3];
@@ -338,9 +266,9 @@ static void lifting_volume_gradients(const Solver *s, int e, int n_lift, const d
         qc[n] = 0.0;
       for (int d = 0; d < 3; d++)
         if (cons)
-          line_sums_dj_diff(np, d, Dm, Dt, &Ja[(d * 3 + c) * n3], wv, qc);
+          line_sums(np, d, TERM_DJ_DIFF, Dm, Dt, &Ja[(d * 3 + c) * n3], wv, qc);
         else
-          line_sums_dj_w(np, d, Dm, Dt, &Ja[(d * 3 + c) * n3], wv, qc);
+          line_sums(np, d, TERM_DJ_W, Dm, Dt, &Ja[(d * 3 + c) * n3], wv, qc);
     }
   }
 }
@@ -373,9 +301,9 @@ static inline void viscous_volume_divergence(const Solver *s, int e, const doubl
       u[n] = 0.0;
     for (int d = 0; d < 3; d++)
       if (split)
-        line_sums_d_mean(np, d, Dv, Dt, &gbuf[(d * nv + v) * n3], u);
+        line_sums(np, d, TERM_D_MEAN, Dv, Dt, NULL, &gbuf[(d * nv + v) * n3], u);
       else
-        line_sums_d_w(np, d, Dv, Dt, &gbuf[(d * nv + v) * n3], u);
+        line_sums(np, d, TERM_D_W, Dv, Dt, NULL, &gbuf[(d * nv + v) * n3], u);
     for (int n = 0; n < n3; n++)
       u[n] = -u[n];
   }
