@@ -53,31 +53,6 @@ static const char *const SOD[] = {"ProjectName = gpu_rk_sod",
                                   "CalcErrorNorms = F",
                                   NULL};
 
-/* A mild shock tube (pressure ratio 2): every scheme stays far from the positivity floor, where
- * the pressure (kappa-1)(E - rho|u|^2/2) cancels and round-off differences grow without bound. */
-static const char *const MILD[] = {"ProjectName = gpu_rk_mild",
-                                   "MeshFile = box",
-                                   "BoxElems = (/16,1,1/)",
-                                   "BoxLower = (/0., 0., 0./)",
-                                   "BoxUpper = (/1., 0.0625, 0.0625/)",
-                                   "BoxPeriodic = (/F,T,T/)",
-                                   "N = 3",
-                                   "NodeType = GAUSS-LOBATTO",
-                                   "SplitDG = PI",
-                                   "Riemann = HLLC",
-                                   "IniExactFunc = 11",
-                                   "RefState = (/1.,0.,0.,0.,1./)",
-                                   "RefState = (/0.5,0.,0.,0.,0.5/)",
-                                   "IndicatorType = hennemann",
-                                   "FV_alpha_max = 1.",
-                                   "FV_alpha_min = 0.",
-                                   "FV_LimiterType = MinMod",
-                                   "FV_PositivityLimiter = T",
-                                   "tend = 1e10",
-                                   "maxIter = 20",
-                                   "CalcErrorNorms = F",
-                                   NULL};
-
 static char mech_line[4200];
 static int have_mech;
 
@@ -119,6 +94,17 @@ static double cpu_gpu_difference(const char *const *base, const char *scheme, co
   return gpu_cpu_difference(base, lines);
 }
 
+/* SOD made a mild shock tube (pressure ratio 2) with alpha not cut at FV_alpha_min: every scheme
+ * stays far from the positivity floor, where the pressure (kappa-1)(E - rho|u|^2/2) cancels and
+ * round-off differences grow without bound. */
+static double mild_tube_difference(const char *scheme) {
+  char sm[64];
+  snprintf(sm, sizeof sm, "TimeDiscMethod = %s", scheme);
+  const char *lines[] = {sm, "RefState = (/1.,0.,0.,0.,1./)", "RefState = (/0.5,0.,0.,0.,0.5/)",
+                         "FV_alpha_min = 0.", NULL};
+  return gpu_cpu_difference(SOD, lines);
+}
+
 static void test_every_scheme_agrees(void **state) {
   (void)state;
   if (!have_gpu()) skip();
@@ -127,7 +113,7 @@ static void test_every_scheme_agrees(void **state) {
     const double euler = cpu_gpu_difference(MMS, name, NULL);
     const double ns = cpu_gpu_difference(MMS, name, "mu0 = 0.01");
     const double sod = cpu_gpu_difference(SOD, name, NULL);
-    const double mild = cpu_gpu_difference(MILD, name, NULL);
+    const double mild = mild_tube_difference(name);
     printf("  %-16s relative L2 difference GPU-CPU after 20 steps: MMS Euler %.3e, MMS "
            "Navier-Stokes %.3e, mild tube with FV blending %.3e, Sod with FV blending + "
            "positivity %.3e\n",
