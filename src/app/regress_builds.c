@@ -142,6 +142,8 @@ int rg_build_map(const RgKeyFile *kf, const int *digits, RgBuild *b) {
   if (strcasecmp(nodes, "GAUSS") && strcasecmp(nodes, "GAUSS-LOBATTO"))
     unsupported(b, "FLEXI_NODETYPE=%s is not a node type (GAUSS, GAUSS-LOBATTO)%s", nodes, "");
   add(b, "NodeType", nodes, false);
+  /* FLEXI's 2-D build on its one-layer meshes: hexdg runs them in 3-D, the time step without zeta */
+  if (on(get(kf, digits, "FLEXI_2D", "OFF"))) add(b, "Dimension", "2", false);
   /* FLEXI's split form reads SplitDG from the parameter file (default PI, as hexdg's) */
   if (!on(get(kf, digits, "FLEXI_SPLIT_DG", "OFF"))) add(b, "SplitDG", "none", false);
   bool parabolic = on(get(kf, digits, "FLEXI_PARABOLIC", "ON"));

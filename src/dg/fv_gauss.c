@@ -44,6 +44,17 @@ static void face_means(int np, const double *M, const double *in, double *out) {
   tensor_pass(M, np, 1, dims, tmp, out);
 }
 
+void fv_gauss_subcell_metrics(const Solver *s, int e, double *Ja_fv) {
+  const int np = s->np, n3 = s->n_dof_elem, dims[3] = {np, np, np};
+  double a[HX_NPMAX * HX_NPMAX * HX_NPMAX], b[HX_NPMAX * HX_NPMAX * HX_NPMAX];
+  const double *Ja = &s->geo.metrics[9L * n3 * e];
+  for (int c = 0; c < 9; c++) {
+    tensor_pass(s->fv.to_fv, np, 0, dims, &Ja[c * n3], a);
+    tensor_pass(s->fv.to_fv, np, 1, dims, a, b);
+    tensor_pass(s->fv.to_fv, np, 2, dims, b, &Ja_fv[c * n3]);
+  }
+}
+
 const double *fv_elem_sJ(const Solver *s, int e) {
   const long at = (long)s->n_dof_elem * e;
   return s->fv.gauss && s->fv.fv_elems[e] ? &s->fv.gauss->sJ[at] : &s->geo.sJ[at];

@@ -34,6 +34,16 @@ struct FVGauss {
 int fv_gauss_init(Solver *s);
 void fv_gauss_free(Solver *s);
 
+/* Whether element e is an FV element of Gauss-node switching (its U holds subcell means). */
+static inline int fv_elem_is_gauss_fv(const Solver *s, int e) {
+  return s->fv.gauss && s->fv.fv_elems && s->fv.fv_elems[e];
+}
+
+/* The subcell means of element e's metric terms Ja^d_c ([dir 3][comp 3][k][j][i], as geo.metrics):
+ * the subcells' metrics for FLEXI's FV time step (FLEXI evaluates them at the subcell centres; the
+ * same for affine elements). */
+void fv_gauss_subcell_metrics(const Solver *s, int e, double *Ja_fv);
+
 /* 1/J of element e's nodes: the subcells' for an FV element on Gauss nodes, else the DG nodes'. */
 const double *fv_elem_sJ(const Solver *s, int e);
 

@@ -25,6 +25,7 @@ enum { GPU_TRANSPORT_AUTO = 0, GPU_TRANSPORT_IPC = 1, GPU_TRANSPORT_HOST = 2 };
 typedef struct {
   const LowStorageRK *rk;
   double cfl_scale, dfl_scale;
+  int dims;       /* Dimension: 3, or 2 (zeta left out of the time step, FLEXI's 2-D build) */
   int use_graphs; /* capture a whole step in a CUDA graph (1) or launch kernel by kernel (0);
                      several MPI ranks always launch kernel by kernel */
   int overlap_mpi; /* several ranks: MPI sides first on the high-priority stream, messages in

@@ -313,6 +313,7 @@ static int upload_solver(GpuSolver *g, const Solver *s, const GpuOptions *opt) {
   const double *alpha = s->disc.node_type == NODE_GAUSS ? opt->rk->cfl_alpha_gauss
                                                          : opt->rk->cfl_alpha_lobatto;
   d->dt_factor = opt->cfl_scale * alpha[d->N] / (2.0 * d->N + 1.0) * 2.0;
+  d->dims = opt->dims;
   d->viscous = s->viscous;
   d->lifting_form = s->lifting_form;
   d->dt_factor_visc = s->viscous ? timedisc_viscous_factor(s, opt->rk, opt->dfl_scale) : 0.0;

@@ -70,7 +70,11 @@ __global__ static void lambda_max_kernel(DevData d, DevPhysics ph) {
    * does not depend on the order of the atomics */
   if (threadIdx.x == 0) {
     if (d.sgs_mu_max) d.sgs_mu_max[e] = 0ull; /* every thread read it before the reduction */
-    double lsum = red[0][0] + red[1][0] + red[2][0], lvsum = red[3][0] + red[4][0] + red[5][0];
+    double lsum = red[0][0] + red[1][0], lvsum = red[3][0] + red[4][0];
+    if (d.dims == 3) { /* Dimension = 2: zeta left out, as FLEXI's 2-D build */
+      lsum += red[2][0];
+      lvsum += red[5][0];
+    }
     atomicMax(&d.sc->lmax_bits, (unsigned long long)__double_as_longlong(lsum));
     atomicMax(&d.sc->lvmax_bits, (unsigned long long)__double_as_longlong(lvsum));
   }

@@ -287,6 +287,7 @@ static int backend_init(const Params *p, Simulation *sim) {
   GpuOptions opt = {sim->td.rk,
                     sim->td.cfl_scale,
                     sim->td.dfl_scale,
+                    sim->td.dims,
                     graphs,
                     overlap,
                     transport,

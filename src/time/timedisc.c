@@ -7,7 +7,9 @@
 #include "core/error.h"
 #include "dg/eddyvisc.h"
 #include "dg/fv.h"
+#include "dg/fv_gauss.h"
 #include "dg/indicator.h"
+#include "mesh/facemap.h"
 #include "parallel/parallel.h"
 #include "physics/eddyvisc.h"
 #include "physics/eos.h"
@@ -35,6 +37,29 @@ int timedisc_define_params(Params *p) {
                          "Write a state file every nWriteData analysis intervals."));
   HX_CHECK(params_define(p, s, "maxIter", PARAM_INT, 0, "-1", false,
                          "Stop after this many time steps (-1: no limit); the state is written."));
+  HX_CHECK(params_define(
+      p, s, "Dimension", PARAM_INT, 0, "3", false,
+      "3, or 2 for a case of FLEXI's 2-D build (FLEXI_2D = ON) on its one-layer mesh: the zeta "
+      "direction is left out of the time step as in FLEXI's 2-D CALCTIMESTEP (the mesh must be "
+      "one element thick in zeta: boundary or self-periodic zeta sides). hexdg regress sets it "
+      "for FLEXI_2D builds."));
+  return HX_OK;
+}
+
+/* Dimension = 2: every element's zeta sides are boundary sides or lead back to the element itself
+ * (periodic over one layer), as on the meshes of FLEXI's 2-D build. */
+static int check_one_layer(const Mesh *m) {
+  for (int e = 0; e < m->n_elems; e++)
+    for (int ls = 0; ls < 6; ls++) {
+      if (side_normal_dir(ls) != 2) continue;
+      const int side = m->elem_to_side[6 * e + ls];
+      if (side < m->n_bc_sides) continue;
+      if (m->side_master_elem[side] == e && m->side_slave_elem[side] == e) continue;
+      return HX_ERROR(HX_ERR_INPUT,
+                      "Dimension = 2 needs a mesh one element thick in zeta (FLEXI's 2-D meshes), "
+                      "but element %ld has a zeta neighbour other than itself; use Dimension = 3",
+                      (long)m->elem_global_id[e]);
+    }
   return HX_OK;
 }
 
@@ -61,6 +86,10 @@ int timedisc_init(const Params *p, const Solver *s, TimeDisc *td) {
   HX_CHECK(params_get_int(p, "nWriteData", &td->n_write_data));
   HX_CHECK(params_get_int(p, "maxIter", &max_iter));
   td->max_iter = max_iter;
+  HX_CHECK(params_get_int(p, "Dimension", &td->dims));
+  if (td->dims != 2 && td->dims != 3)
+    return HX_ERROR(HX_ERR_INPUT, "Dimension = %d: give 3, or 2 for a FLEXI 2-D case", td->dims);
+  if (td->dims == 2) HX_CHECK(check_one_layer(s->mesh));
   if (!(td->cfl_scale > 0.0))
     return HX_ERROR(HX_ERR_INPUT, "CFLscale = %g must be positive", td->cfl_scale);
   if (td->analyze_dt < 0.0)
@@ -92,11 +121,19 @@ void timedisc_free(TimeDisc *td) {
 
 /* FLEXI's time-step estimate of one element: per direction the maximum over the nodes of the
  * convective spectral radius sJ (|v . Ja^d| + c |Ja^d|) and of the viscous one
- * coeff (sJ |Ja^d|)^2, summed over the directions. lam[0] = -1 if the state is not admissible. */
-static void element_max_lambda(const Solver *s, int e, double lam_sum[2]) {
+ * coeff (sJ |Ja^d|)^2, summed over the directions (xi, eta and, unless dims = 2, zeta). An FV
+ * element of Gauss-node switching holds subcell means: the subcells' metrics and Jacobians
+ * (FLEXI's FVE = 1 metrics). lam[0] = -1 if the state is not admissible. */
+static void element_max_lambda(const Solver *s, int e, int dims, double lam_sum[2]) {
   int n3 = s->n_dof_elem, nv = s->n_var;
   const double *U = &s->U[(long)nv * n3 * e], *Ja = &s->geo.metrics[9L * n3 * e];
   const double *sJ = &s->geo.sJ[(long)n3 * e];
+  double Ja_fv[9 * HX_NPMAX * HX_NPMAX * HX_NPMAX];
+  if (fv_elem_is_gauss_fv(s, e)) {
+    fv_gauss_subcell_metrics(s, e, Ja_fv);
+    Ja = Ja_fv;
+    sJ = fv_elem_sJ(s, e);
+  }
   double lam[3] = {0, 0, 0}, lamv[3] = {0, 0, 0};
   lam_sum[0] = lam_sum[1] = 0.0;
   /* LES: the element's largest mu_t of the operator evaluations since the last step (FLEXI's
@@ -117,7 +154,7 @@ static void element_max_lambda(const Solver *s, int e, double lam_sum[2]) {
                    : s->mech   ? mix_viscous_spectral_coeff(&s->phys, s->mix_transport, pr, c)
                    : s->sgs    ? viscous_spectral_coeff_les(&s->phys, pr, mu_t, lambda_t)
                                : viscous_spectral_coeff(&s->phys, pr);
-    for (int d = 0; d < 3; d++) {
+    for (int d = 0; d < dims; d++) {
       const double *m0 = &Ja[(d * 3 + 0) * n3], *m1 = &Ja[(d * 3 + 1) * n3],
                    *m2 = &Ja[(d * 3 + 2) * n3];
       double vn = pr[VEL1] * m0[q] + pr[VEL2] * m1[q] + pr[VEL3] * m2[q];
@@ -131,6 +168,17 @@ static void element_max_lambda(const Solver *s, int e, double lam_sum[2]) {
   lam_sum[1] = lamv[0] + lamv[1] + lamv[2];
 }
 
+double timedisc_cfl_factor(const Solver *s, const LowStorageRK *rk, double cfl_scale) {
+  const int N = s->disc.N;
+  const double *alpha =
+      s->disc.node_type == NODE_GAUSS ? rk->cfl_alpha_gauss : rk->cfl_alpha_lobatto;
+  return cfl_scale * alpha[N] / (2.0 * N + 1.0) * 2.0;
+}
+
+double timedisc_fv_cfl_factor(const Solver *s, const LowStorageRK *rk, double cfl_scale) {
+  return cfl_scale * rk->cfl_alpha_gauss[1] / (s->disc.N + 1.0) * 2.0;
+}
+
 double timedisc_viscous_factor(const Solver *s, const LowStorageRK *rk, double dfl_scale) {
   int N = s->disc.N;
   const double *alpha =
@@ -140,12 +188,15 @@ double timedisc_viscous_factor(const Solver *s, const LowStorageRK *rk, double d
 
 double timedisc_calc_dt(const Solver *s, const TimeDisc *td) {
   double lmax = 0.0, lvmax = 0.0;
+  const double dg_over_fv = timedisc_cfl_factor(s, td->rk, 1.0) / timedisc_fv_cfl_factor(s, td->rk, 1.0);
   int bad = -1;
 #pragma omp parallel for schedule(static) reduction(max : lmax, lvmax, bad)
   for (int e = 0; e < s->mesh->n_elems; e++) {
     double l[2];
-    element_max_lambda(s, e, l);
+    element_max_lambda(s, e, td->dims, l);
     if (l[0] < 0.0 || l[0] != l[0] || l[1] != l[1]) bad = e > bad ? e : bad;
+    /* FLEXI's dtElem = CFLScale(FVE) 2 / lambda: an FV element's radius scaled to the DG factor */
+    if (fv_elem_is_gauss_fv(s, e)) l[0] *= dg_over_fv;
     if (l[0] > lmax) lmax = l[0];
     if (l[1] > lvmax) lvmax = l[1];
   }
@@ -162,11 +213,7 @@ double timedisc_calc_dt(const Solver *s, const TimeDisc *td) {
                (long)red[2]);
     return -1.0;
   }
-  int N = s->disc.N;
-  const double *alpha =
-      s->disc.node_type == NODE_GAUSS ? td->rk->cfl_alpha_gauss : td->rk->cfl_alpha_lobatto;
-  /* FLEXI's convention: CFLscale * alpha(N) / (2N+1), alpha from the scheme's stability table */
-  double dt = td->cfl_scale * alpha[N] / (2.0 * N + 1.0) * 2.0 / lmax;
+  double dt = timedisc_cfl_factor(s, td->rk, td->cfl_scale) / lmax;
   if (s->viscous && lvmax > 0.0) {
     double dtv = timedisc_viscous_factor(s, td->rk, td->dfl_scale) / lvmax;
     if (dtv < dt) dt = dtv;

@@ -8,6 +8,7 @@
 typedef struct {
   const LowStorageRK *rk;
   double tend, cfl_scale, dfl_scale, analyze_dt;
+  int dims;   /* Dimension: 3, or 2 (FLEXI's 2-D build: the zeta direction left out of dt) */
   int n_write_data;
   long max_iter;
   double *k;  /* RK register (2N: k; 3S*: S2) */
@@ -19,9 +20,19 @@ int timedisc_init(const Params *p, const Solver *s, TimeDisc *td);
 void timedisc_free(TimeDisc *td);
 
 /* dt = CFLscale * alpha(N) / (2N+1) * 2 / max over elements of sum_d (max over the element's nodes
- * of sJ (|v . Ja^d| + c |Ja^d|)), and the viscous counterpart (FLEXI's CALCTIMESTEP). Returns a
- * negative value (and reports) if the state is not admissible (rho or p <= 0, NaN). */
+ * of sJ (|v . Ja^d| + c |Ja^d|)), and the viscous counterpart (FLEXI's CALCTIMESTEP); the sum runs
+ * over xi, eta (and zeta unless Dimension = 2). With FV switching on Gauss nodes an FV element
+ * takes FLEXI's FV time step: CFLscale * alpha_Gauss(1) / (N+1) * 2 over the subcells' spectral
+ * radii. Returns a negative value (and reports) if the state is not admissible (rho or p <= 0,
+ * NaN). */
 double timedisc_calc_dt(const Solver *s, const TimeDisc *td);
+
+/* Convective time-step factor: dt = factor / lambda with FLEXI's convention
+ * CFLscale * alpha(N) / (2N+1) * 2, alpha from the scheme's stability table for the node type. */
+double timedisc_cfl_factor(const Solver *s, const LowStorageRK *rk, double cfl_scale);
+/* The same for an FV element (FLEXI's CFLScale(1)): CFLscale * CFLScaleFV / (N+1) * 2, with
+ * CFLScaleFV the scheme's Gauss alpha at N = 1 (FLEXI: timedisc_vars.f90, fillCFL_DFL). */
+double timedisc_fv_cfl_factor(const Solver *s, const LowStorageRK *rk, double cfl_scale);
 
 /* Viscous time-step factor: dt_visc = factor / max over elements of sum_d max over nodes of
  * viscous_spectral_coeff (sJ |Ja^d|)^2, factor = DFLscale * alpha_DFL(N) / (2N+1)^2 * 4. */

@@ -16,6 +16,7 @@
 #include "io/state.h"
 #include "physics/eos.h"
 #include "physics/riemann_exact.h"
+#include "time/timedisc.h"
 
 static const char *const BASE[] = {"ProjectName = fv_gauss",
                                    "MeshFile = box",
@@ -239,10 +240,90 @@ static void test_restart_identity(void **state) {
   free(u_full);
 }
 
+
+/* FLEXI's time step (calctimestep.f90, timedisc_vars.f90): a DG element takes
+ * CFLscale alpha(N) / (2N+1) 2 / lambda, an FV element CFLscale alpha_Gauss(1) / (N+1) 2 / lambda,
+ * lambda = sum over the directions (zeta left out with Dimension = 2) of sJ (|v . Ja| + c |Ja|).
+ * On the affine box (edges 2/3, 2/3, 1) of a free stream the bounds are evaluated here. */
+static double box_dt(const char *const *extra) {
+  Simulation *sim = harness_sim(BASE, extra, NULL);
+  assert_non_null(sim);
+  assert_int_equal(simulation_run(sim), HX_OK); /* maxIter steps: FV_Elems set by the indicator */
+  const double dt = timedisc_calc_dt(sim->solver, &sim->td);
+  simulation_destroy(sim);
+  return dt;
+}
+
+static void test_flexi_time_step(void **state) {
+  (void)state;
+  const double rho = 1.0, u[3] = {0.3, -0.2, 0.1}, p = 0.71428571, c = sqrt(1.4 * p / rho);
+  const double h[3] = {2.0 / 3.0, 2.0 / 3.0, 1.0};
+  double lam3 = 0.0, lam2 = 0.0;
+  for (int d = 0; d < 3; d++) {
+    const double l = (fabs(u[d]) + c) * 2.0 / h[d];
+    lam3 += l;
+    if (d < 2) lam2 += l;
+  }
+  const LowStorageRK *rk = rk_find("carpenterrk4-5");
+  const int N = 3;
+  const double dg3 = 0.9 * rk->cfl_alpha_gauss[N] / (2.0 * N + 1.0) * 2.0 / lam3;
+  const double fv3 = 0.9 * rk->cfl_alpha_gauss[1] / (N + 1.0) * 2.0 / lam3;
+  const double dg2 = 0.9 * rk->cfl_alpha_gauss[N] / (2.0 * N + 1.0) * 2.0 / lam2;
+  const char *common[] = {"IniExactFunc = 1", "RefState = (/1.0, 0.3, -0.2, 0.1, 0.71428571/)",
+                          "tend = 1.", "maxIter = 1"};
+  const char *dg[] = {common[0], common[1], common[2], common[3], "IndicatorType = none", NULL};
+  const char *fv[] = {common[0], common[1], common[2], common[3], "IndicatorType = fv", NULL};
+  const double got_dg = box_dt(dg), got_fv = box_dt(fv);
+  printf("  DG dt %.15e (expected %.15e), FV dt %.15e (expected %.15e)\n", got_dg, dg3, got_fv,
+         fv3);
+  assert_true(fabs(got_dg - dg3) < 1e-14 * dg3);
+  assert_true(fabs(got_fv - fv3) < 1e-14 * fv3);
+  /* Dimension = 2 on a one-layer box (edge 2 in z): zeta left out */
+  static const char *const BOX2D[] = {"ProjectName = fv_gauss_2d",
+                                      "MeshFile = box",
+                                      "BoxLower = (/-1., -1., -1./)",
+                                      "BoxUpper = (/1., 1., 1./)",
+                                      "BoxPeriodic = (/T,T,T/)",
+                                      "BoxElems = (/3,3,1/)",
+                                      "N = 3",
+                                      "NodeType = GAUSS",
+                                      "CalcErrorNorms = F",
+                                      "Backend = cpu",
+                                      "IniExactFunc = 1",
+                                      "RefState = (/1.0, 0.3, -0.2, 0.1, 0.71428571/)",
+                                      "tend = 1.",
+                                      NULL};
+  const char *two[] = {"Dimension = 2", NULL}, *three[] = {"Dimension = 3", NULL};
+  Simulation *sim = harness_sim(BOX2D, two, NULL);
+  assert_non_null(sim);
+  const double got_2d = timedisc_calc_dt(sim->solver, &sim->td);
+  simulation_destroy(sim);
+  sim = harness_sim(BOX2D, three, NULL);
+  assert_non_null(sim);
+  const double got_3d_one_layer = timedisc_calc_dt(sim->solver, &sim->td);
+  simulation_destroy(sim);
+  /* the one-layer box has edge 2 in z: lambda_z = (|w| + c) 2 / 2 */
+  const double dg3_one = 0.9 * rk->cfl_alpha_gauss[N] / (2.0 * N + 1.0) * 2.0 /
+                         (lam2 + (fabs(u[2]) + c) * 2.0 / 2.0);
+  printf("  Dimension = 2: dt %.15e (expected %.15e); Dimension = 3 on the same mesh %.15e "
+         "(expected %.15e)\n",
+         got_2d, dg2, got_3d_one_layer, dg3_one);
+  assert_true(fabs(got_2d - dg2) < 1e-14 * dg2);
+  assert_true(fabs(got_3d_one_layer - dg3_one) < 1e-14 * dg3_one);
+  /* two layers in zeta: Dimension = 2 is refused, the same case with Dimension = 3 runs */
+  const char *layers2[] = {common[0], common[1], common[2], "Dimension = 2", NULL};
+  const char *layers3[] = {common[0], common[1], common[2], "Dimension = 3", NULL};
+  assert_null(harness_sim(BASE, layers2, NULL));
+  sim = harness_sim(BASE, layers3, NULL);
+  assert_non_null(sim);
+  simulation_destroy(sim);
+}
+
 int main(void) {
   harness_scratch_dir("fv_gauss");
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_freestream), cmocka_unit_test(test_conservation),
-      cmocka_unit_test(test_sod_convergence), cmocka_unit_test(test_restart_identity)};
+      cmocka_unit_test(test_sod_convergence), cmocka_unit_test(test_restart_identity),
+      cmocka_unit_test(test_flexi_time_step)};
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
