@@ -142,7 +142,7 @@ __global__ static void mix_lambda_kernel(DevData d) {
     __syncthreads();
   }
   if (threadIdx.x == 0) {
-    const double lsum = red[0][0] + red[1][0] + red[2][0];
+    const double lsum = red[0][0] + red[1][0] + (d.dims == 3 ? red[2][0] : 0.0); /* Dimension */
     atomicMax(&d.sc->lmax_bits, (unsigned long long)__double_as_longlong(lsum));
   }
 }

@@ -367,7 +367,7 @@ __global__ static void mix_visc_lambda_kernel(DevData d, DevPhysics ph) {
     __syncthreads();
   }
   if (threadIdx.x == 0) {
-    const double lvsum = red[0][0] + red[1][0] + red[2][0];
+    const double lvsum = red[0][0] + red[1][0] + (d.dims == 3 ? red[2][0] : 0.0); /* Dimension */
     atomicMax(&d.sc->lvmax_bits, (unsigned long long)__double_as_longlong(lvsum));
   }
 }
