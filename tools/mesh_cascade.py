@@ -812,7 +812,12 @@ def min_scaled_jacobian(gmsh):
 
 
 def plot_mesh(gmsh, info, g, path, ngeo, scale):
-    import matplotlib
+    try:
+        import matplotlib
+    except ImportError:  # gmsh's venv may lack it: the mesh is written all the same
+        print(f"mesh_cascade: --plot {path} skipped: this Python ({sys.executable}) has no "
+              "matplotlib; install it there (pip install matplotlib) for the picture")
+        return
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     from matplotlib.collections import LineCollection
