@@ -44,20 +44,23 @@ static void face_means(int np, const double *M, const double *in, double *out) {
   tensor_pass(M, np, 1, dims, tmp, out);
 }
 
-void fv_gauss_subcell_metrics(const Solver *s, int e, double *Ja_fv) {
-  const int np = s->np, n3 = s->n_dof_elem, dims[3] = {np, np, np};
+/* The subcell means of an np^3 array of DG node values (out may not alias in). */
+static void subcell_means(const Solver *s, const double *in, double *out) {
+  const int np = s->np, dims[3] = {np, np, np};
   double a[HX_NPMAX * HX_NPMAX * HX_NPMAX], b[HX_NPMAX * HX_NPMAX * HX_NPMAX];
-  const double *Ja = &s->geo.metrics[9L * n3 * e];
-  for (int c = 0; c < 9; c++) {
-    tensor_pass(s->fv.to_fv, np, 0, dims, &Ja[c * n3], a);
-    tensor_pass(s->fv.to_fv, np, 1, dims, a, b);
-    tensor_pass(s->fv.to_fv, np, 2, dims, b, &Ja_fv[c * n3]);
-  }
+  tensor_pass(s->fv.to_fv, np, 0, dims, in, a);
+  tensor_pass(s->fv.to_fv, np, 1, dims, a, b);
+  tensor_pass(s->fv.to_fv, np, 2, dims, b, out);
 }
 
 const double *fv_elem_sJ(const Solver *s, int e) {
   const long at = (long)s->n_dof_elem * e;
   return s->fv.gauss && s->fv.fv_elems[e] ? &s->fv.gauss->sJ[at] : &s->geo.sJ[at];
+}
+
+const double *fv_elem_metrics(const Solver *s, int e) {
+  const long at = 9L * s->n_dof_elem * e;
+  return s->fv.gauss && s->fv.fv_elems[e] ? &s->fv.gauss->Ja[at] : &s->geo.metrics[at];
 }
 
 /* Face subcell geometry of every side: the subcell means of the master's n dS and of the face
@@ -191,24 +194,26 @@ static void store_inner(const Solver *s, int e, const double *mv, int stride_d) 
       }
 }
 
-/* Subcell Jacobians: 1 / (subcell mean of J), so that sum h^3 J_FV = sum w J (the volume). */
-static void subcell_jacobians(const Solver *s, struct FVGauss *g, int e) {
-  const int np = s->np, n3 = s->n_dof_elem, dims[3] = {np, np, np};
+/* Subcell Jacobians: 1 / (subcell mean of J), so that sum h^3 J_FV = sum w J (the volume); and
+ * the subcell means of the metric terms (FLEXI's FV metrics, for the FV time step). */
+static void subcell_geometry(const Solver *s, struct FVGauss *g, int e) {
+  const int n3 = s->n_dof_elem;
   double a[HX_NPMAX * HX_NPMAX * HX_NPMAX] = {0}, b[HX_NPMAX * HX_NPMAX * HX_NPMAX];
   const double *sJ = &s->geo.sJ[(long)n3 * e];
   for (int q = 0; q < n3; q++)
     a[q] = 1.0 / sJ[q];
-  tensor_pass(s->fv.to_fv, np, 0, dims, a, b);
-  tensor_pass(s->fv.to_fv, np, 1, dims, b, a);
-  tensor_pass(s->fv.to_fv, np, 2, dims, a, b);
+  subcell_means(s, a, b);
   for (int q = 0; q < n3; q++)
     g->sJ[(long)n3 * e + q] = 1.0 / b[q];
+  for (int c = 0; c < 9; c++)
+    subcell_means(s, &s->geo.metrics[(9L * e + c) * n3], &g->Ja[(9L * e + c) * n3]);
 }
 
 static int gauss_alloc(const Solver *s, struct FVGauss *g) {
   const long ns = s->mesh->n_sides > 0 ? s->mesh->n_sides : 1, n2 = s->n_dof_face;
   const long ne = s->mesh->n_elems > 0 ? s->mesh->n_elems : 1, n3 = s->n_dof_elem;
   g->sJ = hx_malloc(sizeof(double) * ne * n3, "FV subcell Jacobians");
+  g->Ja = hx_malloc(sizeof(double) * ne * 9 * n3, "FV subcell metrics");
   g->face_mv = hx_calloc(ns * 3 * n2, sizeof(double), "FV face subcells");
   g->face_x = hx_calloc(ns * 3 * n2, sizeof(double), "FV face subcells");
   g->flux_fv = hx_calloc(ns * s->n_var * n2, sizeof(double), "FV face fluxes");
@@ -217,7 +222,7 @@ static int gauss_alloc(const Solver *s, struct FVGauss *g) {
   g->fv_master = hx_calloc(ns, sizeof(double), "FV sides");
   g->fv_slave = hx_calloc(ns, sizeof(double), "FV sides");
   g->ghost = hx_calloc(ne * 6 * HX_NVAR * s->np * s->np, sizeof(double), "FV ghost states");
-  if (!g->sJ || !g->face_mv || !g->face_x || !g->flux_fv || !g->ut_save || !g->side_fv ||
+  if (!g->sJ || !g->Ja || !g->face_mv || !g->face_x || !g->flux_fv || !g->ut_save || !g->side_fv ||
       !g->fv_master || !g->fv_slave || !g->ghost)
     return HX_ERR_MEM;
   return HX_OK;
@@ -267,7 +272,7 @@ int fv_gauss_init(Solver *s) {
     boundary_from_sides(s, g, e, mv, stride_d);
     close_subcells(np, mv, stride_d);
     store_inner(s, e, mv, stride_d);
-    subcell_jacobians(s, g, e);
+    subcell_geometry(s, g, e);
   }
   free(mv);
   return HX_OK;
@@ -277,6 +282,7 @@ void fv_gauss_free(Solver *s) {
   struct FVGauss *g = s->fv.gauss;
   if (!g) return;
   free(g->sJ);
+  free(g->Ja);
   free(g->face_mv);
   free(g->face_x);
   free(g->flux_fv);

@@ -17,6 +17,9 @@
 struct FVGauss {
   double h;        /* subcell width in reference coordinates, 2/(N+1) */
   double *sJ;      /* [elem][k][j][i]: 1/J of the subcells (J: the subcell mean of J) */
+  double *Ja;      /* [elem][dir 3][comp 3][k][j][i]: subcell means of the metric terms (the
+                      FV time step; FLEXI evaluates them at the subcell centres, the same for
+                      affine elements) */
   double *face_mv; /* [side][3][q][p]: the face subcells' mean n dS (master orientation) */
   double *face_x;  /* [side][3][q][p]: the face subcells' mean positions (boundary states) */
   double *flux_fv; /* [side][var][q][p]: flux . n dS at the face subcells */
@@ -39,13 +42,11 @@ static inline int fv_elem_is_gauss_fv(const Solver *s, int e) {
   return s->fv.gauss && s->fv.fv_elems && s->fv.fv_elems[e];
 }
 
-/* The subcell means of element e's metric terms Ja^d_c ([dir 3][comp 3][k][j][i], as geo.metrics):
- * the subcells' metrics for FLEXI's FV time step (FLEXI evaluates them at the subcell centres; the
- * same for affine elements). */
-void fv_gauss_subcell_metrics(const Solver *s, int e, double *Ja_fv);
-
 /* 1/J of element e's nodes: the subcells' for an FV element on Gauss nodes, else the DG nodes'. */
 const double *fv_elem_sJ(const Solver *s, int e);
+/* Metric terms of element e's nodes ([dir 3][comp 3][k][j][i], as geo.metrics): the subcells' for
+ * an FV element on Gauss nodes, else the DG nodes'. */
+const double *fv_elem_metrics(const Solver *s, int e);
 
 /* ProlongToFace (replaces prolong_to_face_start): both elements' FV_Elems on every side (over
  * MPI sides too), the face states, those of every side with an FV element at the face subcells,

@@ -310,9 +310,7 @@ static int upload_solver(GpuSolver *g, const Solver *s, const GpuOptions *opt) {
   d->riemann = s->riemann;
   d->riemann_bc = s->riemann_bc;
   d->has_source = exact_has_source(s->exact.which);
-  const double *alpha = s->disc.node_type == NODE_GAUSS ? opt->rk->cfl_alpha_gauss
-                                                         : opt->rk->cfl_alpha_lobatto;
-  d->dt_factor = opt->cfl_scale * alpha[d->N] / (2.0 * d->N + 1.0) * 2.0;
+  d->dt_factor = timedisc_cfl_factor(s, opt->rk, opt->cfl_scale);
   d->dims = opt->dims;
   d->viscous = s->viscous;
   d->lifting_form = s->lifting_form;

@@ -126,14 +126,8 @@ void timedisc_free(TimeDisc *td) {
  * (FLEXI's FVE = 1 metrics). lam[0] = -1 if the state is not admissible. */
 static void element_max_lambda(const Solver *s, int e, int dims, double lam_sum[2]) {
   int n3 = s->n_dof_elem, nv = s->n_var;
-  const double *U = &s->U[(long)nv * n3 * e], *Ja = &s->geo.metrics[9L * n3 * e];
-  const double *sJ = &s->geo.sJ[(long)n3 * e];
-  double Ja_fv[9 * HX_NPMAX * HX_NPMAX * HX_NPMAX];
-  if (fv_elem_is_gauss_fv(s, e)) {
-    fv_gauss_subcell_metrics(s, e, Ja_fv);
-    Ja = Ja_fv;
-    sJ = fv_elem_sJ(s, e);
-  }
+  const double *U = &s->U[(long)nv * n3 * e], *Ja = fv_elem_metrics(s, e);
+  const double *sJ = fv_elem_sJ(s, e);
   double lam[3] = {0, 0, 0}, lamv[3] = {0, 0, 0};
   lam_sum[0] = lam_sum[1] = 0.0;
   /* LES: the element's largest mu_t of the operator evaluations since the last step (FLEXI's
@@ -175,7 +169,9 @@ double timedisc_cfl_factor(const Solver *s, const LowStorageRK *rk, double cfl_s
   return cfl_scale * alpha[N] / (2.0 * N + 1.0) * 2.0;
 }
 
-double timedisc_fv_cfl_factor(const Solver *s, const LowStorageRK *rk, double cfl_scale) {
+/* The same for an FV element (FLEXI's CFLScale(1)): CFLscale * CFLScaleFV / (N+1) * 2, with
+ * CFLScaleFV the scheme's Gauss alpha at N = 1 (FLEXI: timedisc_vars.f90, fillCFL_DFL). */
+static double fv_cfl_factor(const Solver *s, const LowStorageRK *rk, double cfl_scale) {
   return cfl_scale * rk->cfl_alpha_gauss[1] / (s->disc.N + 1.0) * 2.0;
 }
 
@@ -188,7 +184,7 @@ double timedisc_viscous_factor(const Solver *s, const LowStorageRK *rk, double d
 
 double timedisc_calc_dt(const Solver *s, const TimeDisc *td) {
   double lmax = 0.0, lvmax = 0.0;
-  const double dg_over_fv = timedisc_cfl_factor(s, td->rk, 1.0) / timedisc_fv_cfl_factor(s, td->rk, 1.0);
+  const double dg_over_fv = timedisc_cfl_factor(s, td->rk, 1.0) / fv_cfl_factor(s, td->rk, 1.0);
   int bad = -1;
 #pragma omp parallel for schedule(static) reduction(max : lmax, lvmax, bad)
   for (int e = 0; e < s->mesh->n_elems; e++) {

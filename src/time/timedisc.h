@@ -8,7 +8,7 @@
 typedef struct {
   const LowStorageRK *rk;
   double tend, cfl_scale, dfl_scale, analyze_dt;
-  int dims;   /* Dimension: 3, or 2 (FLEXI's 2-D build: the zeta direction left out of dt) */
+  int dims; /* Dimension: 3, or 2 (FLEXI's 2-D build: the zeta direction left out of dt) */
   int n_write_data;
   long max_iter;
   double *k;  /* RK register (2N: k; 3S*: S2) */
@@ -30,9 +30,6 @@ double timedisc_calc_dt(const Solver *s, const TimeDisc *td);
 /* Convective time-step factor: dt = factor / lambda with FLEXI's convention
  * CFLscale * alpha(N) / (2N+1) * 2, alpha from the scheme's stability table for the node type. */
 double timedisc_cfl_factor(const Solver *s, const LowStorageRK *rk, double cfl_scale);
-/* The same for an FV element (FLEXI's CFLScale(1)): CFLscale * CFLScaleFV / (N+1) * 2, with
- * CFLScaleFV the scheme's Gauss alpha at N = 1 (FLEXI: timedisc_vars.f90, fillCFL_DFL). */
-double timedisc_fv_cfl_factor(const Solver *s, const LowStorageRK *rk, double cfl_scale);
 
 /* Viscous time-step factor: dt_visc = factor / max over elements of sum_d max over nodes of
  * viscous_spectral_coeff (sJ |Ja^d|)^2, factor = DFLscale * alpha_DFL(N) / (2N+1)^2 * 4. */
