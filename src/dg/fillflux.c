@@ -32,7 +32,7 @@ static void subtract_viscous_flux(const Solver *s, int side, int f, const double
     if (!bc) mu_tR = eddy_viscosity(ev->model, ev->coef_slave[at], uR[DENS], gR[0], gR[1], gR[2]);
   }
   if (bc) { /* the inner side's eddy viscosity */
-    bc_viscous_flux_sgs(s->bc_info[2 * s->mesh->side_bc[side]], &s->phys, uR, ev != NULL, mu_tL,
+    bc_viscous_flux_sgs(s->bc_info[2 * s->mesh->side_bc[side]], &s->phys, uL, uR, ev != NULL, mu_tL,
                         ev ? ev->lambda_factor * mu_tL : 0.0, gL[0], gL[1], gL[2], n, FR);
     for (int v = 0; v < HX_NVAR; v++) Fp[v] -= FR[v];
     return;
@@ -53,7 +53,8 @@ static void subtract_viscous_flux(const Solver *s, int side, int f, const double
 }
 
 /* The mixture's BR1 viscous flux, as subtract_viscous_flux: the mean of both sides' fluxes, on
- * boundary sides the boundary flux of the outer state uR with the inner gradients. */
+ * boundary sides mix_bc_viscous_flux of the inner state uL and the outer state uR with the inner
+ * gradients. */
 static void subtract_viscous_flux_mix(const Solver *s, int side, int f, const double *uL,
                                       const double *uR, const double *n, double *Fp) {
   const int n2 = s->n_dof_face, nl = s->n_lift, nv = s->n_var, bci = s->mesh->side_bc[side];
@@ -68,13 +69,13 @@ static void subtract_viscous_flux_mix(const Solver *s, int side, int f, const do
     }
   pL[TEMP] = pR[TEMP] = mixture_face_T_guess(s, side, f);
   mix_transport_state(s->mech, uR, pR, YR);
+  mix_transport_state(s->mech, uL, pL, YL);
   if (bci >= 0) {
-    mix_bc_viscous_flux(s->bc_info[2 * bci], &s->phys, s->mech, s->mix_transport, pR, YR, gL[0],
-                        gL[1], gL[2], n, FR);
+    mix_bc_viscous_flux(s->bc_info[2 * bci], &s->phys, s->mech, s->mix_transport, pL, YL, pR, YR,
+                        gL[0], gL[1], gL[2], n, FR);
     for (int v = 0; v < nv; v++) Fp[v] -= FR[v];
     return;
   }
-  mix_transport_state(s->mech, uL, pL, YL);
   mix_viscous_flux_normal(&s->phys, s->mech, s->mix_transport, pR, YR, gR[0], gR[1], gR[2], n, FR);
   mix_viscous_flux_normal(&s->phys, s->mech, s->mix_transport, pL, YL, gL[0], gL[1], gL[2], n, FL);
   for (int v = 0; v < nv; v++) Fp[v] -= 0.5 * FL[v];

@@ -44,13 +44,13 @@ int solver_define_params(Params *p) {
                                 "Riemann solver at inner sides."));
   HX_CHECK(params_define_choice(p, s, "RiemannBC", "Same", 10, RIEMANN_NAMES, RIEMANN_IDS,
                                 "Riemann solver at boundary sides (Same: as Riemann)."));
-  HX_CHECK(params_define(p, "Lifting", "doWeakLifting", PARAM_LOGICAL, 0, "", false,
+  HX_CHECK(params_define(p, "Lifting", "doWeakLifting", PARAM_LOGICAL, 0, "F", false,
                          "BR1 lifting of the gradients in weak form (conservative: the metrics "
-                         "inside the derivative); F: strong form. Default: F on GAUSS-LOBATTO "
-                         "nodes (FLEXI's default), T on GAUSS nodes (hexdg prolongs the "
-                         "conservative variables to the faces, so the strong form's face term "
-                         "w* - w^- is not the trace of the derived polynomial there and loses "
-                         "order: N = 4, 5.1 -> 4.4 on the MMS)."));
+                         "inside the derivative); F: strong form (FLEXI's default on both node "
+                         "types). On GAUSS nodes the conservative variables are prolonged to the "
+                         "faces (as FLEXI), so the strong form's face term w* - w^- is not the "
+                         "trace of the derived polynomial and loses some order (NS MMS, N = 4: "
+                         "EOC 4.4 strong, 5.1 weak): set T there for the higher order."));
   HX_CHECK(params_define(p, "Lifting", "doConservativeLifting", PARAM_LOGICAL, 0, "F", false,
                          "Strong-form lifting only: derive the solution times the metrics "
                          "(conservative form) instead of deriving the solution and multiplying "
@@ -81,8 +81,33 @@ static int read_disc_params(const Params *p, Solver *s, int *N, int *node, int *
   return HX_OK;
 }
 
-/* Check every boundary condition and convert its state for physics/bc.h: the exact-function
- * number for type 2, the 0-based RefState index for the walls and outflows that use one. */
+/* The BC state of a Dirichlet condition (2, 22, 121) for physics/bc.h: type 2 a 0-based RefState
+ * index or -1 (IniExactFunc), 22 and 121 FLEXI's exact-function number. */
+static int dirichlet_state(const Solver *s, const Mesh *m, int b, int *out) {
+  int type = m->bcs[b].type, state = m->bcs[b].state;
+  const char *name = m->bcs[b].name;
+  if (type == BC_EXACT) {
+    if (state < 0 || state > s->exact.n_ref_states)
+      return HX_ERROR(HX_ERR_INPUT,
+                      "boundary '%s' (BC type 2) has state %d, but %d RefState entries are "
+                      "given: type 2 takes IniExactFunc (state 0) or RefState k (state k); for "
+                      "an exact function by number use type 22, BoundaryType = (/22, id/)",
+                      name, state, s->exact.n_ref_states);
+    *out = state - 1;
+    return HX_OK;
+  }
+  if (!exact_func_known(state))
+    return HX_ERROR(HX_ERR_INPUT,
+                    "boundary '%s' (BC type %d) names exact function %d, which hexdg does not "
+                    "have; give one of the IniExactFunc ids (hexdg --help IniExactFunc lists "
+                    "them)",
+                    name, type, state);
+  *out = state;
+  return HX_OK;
+}
+
+/* Check every boundary condition and convert its state for physics/bc.h (dirichlet_state for
+ * 2, 22, 121; the 0-based RefState index for the walls and outflows that use one). */
 static int setup_boundaries(Solver *s) {
   const Mesh *m = s->mesh;
   s->bc_info = hx_malloc(sizeof(int) * 2 * (m->n_bcs ? m->n_bcs : 1), "boundary conditions");
@@ -92,11 +117,17 @@ static int setup_boundaries(Solver *s) {
     if (!bc_supported(type))
       return HX_ERROR(HX_ERR_INPUT,
                       "boundary '%s' of mesh %s has BC type %d; supported on boundary faces: 2 "
-                      "(exact function), 3 (adiabatic wall), 4 (isothermal wall), 9 (slip wall), "
-                      "23 (Mach outflow), 24 (pressure outflow), 25 (subsonic outflow), 27 "
+                      "(IniExactFunc or a RefState), 22 (exact function by id), 121 (exact "
+                      "function at t = 0), 3 (adiabatic wall), 4 (isothermal wall), 9 (slip "
+                      "wall), 23 (Mach outflow), 24 (pressure outflow), 25 (subsonic outflow), 27 "
                       "(total-pressure inflow); type 1 needs a periodic partner. Override with "
                       "BoundaryName/BoundaryType",
                       m->bcs[b].name, m->source, type);
+    s->bc_info[2 * b] = type;
+    if (bc_is_dirichlet(type)) {
+      HX_CHECK(dirichlet_state(s, m, b, &s->bc_info[2 * b + 1]));
+      continue;
+    }
     int uses_refstate = bc_uses_refstate(type);
     if (uses_refstate && (state < 1 || state > s->exact.n_ref_states))
       return HX_ERROR(HX_ERR_INPUT,
@@ -105,7 +136,6 @@ static int setup_boundaries(Solver *s) {
                       m->bcs[b].name, type,
                       bc_refstate_meaning(type), state,
                       s->exact.n_ref_states, type);
-    s->bc_info[2 * b] = type;
     s->bc_info[2 * b + 1] = uses_refstate ? state - 1 : state;
   }
   return HX_OK;
@@ -176,9 +206,8 @@ static int solver_setup(const Params *p, const double *weights, Solver *s) {
   s->n_dof_face = s->np * s->np;
   s->n_dof = (long)s->n_dof_elem * s->mesh->n_elems;
   s->viscous = s->phys.mu0 > 0.0;
-  bool weak_lifting = node == NODE_GAUSS, conservative_lifting;
-  if (params_is_set(p, "doWeakLifting"))
-    HX_CHECK(params_get_logical(p, "doWeakLifting", &weak_lifting));
+  bool weak_lifting, conservative_lifting;
+  HX_CHECK(params_get_logical(p, "doWeakLifting", &weak_lifting));
   HX_CHECK(params_get_logical(p, "doConservativeLifting", &conservative_lifting));
   if (weak_lifting && params_is_set(p, "doConservativeLifting") && !conservative_lifting)
     return HX_ERROR(HX_ERR_INPUT, "doWeakLifting = T is always conservative; remove "

@@ -76,7 +76,7 @@ __device__ static void subtract_viscous(const DevData &d, const PhysParams &pp, 
     prolong_grad_point(d, info[0], info[1], d.s2v[info[1] * d.n2 + f], g);
   double mu_t = LES ? sgs_face_mu_t(d, side, 0, f, uL, g) : 0.0; /* each side's own (fillflux.c) */
   if (bc) {
-    bc_viscous_flux_sgs(d.bc_info[2 * info[5]], &pp, uR, LES, mu_t, d.sgs_lambda_factor * mu_t,
+    bc_viscous_flux_sgs(d.bc_info[2 * info[5]], &pp, uL, uR, LES, mu_t, d.sgs_lambda_factor * mu_t,
                         g[0], g[1], g[2], n, Fv);
     for (int v = 0; v < HX_NVAR; v++) F[v] -= Fv[v];
     return;

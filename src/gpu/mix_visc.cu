@@ -313,10 +313,12 @@ __global__ static void mix_visc_face_kernel(DevData d, DevPhysics ph, double c_s
     mv_prolong_U(d, info[0], info[1], node0, uL);
     mix_bc_outer_state(d.mech, &ph.ef, d.ref_U, d.bc_info[2 * bc], d.bc_info[2 * bc + 1], T_guess,
                        uL, n, x, d.sc->t + c_stage * d.sc->dt, uR);
-    pr[TEMP] = T_guess;
+    double prL[HX_NPRIM], YL[NSA];
+    pr[TEMP] = prL[TEMP] = T_guess;
     mix_transport_state(d.mech, uR, pr, Y);
-    mix_bc_viscous_flux(d.bc_info[2 * bc], &ph.pp, d.mech, d.mix_tr, pr, Y, g[0], g[1], g[2], n,
-                        Fv);
+    mix_transport_state(d.mech, uL, prL, YL);
+    mix_bc_viscous_flux(d.bc_info[2 * bc], &ph.pp, d.mech, d.mix_tr, prL, YL, pr, Y, g[0], g[1],
+                        g[2], n, Fv);
     for (int v = 0; v < nv; v++) F[v] = Fv[v];
   } else {
     mv_face_state(d, ns, info[0], info[1], node0, T_guess, pr, Y);

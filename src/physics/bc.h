@@ -1,13 +1,17 @@
 /* Boundary conditions by FLEXI's BC type codes (host+device), one face point at a time:
- *   2  exact function (IniExactFunc, or the exact function named by the BC state)
+ *   2  Dirichlet: IniExactFunc (BC state 0) or the RefState named by the BC state
+ *   22 Dirichlet: the exact function named by the BC state, at time t
+ *   121 Dirichlet: the exact function named by the BC state, at t = 0 (FLEXI stores it once)
  *   3  adiabatic no-slip wall    4  isothermal no-slip wall (T from RefState `state`)
  *   9  slip (Euler) wall
  *   23 outflow with prescribed Mach number    24 pressure outflow    25 subsonic outflow
  *   27 subsonic inflow with prescribed total pressure, total temperature and flow direction
  * Each condition gives the outer state of the Riemann problem (or the wall flux directly), the
  * BR1 lifting value w* on the face, and the viscous boundary flux from the inner gradients.
- * `state`: for type 2 FLEXI's exact-function number (0: IniExactFunc); for types 4, 23, 24, 25 and
- * 27 the 0-based index of the RefState that holds the boundary data (bc_uses_refstate).
+ * `state`: for types 22 and 121 FLEXI's exact-function number; for type 2 the 0-based RefState
+ * index, or -1 for IniExactFunc; for types 4, 23, 24, 25 and 27 the 0-based index of the RefState
+ * that holds the boundary data (bc_uses_refstate). The meaning of 2, 22 and 121 is FLEXI's
+ * (navierstokes/idealgas/getboundaryflux.f90, GetBoundaryState and InitBC).
  * Types 23-27 follow FLEXI (navierstokes GetBoundaryState), which takes them from Carlson,
  * "Inflow/Outflow Boundary Conditions with Application to FUN3D", NASA/TM-2011-217181 (BCs
  * 2.3-2.7), with 27 corrected after Slater, AIAA 2001-3882. n is the outward unit normal. */
@@ -28,12 +32,19 @@ enum {
   BC_OUTFLOW_MACH = 23,
   BC_OUTFLOW_PRESSURE = 24,
   BC_OUTFLOW_SUBSONIC = 25,
-  BC_INFLOW_TOTAL = 27
+  BC_INFLOW_TOTAL = 27,
+  BC_EXACT_FUNC = 22,
+  BC_EXACT_INITIAL = 121
 };
+
+/* The Dirichlet conditions 2, 22 and 121: the outer state does not depend on the inner one. */
+HD static inline int bc_is_dirichlet(int type) {
+  return type == BC_EXACT || type == BC_EXACT_FUNC || type == BC_EXACT_INITIAL;
+}
 
 /* Whether hexdg implements BC type `type` on boundary faces. */
 HD static inline int bc_supported(int type) {
-  return type == BC_EXACT || type == BC_WALL_ADIABATIC || type == BC_WALL_ISOTHERMAL ||
+  return bc_is_dirichlet(type) || type == BC_WALL_ADIABATIC || type == BC_WALL_ISOTHERMAL ||
          type == BC_WALL_SLIP || type == BC_OUTFLOW_MACH || type == BC_OUTFLOW_PRESSURE ||
          type == BC_OUTFLOW_SUBSONIC || type == BC_INFLOW_TOTAL;
 }
@@ -207,9 +218,15 @@ HD static inline void bc_outer_state(int type, int state, const ExactFuncParams 
   case BC_INFLOW_TOTAL:
     bc_inflow_total(pp, ef->ref_prim[state], n, pr);
     break;
-  default: /* BC_EXACT: IniExactFunc, or exact function `state` when one is named */
-    if (state > 0)
-      exact_func_eval(ef, pp, state, ef->ref_state, x, t, uR);
+  case BC_EXACT_FUNC: /* exact function `state` with IniRefState */
+    exact_func_eval(ef, pp, state, ef->ref_state, x, t, uR);
+    return;
+  case BC_EXACT_INITIAL:
+    exact_func_eval(ef, pp, state, ef->ref_state, x, 0.0, uR);
+    return;
+  default: /* BC_EXACT: RefState `state`, or IniExactFunc when none is named (state < 0) */
+    if (state >= 0)
+      prim_to_cons(pp, ef->ref_prim[state], uR);
     else
       exact_func(ef, pp, x, t, uR);
     return;
@@ -241,12 +258,13 @@ HD static inline double bc_wall_pressure(const PhysParams *pp, const double *pri
   return bc_wall_pressure_kappa(pp->kappa, prim, n);
 }
 
-/* Advective boundary flux F . n per unit area. No-slip walls: the pressure flux of the wall
- * pressure (no mass or energy crosses the wall); the others through the Riemann solver. */
+/* Advective boundary flux F . n per unit area. Walls (no-slip and slip): the pressure flux of the
+ * wall pressure, no mass or energy crosses the wall (FLEXI, GetBoundaryFlux, types 3, 4, 9); the
+ * others through the Riemann solver against the outer state. */
 HD static inline void bc_advective_flux(int type, int riemann, int split, const PhysParams *pp,
                                         const double *uL, const double *uR, const double n[3],
                                         const double t1[3], const double t2[3], double *F) {
-  if (type == BC_WALL_ADIABATIC || type == BC_WALL_ISOTHERMAL) {
+  if (bc_is_wall(type)) {
     double prim[HX_NPRIM];
     cons_to_prim(pp, uL, prim);
     double p = bc_wall_pressure(pp, prim, n);
@@ -258,53 +276,81 @@ HD static inline void bc_advective_flux(int type, int riemann, int split, const 
   riemann_flux(riemann, split, pp, uL, uR, n, t1, t2, F);
 }
 
-/* BR1 lifting value w* on the boundary: the outer state's lifting variables, except at the slip
- * wall where the mean of inner and mirror state (tangential velocity, inner temperature) is
- * used. */
+/* BR1 lifting value w* on the boundary, as FLEXI's Lifting_GetBoundaryFlux: no-slip walls the wall
+ * state (zero velocity, wall or inner temperature); the slip wall the mean of the inner state and
+ * the inner state without its normal velocity, i.e. 3/4 inner + 1/4 mirror state uR; every other
+ * condition the mean of the inner and the outer state. */
 HD static inline void bc_lifting_value(int type, const PhysParams *pp, const double *uL,
                                        const double *uR, double *w) {
-  double pr[HX_NPRIM], wR[HX_NLIFT];
+  double pr[HX_NPRIM], wL[HX_NLIFT], wR[HX_NLIFT];
   cons_to_prim(pp, uR, pr);
   lifting_variables(pr, wR);
-  if (type != BC_WALL_SLIP) {
+  if (type == BC_WALL_ADIABATIC || type == BC_WALL_ISOTHERMAL) {
     for (int v = 0; v < HX_NLIFT; v++)
       w[v] = wR[v];
     return;
   }
-  double wL[HX_NLIFT];
   cons_to_prim(pp, uL, pr);
   lifting_variables(pr, wL);
+  const double a = type == BC_WALL_SLIP ? 0.25 : 0.5;
   for (int v = 0; v < HX_NLIFT; v++)
-    w[v] = 0.5 * (wL[v] + wR[v]);
+    w[v] = (1.0 - a) * wL[v] + a * wR[v];
 }
 
-/* Viscous boundary flux Fv . n from the inner gradients g[3][HX_NLIFT]: slip wall none;
- * adiabatic wall the stress only (no work, no heat flux); isothermal wall stress and heat flux;
- * the others the viscous flux of the outer state. */
-HD static inline void bc_viscous_flux_sgs(int type, const PhysParams *pp, const double *uR, int les,
-                                          double mu_t, double lambda_t, const double *gx,
-                                          const double *gy, const double *gz, const double n[3],
-                                          double *Fv) {
-  double pr[HX_NPRIM], tau[9], cond[3];
-  if (type == BC_WALL_SLIP) {
-    for (int v = 0; v < HX_NVAR; v++)
-      Fv[v] = 0.0;
-    return;
-  }
-  cons_to_prim(pp, uR, pr);
+/* Fv . n of the primitive state pr with the gradients g (eddy viscosity when les). */
+HD static inline void bc_state_viscous_flux(const PhysParams *pp, const double *pr, int les,
+                                            double mu_t, double lambda_t, const double *gx,
+                                            const double *gy, const double *gz, int adiabatic,
+                                            const double n[3], double *Fv) {
+  double tau[9], cond[3];
   if (les) /* eddy viscosity of the inner side (dg/eddyvisc.h) */
     viscous_stress_les(pp, pr, mu_t, lambda_t, gx, gy, gz, tau, cond);
   else
     viscous_stress(pp, pr, gx, gy, gz, tau, cond);
-  if (type == BC_WALL_ADIABATIC) cond[0] = cond[1] = cond[2] = 0.0;
+  if (adiabatic) cond[0] = cond[1] = cond[2] = 0.0;
   viscous_flux_from_stress(pr, tau, cond, n, Fv);
 }
 
+/* Viscous boundary flux Fv . n from the inner gradients g[3][HX_NLIFT], as FLEXI's GetBoundaryFlux:
+ * no-slip walls the flux of the wall state (the adiabatic wall without heat flux); the slip wall
+ * the flux of the inner state without its normal velocity, with the normal part of every gradient
+ * removed (symmetry); every other condition the mean of the fluxes of the inner and the outer
+ * state (FLEXI's ViscousFlux with the inner gradients on both sides). uL inner, uR outer state. */
+HD static inline void bc_viscous_flux_sgs(int type, const PhysParams *pp, const double *uL,
+                                          const double *uR, int les, double mu_t, double lambda_t,
+                                          const double *gx, const double *gy, const double *gz,
+                                          const double n[3], double *Fv) {
+  double pr[HX_NPRIM];
+  if (type == BC_WALL_SLIP) {
+    double sx[HX_NLIFT], sy[HX_NLIFT], sz[HX_NLIFT];
+    for (int v = 0; v < HX_NLIFT; v++) { /* (I - n n^T) grad */
+      const double gn = gx[v] * n[0] + gy[v] * n[1] + gz[v] * n[2];
+      sx[v] = gx[v] - gn * n[0];
+      sy[v] = gy[v] - gn * n[1];
+      sz[v] = gz[v] - gn * n[2];
+    }
+    cons_to_prim(pp, uL, pr);
+    const double vn = bc_normal_velocity(pr, n);
+    for (int k = 0; k < 3; k++)
+      pr[VEL1 + k] -= vn * n[k];
+    bc_state_viscous_flux(pp, pr, les, mu_t, lambda_t, sx, sy, sz, 0, n, Fv);
+    return;
+  }
+  cons_to_prim(pp, uR, pr);
+  bc_state_viscous_flux(pp, pr, les, mu_t, lambda_t, gx, gy, gz, type == BC_WALL_ADIABATIC, n, Fv);
+  if (type == BC_WALL_ADIABATIC || type == BC_WALL_ISOTHERMAL) return;
+  double FL[HX_NVAR];
+  cons_to_prim(pp, uL, pr);
+  bc_state_viscous_flux(pp, pr, les, mu_t, lambda_t, gx, gy, gz, 0, n, FL);
+  for (int v = 0; v < HX_NVAR; v++)
+    Fv[v] = 0.5 * (FL[v] + Fv[v]);
+}
+
 /* Without eddy viscosity (les = 0 is a constant: the branch above is compiled out). */
-HD static inline void bc_viscous_flux(int type, const PhysParams *pp, const double *uR,
-                                      const double *gx, const double *gy, const double *gz,
-                                      const double n[3], double *Fv) {
-  bc_viscous_flux_sgs(type, pp, uR, 0, 0.0, 0.0, gx, gy, gz, n, Fv);
+HD static inline void bc_viscous_flux(int type, const PhysParams *pp, const double *uL,
+                                      const double *uR, const double *gx, const double *gy,
+                                      const double *gz, const double n[3], double *Fv) {
+  bc_viscous_flux_sgs(type, pp, uL, uR, 0, 0.0, 0.0, gx, gy, gz, n, Fv);
 }
 
 #endif

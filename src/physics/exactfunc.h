@@ -368,6 +368,8 @@ extern "C" {
  * SedovEnergy, SedovRadius, SedovDensity, SedovPressure.
  */
 int exactfunc_define_params(Params *params);
+/* Whether hexdg has FLEXI's exact function `which` (IniExactFunc, BC types 22 and 121). */
+int exact_func_known(int which);
 /* Read and validate them; fills the gas constants, the transport properties and the
  * exact-function parameters. */
 int exactfunc_init(const Params *params, PhysParams *pp, ExactFuncParams *ef);

@@ -136,8 +136,12 @@ HD static inline void mix_bc_outer_state(const ChemMech *m, const ExactFuncParam
                                          const double *ref_U, int type, int state, double T_guess,
                                          const double *uL, const double n[3], const double x[3],
                                          double t, double *uR) {
-  if (type == BC_EXACT) {
-    mix_exact_state(m, ef, ref_U, x, t, uR);
+  if (type == BC_EXACT) { /* RefState `state`, or the exact function (state < 0), as bc.h */
+    if (state >= 0)
+      for (int v = 0; v < HX_NVAR + m->n_species; v++)
+        uR[v] = ref_U[(size_t)state * (HX_NVAR + m->n_species) + v];
+    else
+      mix_exact_state(m, ef, ref_U, x, t, uR);
     return;
   }
   const int nv = HX_NVAR + m->n_species;
@@ -183,14 +187,14 @@ HD static inline void mix_face_flux(int riemann, int split, const PhysParams *pp
                    F);
 }
 
-/* Advective boundary flux F . n of the mixture: at the no-slip walls (3, 4) the pressure flux of
+/* Advective boundary flux F . n of the mixture: at the walls (3, 4, 9) the pressure flux of
  * bc_wall_pressure_kappa with the inner frozen gamma = rho c^2 / p (no mass, species or energy
  * crosses the wall, as bc_advective_flux for air); the Riemann flux against uR otherwise. */
 HD static inline void mix_bc_advective_flux(int type, int riemann, int split, const PhysParams *pp,
                                             const ChemMech *m, double T_guess, const double *uL,
                                             const double *uR, const double n[3],
                                             const double t1[3], const double t2[3], double *F) {
-  if (type != BC_WALL_ADIABATIC && type != BC_WALL_ISOTHERMAL) {
+  if (!bc_is_wall(type)) {
     mix_face_flux(riemann, split, pp, m, T_guess, uL, uR, n, t1, t2, F);
     return;
   }

@@ -113,26 +113,47 @@ HD static inline void mix_viscous_flux_normal(const PhysParams *pp, const ChemMe
   mix_viscous_flux_from_stress(m->n_species, tr, mu, prim, Y, h, tau, cond, gx, gy, gz, n, F);
 }
 
-/* BR1 lifting value on a boundary face from the inner (wL) and outer (wR) lifted variables: the
- * outer state's (2, exact function), the mean of inner and mirror state at the slip wall (9):
- * tangential velocity, inner temperature and mass fractions, as bc_lifting_value for air. */
+/* BR1 lifting value on a boundary face from the inner (wL) and outer (wR) lifted variables, as
+ * bc_lifting_value for air (FLEXI's Lifting_GetBoundaryFlux): the wall state at the no-slip walls
+ * (3, 4); at the slip wall (9) the mean of the inner state and the inner state without its normal
+ * velocity, i.e. 3/4 inner + 1/4 mirror state (inner temperature and mass fractions); the mean of
+ * inner and outer state otherwise. */
 HD static inline void mix_bc_lifting_value(int type, int n_lift, const double *wL, const double *wR,
                                            double *w) {
+  const double a = type == BC_WALL_ADIABATIC || type == BC_WALL_ISOTHERMAL ? 1.0
+                   : type == BC_WALL_SLIP                                   ? 0.25
+                                                                            : 0.5;
   for (int v = 0; v < n_lift; v++)
-    w[v] = type == BC_WALL_SLIP ? 0.5 * (wL[v] + wR[v]) : wR[v];
+    w[v] = a == 1.0 ? wR[v] : (1.0 - a) * wL[v] + a * wR[v];
 }
 
-/* Viscous boundary flux from the outer state (primR, YR) and the inner gradients: none through
- * the slip wall (no stress, heat or species flux); at the no-slip walls (3, 4) the stress and, at
- * the isothermal wall, the heat conduction -lambda grad T, but no species diffusion (and so no
- * enthalpy it carries), as bc_viscous_flux for air; the outer state's flux otherwise. */
+/* Viscous boundary flux with the inner gradients, as bc_viscous_flux_sgs for air: at the slip wall
+ * the flux of the inner state (primL, YL) without its normal velocity, with the normal part of
+ * every gradient removed (no heat or species flux through the wall); at the no-slip walls (3, 4)
+ * the stress of the wall state (primR, YR) and, at the isothermal wall, the heat conduction
+ * -lambda grad T, but no species diffusion (and so no enthalpy it carries); otherwise the mean of
+ * the inner and the outer state's fluxes. */
 HD static inline void mix_bc_viscous_flux(int type, const PhysParams *pp, const ChemMech *m,
-                                          const MixTransport *tr, const double *primR,
+                                          const MixTransport *tr, const double *primL,
+                                          const double *YL, const double *primR,
                                           const double *YR, const double *gx, const double *gy,
                                           const double *gz, const double n[3], double *F) {
+  const int nl = HX_NLIFT + m->n_species, nv = HX_NVAR + m->n_species;
   if (type == BC_WALL_SLIP) {
-    for (int v = 0; v < HX_NVAR + m->n_species; v++)
-      F[v] = 0.0;
+    double sx[HX_NLIFT + HX_MAX_SPECIES], sy[HX_NLIFT + HX_MAX_SPECIES],
+        sz[HX_NLIFT + HX_MAX_SPECIES], pr[HX_NPRIM];
+    for (int v = 0; v < nl; v++) { /* (I - n n^T) grad */
+      const double gn = gx[v] * n[0] + gy[v] * n[1] + gz[v] * n[2];
+      sx[v] = gx[v] - gn * n[0];
+      sy[v] = gy[v] - gn * n[1];
+      sz[v] = gz[v] - gn * n[2];
+    }
+    for (int v = 0; v < HX_NPRIM; v++)
+      pr[v] = primL[v];
+    const double vn = primL[VEL1] * n[0] + primL[VEL2] * n[1] + primL[VEL3] * n[2];
+    for (int k = 0; k < 3; k++)
+      pr[VEL1 + k] -= vn * n[k];
+    mix_viscous_flux_normal(pp, m, tr, pr, YL, sx, sy, sz, n, F);
     return;
   }
   if (type == BC_WALL_ADIABATIC || type == BC_WALL_ISOTHERMAL) {
@@ -145,7 +166,11 @@ HD static inline void mix_bc_viscous_flux(int type, const PhysParams *pp, const 
       F[HX_SPEC0 + k] = 0.0;
     return;
   }
+  double FL[HX_NVAR + HX_MAX_SPECIES];
   mix_viscous_flux_normal(pp, m, tr, primR, YR, gx, gy, gz, n, F);
+  mix_viscous_flux_normal(pp, m, tr, primL, YL, gx, gy, gz, n, FL);
+  for (int v = 0; v < nv; v++)
+    F[v] = 0.5 * (FL[v] + F[v]);
 }
 
 /* Coefficient of the viscous (DFL) time-step restriction at a mixture point (see

@@ -6,7 +6,12 @@
  * - 23/24/25: the prescribed quantity, the extrapolated velocity, temperature and Riemann
  *   invariant; supersonic outflow gives the inner state (24) or, through an upwind solver, the
  *   inner state's flux (23, 25 keep FLEXI's supersonic outer state); 25 turns backflow outward;
- * - the new types use the default lifting value and viscous flux of the outer state;
+ * - the Riemann-type conditions (2, 22, 121, 23, 24, 25, 27) lift the mean of the inner and the
+ *   outer state and take the mean of both states' viscous fluxes, as FLEXI;
+ * - 2 takes IniExactFunc (state -1 here) or a RefState, 22 and 121 an exact function by id (121 at
+ *   t = 0), as FLEXI's GetBoundaryState;
+ * - slip wall: the lifting value and viscous flux of the inner state without its normal velocity
+ *   and with the normal part of the gradients removed (no heat flux);
  * - walls: the slip-wall mirror has zero mean normal velocity; the no-slip wall pressure equals
  *   the inner pressure at zero normal velocity and rises (acoustically for weak compression) for
  *   flow into the wall. */
@@ -133,8 +138,8 @@ static void check_consistent_flux(const PhysParams *pp, int type, const double *
 
 static void test_supported_types(void **state) {
   (void)state;
-  const int supported[] = {2, 3, 4, 9, 23, 24, 25, 27};
-  const int unsupported[] = {0, 1, 5, 12, 22, 26, 28, 29, 121};
+  const int supported[] = {2, 3, 4, 9, 22, 23, 24, 25, 27, 121};
+  const int unsupported[] = {0, 1, 5, 12, 26, 28, 29, 120};
   for (size_t i = 0; i < sizeof supported / sizeof supported[0]; i++)
     assert_true(bc_supported(supported[i]));
   for (size_t i = 0; i < sizeof unsupported / sizeof unsupported[0]; i++)
@@ -433,9 +438,9 @@ static void test_mach_outflow(void **state) {
   }
 }
 
-/* 23, 24, 25, 27 use the outer state's lifting variables and its viscous flux with the inner
- * gradients, like the exact-function boundary. */
-static void test_new_types_default_viscous_paths(void **state) {
+/* 2, 22, 121, 23, 24, 25, 27: lifting value and viscous flux are the means of the inner and the
+ * outer state's (FLEXI's Lifting_GetBoundaryFlux and ViscousFlux with the inner gradients). */
+static void test_riemann_type_viscous_paths(void **state) {
   (void)state;
   const PhysParams pp = gas();
   ExactFuncParams ef;
@@ -443,24 +448,106 @@ static void test_new_types_default_viscous_paths(void **state) {
   const double ref[5] = {300.0, 0.3, 5.0, 0.0, 0.9e5};
   memcpy(ef.ref_prim[0], ref, sizeof ref);
   ef.n_ref_states = 1;
-  double n[3], t1[3], t2[3], uL[HX_NVAR], uR[HX_NVAR], pr[HX_NPRIM], w[HX_NLIFT], w_ref[HX_NLIFT],
-      Fv[HX_NVAR], Fv_ref[HX_NVAR];
+  double n[3], t1[3], t2[3], uL[HX_NVAR], uR[HX_NVAR], pr[HX_NPRIM], w[HX_NLIFT], wL[HX_NLIFT],
+      wR[HX_NLIFT], Fv[HX_NVAR], FL[HX_NVAR], FR[HX_NVAR], tau[9], cond[3];
   const double gx[HX_NLIFT] = {3.0, -1.0, 2.0, 40.0}, gy[HX_NLIFT] = {0.5, 2.0, -1.5, -20.0},
                gz[HX_NLIFT] = {-2.0, 1.0, 0.7, 10.0};
   make_frame(NORMALS[1], n, t1, t2);
   state_in_frame(&pp, 1.2, 60.0, 20.0, -10.0, 1.0e5, n, t1, t2, uL);
-  const int types[] = {BC_OUTFLOW_MACH, BC_OUTFLOW_PRESSURE, BC_OUTFLOW_SUBSONIC, BC_INFLOW_TOTAL};
-  for (int i = 0; i < 4; i++) {
+  const int types[] = {BC_OUTFLOW_MACH, BC_OUTFLOW_PRESSURE, BC_OUTFLOW_SUBSONIC, BC_INFLOW_TOTAL,
+                       BC_EXACT};
+  for (int i = 0; i < 5; i++) {
     outer_state(&pp, &ef, types[i], uL, n, uR);
     bc_lifting_value(types[i], &pp, uL, uR, w);
+    cons_to_prim(&pp, uL, pr);
+    lifting_variables(pr, wL);
+    viscous_stress(&pp, pr, gx, gy, gz, tau, cond);
+    viscous_flux_from_stress(pr, tau, cond, n, FL);
     cons_to_prim(&pp, uR, pr);
-    lifting_variables(pr, w_ref);
-    assert_true(max_rel_diff(w, w_ref, HX_NLIFT, 1.0) == 0.0);
-    bc_viscous_flux(types[i], &pp, uR, gx, gy, gz, n, Fv);
-    bc_viscous_flux(BC_EXACT, &pp, uR, gx, gy, gz, n, Fv_ref);
-    assert_true(flux_scale(Fv_ref) > 0.0);
-    assert_true(max_rel_diff(Fv, Fv_ref, HX_NVAR, 1.0) == 0.0);
+    lifting_variables(pr, wR);
+    viscous_stress(&pp, pr, gx, gy, gz, tau, cond);
+    viscous_flux_from_stress(pr, tau, cond, n, FR);
+    assert_true(max_rel_diff(uL, uR, HX_NVAR, uL[ENER]) > 1e-3); /* a real outer state */
+    for (int v = 0; v < HX_NLIFT; v++)
+      assert_true(fabs(w[v] - 0.5 * (wL[v] + wR[v])) <= 1e-14 * fabs(wL[v] + wR[v]));
+    bc_viscous_flux(types[i], &pp, uL, uR, gx, gy, gz, n, Fv);
+    assert_true(flux_scale(Fv) > 0.0);
+    for (int v = 0; v < HX_NVAR; v++)
+      assert_true(fabs(Fv[v] - 0.5 * (FL[v] + FR[v])) <= 1e-13 * flux_scale(FL));
   }
+}
+
+/* FLEXI's Dirichlet codes: 2 with state k the RefState k (-1: IniExactFunc), 22 the exact function
+ * k at time t, 121 the exact function k at t = 0. */
+static void test_dirichlet_codes(void **state) {
+  (void)state;
+  const PhysParams pp = gas();
+  ExactFuncParams ef;
+  memset(&ef, 0, sizeof ef);
+  const double r0[5] = {1.1, 10.0, -3.0, 2.0, 0.9e5}, r1[5] = {0.9, 0.0, 5.0, 0.0, 1.2e5};
+  memcpy(ef.ref_prim[0], r0, sizeof r0);
+  memcpy(ef.ref_prim[1], r1, sizeof r1);
+  for (int k = 0; k < 2; k++)
+    prim_set_temperature(&pp, ef.ref_prim[k]);
+  ef.n_ref_states = 2;
+  ef.which = EXACT_REFSTATE;
+  ef.ref_state = 0;
+  ef.adv_vel[0] = 0.3;
+  ef.amplitude = 0.1;
+  ef.frequency = 1.0;
+  const double n[3] = {1.0, 0.0, 0.0}, x[3] = {0.3, 0.1, -0.2};
+  double uL[HX_NVAR], uR[HX_NVAR], u_ref[HX_NVAR];
+  prim_to_cons(&pp, ef.ref_prim[0], uL);
+  bc_outer_state(BC_EXACT, 1, &ef, &pp, uL, n, x, 0.7, uR); /* RefState 2 */
+  prim_to_cons(&pp, ef.ref_prim[1], u_ref);
+  assert_true(max_rel_diff(uR, u_ref, HX_NVAR, u_ref[ENER]) == 0.0);
+  bc_outer_state(BC_EXACT, -1, &ef, &pp, uL, n, x, 0.7, uR); /* IniExactFunc = RefState 1 */
+  assert_true(max_rel_diff(uR, uL, HX_NVAR, uL[ENER]) == 0.0);
+  bc_outer_state(BC_EXACT_FUNC, EXACT_SINE_DENSITY, &ef, &pp, uL, n, x, 0.7, uR);
+  exact_func_eval(&ef, &pp, EXACT_SINE_DENSITY, 0, x, 0.7, u_ref);
+  assert_true(max_rel_diff(uR, u_ref, HX_NVAR, u_ref[ENER]) == 0.0);
+  double u0[HX_NVAR];
+  bc_outer_state(BC_EXACT_INITIAL, EXACT_SINE_DENSITY, &ef, &pp, uL, n, x, 0.7, uR);
+  exact_func_eval(&ef, &pp, EXACT_SINE_DENSITY, 0, x, 0.0, u0);
+  assert_true(max_rel_diff(uR, u0, HX_NVAR, u0[ENER]) == 0.0);
+  assert_true(max_rel_diff(u0, u_ref, HX_NVAR, u_ref[ENER]) > 1e-6); /* the sine wave moved */
+}
+
+/* Slip wall (FLEXI type 9): wall-pressure flux, no mass or energy flux; lifting value u - vn n / 2
+ * and inner T; viscous flux of the inner state without normal velocity and with the gradients'
+ * normal parts removed, hence no heat flux and no work of the normal stress. */
+static void test_slip_wall_viscous(void **state) {
+  (void)state;
+  const PhysParams pp = gas();
+  ExactFuncParams ef;
+  memset(&ef, 0, sizeof ef);
+  double n[3], t1[3], t2[3], uL[HX_NVAR], uR[HX_NVAR], pL[HX_NPRIM], w[HX_NLIFT], Fv[HX_NVAR],
+      F[HX_NVAR];
+  const double gx[HX_NLIFT] = {3.0, -1.0, 2.0, 40.0}, gy[HX_NLIFT] = {0.5, 2.0, -1.5, -20.0},
+               gz[HX_NLIFT] = {-2.0, 1.0, 0.7, 10.0};
+  make_frame(NORMALS[2], n, t1, t2);
+  state_in_frame(&pp, 1.2, 30.0, 25.0, -40.0, 1.0e5, n, t1, t2, uL);
+  cons_to_prim(&pp, uL, pL);
+  outer_state(&pp, &ef, BC_WALL_SLIP, uL, n, uR);
+  bc_lifting_value(BC_WALL_SLIP, &pp, uL, uR, w);
+  for (int k = 0; k < 3; k++)
+    assert_true(fabs(w[k] - (pL[VEL1 + k] - 15.0 * n[k])) < 1e-12);
+  assert_true(fabs(w[3] - pL[TEMP]) < 1e-12 * pL[TEMP]);
+  bc_advective_flux(BC_WALL_SLIP, RIEMANN_HLLC, SPLIT_NONE, &pp, uL, uR, n, t1, t2, F);
+  const double p_wall = bc_wall_pressure(&pp, pL, n);
+  assert_true(F[DENS] == 0.0 && F[ENER] == 0.0 && p_wall > pL[PRES]);
+  for (int k = 0; k < 3; k++)
+    assert_true(fabs(F[MOM1 + k] - p_wall * n[k]) < 1e-15 * p_wall);
+  bc_viscous_flux(BC_WALL_SLIP, &pp, uL, uR, gx, gy, gz, n, Fv);
+  assert_true(Fv[DENS] == 0.0);
+  /* no heat flux (the normal part of grad T is removed): the energy flux is the stress's work on
+   * the tangential velocity */
+  double vt[3];
+  for (int k = 0; k < 3; k++)
+    vt[k] = pL[VEL1 + k] - 30.0 * n[k];
+  const double work = Fv[MOM1] * vt[0] + Fv[MOM2] * vt[1] + Fv[MOM3] * vt[2];
+  assert_true(fabs(Fv[ENER] - work) <= 1e-12 * fabs(work) + 1e-12);
+  assert_true(flux_scale(Fv) > 0.0);
 }
 
 static void test_slip_wall_mirror(void **state) {
@@ -527,8 +614,10 @@ int main(void) {
       cmocka_unit_test(test_back_pressure_ramp),
       cmocka_unit_test(test_subsonic_outflow),
       cmocka_unit_test(test_mach_outflow),
-      cmocka_unit_test(test_new_types_default_viscous_paths),
+      cmocka_unit_test(test_riemann_type_viscous_paths),
       cmocka_unit_test(test_slip_wall_mirror),
+      cmocka_unit_test(test_dirichlet_codes),
+      cmocka_unit_test(test_slip_wall_viscous),
       cmocka_unit_test(test_no_slip_wall_pressure),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
