@@ -5,7 +5,18 @@
 #ifndef HEXDG_FV_H
 #define HEXDG_FV_H
 
+#include "core/hd.h"
 #include "dg/solver.h"
+
+/* An element's spectral radius as the time step reads it (FV_Mode = blending): with alpha >
+ * FV_alpha_min it takes the smaller of the DG and the FV limits, lambda * scale with scale =
+ * max(1, DG factor / FV factor) (time/timedisc.h, timedisc_blend_scale); GALAEXI
+ * src/equations/navierstokes/calctimestep.f90:
+ * MERGE(CFLScale(0),CFLScale(1),FV_alpha<=FV_alpha_min). */
+HD static inline double fv_blend_dt_lambda(double lambda, double alpha, double alpha_min,
+                                           double scale) {
+  return alpha > alpha_min ? lambda * scale : lambda;
+}
 
 /* Section "Shock capturing": IndicatorType, IndVar, FV_alpha_min, FV_alpha_max, FV_alpha_fix,
  * FV_doExtendAlpha, FV_nExtendAlpha, FV_alpha_ExtScale, FV_LimiterType, FV_PositivityLimiter. */

@@ -209,6 +209,86 @@ static void subcell_geometry(const Solver *s, struct FVGauss *g, int e) {
     subcell_means(s, &s->geo.metrics[(9L * e + c) * n3], &g->Ja[(9L * e + c) * n3]);
 }
 
+/* The local side of direction d on the minus (plus = 0) or plus face. */
+static int local_side(int d, int plus) {
+  for (int ls = 0; ls < 6; ls++)
+    if (side_normal_dir(ls) == d && side_is_plus(ls) == plus) return ls;
+  return -1;
+}
+
+/* Line index (a np + b, as fv->metrics) of volume node q in direction d. */
+static int line_of(int np, int d, int q) {
+  const int i = q % np, j = (q / np) % np, k = q / (np * np);
+  return d == 0 ? j * np + k : d == 1 ? i * np + k : i * np + j;
+}
+
+/* Length of the path x(xi) for xi_d in [x0, x1] along one line: |dx/dxi_d| (values P[c][l] at
+ * the Gauss nodes of the line, stride ps between c) integrated with np Gauss points (FLEXI
+ * src/fv/fv_metrics.f90, Integrate_Path). */
+static double path_length(const Solver *s, const double *P, int ps, double x0, double x1) {
+  const int np = s->np, N = np - 1;
+  double len = 0.0, L[HX_NPMAX];
+  for (int m = 0; m < np; m++) {
+    basis_lagrange_eval(N, s->disc.x, s->disc.wb, x0 + 0.5 * (s->disc.x[m] + 1.0) * (x1 - x0), L);
+    double t[3] = {0.0, 0.0, 0.0};
+    for (int c = 0; c < 3; c++)
+      for (int l = 0; l < np; l++)
+        t[c] += L[l] * P[c * ps + l];
+    len += s->disc.w[m] * sqrt(t[0] * t[0] + t[1] * t[1] + t[2] * t[2]);
+  }
+  return 0.5 * (x1 - x0) * len;
+}
+
+/* Physical distances of element e (FLEXI src/fv/fv_metrics.f90, InitFV_Metrics): along every
+ * subcell line of direction d (dx/dxi_d averaged over the subcell tangentially), from each
+ * subcell centre to its two faces (dx_l, dx_r), and from each element face to the first Gauss
+ * node (FLEXI's DG_dx), the latter stored with the first subcell's into the side arrays. */
+static void subcell_distances(const Solver *s, struct FVGauss *g, int e) {
+  const Mesh *m = s->mesh;
+  const int np = s->np, N = np - 1, n3 = s->n_dof_elem, n2 = s->n_dof_face, dims[3] = {np, np, np};
+  const double h = g->h;
+  const double *X = &s->geo.elem_x[3L * n3 * e];
+  double dg_dx[6][HX_NPMAX * HX_NPMAX];
+  for (int d = 0; d < 3; d++) {
+    double P[3][HX_NPMAX * HX_NPMAX * HX_NPMAX], a[HX_NPMAX * HX_NPMAX * HX_NPMAX];
+    const int t1 = d == 0 ? 1 : 0, t2 = d == 2 ? 1 : 2, st = d == 0 ? 1 : d == 1 ? np : np * np;
+    for (int c = 0; c < 3; c++) { /* dx_c/dxi_d, subcell means in the tangential directions */
+      tensor_pass(s->disc.D, np, d, dims, &X[c * n3], P[c]);
+      tensor_pass(s->fv.to_fv, np, t1, dims, P[c], a);
+      tensor_pass(s->fv.to_fv, np, t2, dims, a, P[c]);
+    }
+    for (int q = 0; q < n3; q++) {
+      const int idx[3] = {q % np, (q / np) % np, q / (np * np)};
+      if (idx[d] != 0) continue;
+      double line[3 * HX_NPMAX];
+      for (int c = 0; c < 3; c++)
+        for (int l = 0; l < np; l++)
+          line[c * np + l] = P[c][q + l * st];
+      const int ln = line_of(np, d, q);
+      const long at = ((long)e * 3 + d) * n3 + (long)ln * np;
+      for (int i = 0; i < np; i++) {
+        const double b0 = -1.0 + i * h, b1 = i == N ? 1.0 : -1.0 + (i + 1) * h;
+        g->dx_l[at + i] = path_length(s, line, np, b0, b0 + 0.5 * h);
+        g->dx_r[at + i] = path_length(s, line, np, b1 - 0.5 * h, b1);
+      }
+      dg_dx[local_side(d, 0)][ln] = path_length(s, line, np, -1.0, s->disc.x[0]);
+      dg_dx[local_side(d, 1)][ln] = path_length(s, line, np, s->disc.x[N], 1.0);
+    }
+  }
+  for (int ls = 0; ls < 6; ls++) {
+    const int side = m->elem_to_side[6 * e + ls], flip = m->elem_to_side_flip[6 * e + ls];
+    const int d = side_normal_dir(ls), plus = side_is_plus(ls);
+    const int *map = &s->s2v[(flip * 6 + ls) * n2];
+    double *dist = flip == 0 ? &g->dist_master[2L * n2 * side] : &g->dist_slave[2L * n2 * side];
+    for (int f = 0; f < n2; f++) {
+      const int ln = line_of(np, d, map[f]);
+      const long at = ((long)e * 3 + d) * n3 + (long)ln * np;
+      dist[f] = plus ? g->dx_r[at + N] : g->dx_l[at];
+      dist[n2 + f] = dg_dx[ls][ln];
+    }
+  }
+}
+
 static int gauss_alloc(const Solver *s, struct FVGauss *g) {
   const long ns = s->mesh->n_sides > 0 ? s->mesh->n_sides : 1, n2 = s->n_dof_face;
   const long ne = s->mesh->n_elems > 0 ? s->mesh->n_elems : 1, n3 = s->n_dof_elem;
@@ -221,9 +301,17 @@ static int gauss_alloc(const Solver *s, struct FVGauss *g) {
   g->side_fv = hx_calloc(ns, sizeof(int), "FV sides");
   g->fv_master = hx_calloc(ns, sizeof(double), "FV sides");
   g->fv_slave = hx_calloc(ns, sizeof(double), "FV sides");
-  g->ghost = hx_calloc(ne * 6 * HX_NVAR * s->np * s->np, sizeof(double), "FV ghost states");
+  g->dx_l = hx_malloc(sizeof(double) * ne * 3 * n3, "FV subcell distances");
+  g->dx_r = hx_malloc(sizeof(double) * ne * 3 * n3, "FV subcell distances");
+  g->dist_master = hx_calloc(ns * 2 * n2, sizeof(double), "FV face distances");
+  g->dist_slave = hx_calloc(ns * 2 * n2, sizeof(double), "FV face distances");
+  g->multi_master = hx_calloc(ns * HX_NVAR * n2, sizeof(double), "FV face neighbour states");
+  g->multi_slave = hx_calloc(ns * HX_NVAR * n2, sizeof(double), "FV face neighbour states");
+  g->ghost = hx_calloc(ne * 6 * HX_NVAR * n2, sizeof(double), "FV ghost states");
+  g->ghost_dx = hx_calloc(ne * 6 * n2, sizeof(double), "FV ghost distances");
   if (!g->sJ || !g->Ja || !g->face_mv || !g->face_x || !g->flux_fv || !g->ut_save || !g->side_fv ||
-      !g->fv_master || !g->fv_slave || !g->ghost)
+      !g->fv_master || !g->fv_slave || !g->dx_l || !g->dx_r || !g->dist_master || !g->dist_slave ||
+      !g->multi_master || !g->multi_slave || !g->ghost || !g->ghost_dx)
     return HX_ERR_MEM;
   return HX_OK;
 }
@@ -273,8 +361,14 @@ int fv_gauss_init(Solver *s) {
     close_subcells(np, mv, stride_d);
     store_inner(s, e, mv, stride_d);
     subcell_geometry(s, g, e);
+    subcell_distances(s, g, e);
   }
   free(mv);
+  /* an MPI side's distances: each element's rank has its own, the other rank receives them */
+  exchange_start(s->exchange, EXCH_ALPHA, g->dist_slave, 2L * s->n_dof_face, EXCH_TO_MASTER);
+  exchange_finish(s->exchange, EXCH_ALPHA);
+  exchange_start(s->exchange, EXCH_ALPHA, g->dist_master, 2L * s->n_dof_face, EXCH_TO_SLAVE);
+  exchange_finish(s->exchange, EXCH_ALPHA);
   return HX_OK;
 }
 
@@ -290,7 +384,14 @@ void fv_gauss_free(Solver *s) {
   free(g->side_fv);
   free(g->fv_master);
   free(g->fv_slave);
+  free(g->dx_l);
+  free(g->dx_r);
+  free(g->dist_master);
+  free(g->dist_slave);
+  free(g->multi_master);
+  free(g->multi_slave);
   free(g->ghost);
+  free(g->ghost_dx);
   free(g);
   s->fv.gauss = NULL;
 }
@@ -329,45 +430,76 @@ static void side_flags(const Solver *s, struct FVGauss *g) {
     g->side_fv[side] = g->fv_master[side] != 0.0 || g->fv_slave[side] != 0.0;
 }
 
-/* The local side of direction d on the minus (plus = 0) or plus face. */
-static int local_side(int d, int plus) {
-  for (int ls = 0; ls < 6; ls++)
-    if (side_normal_dir(ls) == d && side_is_plus(ls) == plus) return ls;
-  return -1;
-}
-
-/* Line index (a np + b, as fv->metrics) of volume node q in direction d. */
-static int line_of(int np, int d, int q) {
-  const int i = q % np, j = (q / np) % np, k = q / (np * np);
-  return d == 0 ? j * np + k : d == 1 ? i * np + k : i * np + j;
-}
-
-/* Limited slope (per subcell width) of the boundary subcell from its ghost g, its mean q0 and its
- * inner neighbour q1 (g beyond the face, q1 inside). */
-static double boundary_slope(const FVBlend *fv, double g, double q0, double q1) {
+/* Limited slope of the boundary subcell in the inward direction (physical, FLEXI
+ * src/fv/fv_prolongtoface.f90, FV_ProlongToDGFace): from the ghost g at distance gd beyond the
+ * subcell's centre, its mean q0 and its inner neighbour q1 at distance d1. */
+static double boundary_slope(const FVBlend *fv, double g, double gd, double q0, double q1,
+                             double d1) {
   if (fv->limiter == FV_LIM_FIRST_ORDER) return 0.0;
-  return fv_limited_slope(fv->limiter, q0 - g, q1 - q0, fv->line.sweby_beta);
+  return fv_limited_slope(fv->limiter, (q0 - g) / gd, (q1 - q0) / d1, fv->line.sweby_beta);
 }
 
-/* FV element e: the ghost states of its six faces (the other side's first-order face states, its
- * own at boundaries) from the face arrays. */
-static void gather_ghosts(const Solver *s, int e) {
+/* What the other element of a side sees of element e beyond the face (FLEXI
+ * src/fv/fv_reconstruction.f90, FV_PrepareSurfGradient, and FV_DGtoFV on it): the primitive
+ * state of the node layer next to the face, for a DG element its subcell means on the face. */
+static void multi_state(const Solver *s, const double *U, int e, int ls, int flip, double *M) {
+  const int nv = s->n_var, n2 = s->n_dof_face, n3 = s->n_dof_elem;
+  const int *map = &s->s2v[(flip * 6 + ls) * n2];
+  for (int f = 0; f < n2; f++) {
+    double u[HX_NVAR], pr[HX_NPRIM];
+    for (int v = 0; v < HX_NVAR; v++)
+      u[v] = U[((long)e * nv + v) * n3 + map[f]];
+    cons_to_prim(&s->phys, u, pr);
+    for (int v = 0; v < HX_NVAR; v++)
+      M[v * n2 + f] = pr[v];
+  }
+  if (s->fv.fv_elems[e]) return;
+  for (int v = 0; v < HX_NVAR; v++) {
+    double tmp[HX_NPMAX * HX_NPMAX];
+    memcpy(tmp, &M[v * n2], sizeof(double) * n2);
+    face_means(s->np, s->fv.to_fv, tmp, &M[v * n2]);
+  }
+}
+
+/* FV element e: the ghost states of its six faces and their distances (FLEXI
+ * src/fv/fv_reconstruction.f90, FV_SurfCalcGradients): the other element's multi_state at the
+ * distance of both centres from the face (an FV neighbour's first subcell centre, a DG
+ * neighbour's first Gauss node); at a boundary the boundary state of the boundary subcell mean at
+ * the face (FLEXI's GetBoundaryFVgradient). */
+static void gather_ghosts(const Solver *s, const double *U, int e, double t) {
   const Mesh *m = s->mesh;
-  const int np = s->np, nv = s->n_var, n2 = s->n_dof_face;
-  const long blk = (long)nv * n2;
-  double *gh = &s->fv.gauss->ghost[(long)e * 6 * HX_NVAR * n2];
+  const struct FVGauss *g = s->fv.gauss;
+  const int np = s->np, nv = s->n_var, n2 = s->n_dof_face, n3 = s->n_dof_elem;
+  double *gh = &g->ghost[(long)e * 6 * HX_NVAR * n2], *gd = &g->ghost_dx[(long)e * 6 * n2];
   for (int ls = 0; ls < 6; ls++) {
     const int side = m->elem_to_side[6 * e + ls], flip = m->elem_to_side_flip[6 * e + ls];
-    const double *other = m->side_bc[side] >= 0 ? s->U_master
-                          : flip == 0           ? s->U_slave
-                                                : s->U_master;
-    const int *map = &s->s2v[(flip * 6 + ls) * n2];
+    const int bc = m->side_bc[side], *map = &s->s2v[(flip * 6 + ls) * n2];
+    const double *own = &(flip == 0 ? g->dist_master : g->dist_slave)[2L * n2 * side];
+    const double *other =
+        &(flip == 0 ? g->multi_slave : g->multi_master)[(long)HX_NVAR * n2 * side];
+    const double *other_dist = &(flip == 0 ? g->dist_slave : g->dist_master)[2L * n2 * side];
+    const int other_dg = (flip == 0 ? g->fv_slave : g->fv_master)[side] == 0.0;
     for (int f = 0; f < n2; f++) {
-      double u[HX_NVAR], pr[HX_NPRIM];
-      for (int v = 0; v < HX_NVAR; v++)
-        u[v] = other[blk * side + v * n2 + f];
-      cons_to_prim(&s->phys, u, pr);
       const int line = line_of(np, side_normal_dir(ls), map[f]);
+      double pr[HX_NPRIM];
+      if (bc >= 0) {
+        double uL[HX_NVAR], uR[HX_NVAR], mv[3], x[3], n[3], t1[3], t2[3];
+        for (int c = 0; c < 3; c++) {
+          mv[c] = g->face_mv[((long)side * 3 + c) * n2 + f];
+          x[c] = g->face_x[((long)side * 3 + c) * n2 + f];
+        }
+        fv_interface_frame(mv, n, t1, t2);
+        for (int v = 0; v < HX_NVAR; v++)
+          uL[v] = U[((long)e * nv + v) * n3 + map[f]];
+        bc_outer_state(s->bc_info[2 * bc], s->bc_info[2 * bc + 1], &s->exact, &s->phys, uL, n, x, t,
+                       uR);
+        cons_to_prim(&s->phys, uR, pr);
+        gd[ls * n2 + line] = own[f];
+      } else {
+        for (int v = 0; v < HX_NVAR; v++)
+          pr[v] = other[v * n2 + f];
+        gd[ls * n2 + line] = own[f] + other_dist[other_dg * n2 + f];
+      }
       for (int v = 0; v < HX_NVAR; v++)
         gh[(ls * HX_NVAR + v) * n2 + line] = pr[v];
     }
@@ -378,9 +510,10 @@ static void gather_ghosts(const Solver *s, int e) {
  * limited against the ghost (first order where that state is not admissible). */
 static void reconstruct_faces(const Solver *s, const double *U, int e) {
   const Mesh *m = s->mesh;
-  const int np = s->np, nv = s->n_var, n2 = s->n_dof_face, n3 = s->n_dof_elem;
+  const struct FVGauss *g = s->fv.gauss;
+  const int np = s->np, N = np - 1, nv = s->n_var, n2 = s->n_dof_face, n3 = s->n_dof_elem;
   const long blk = (long)nv * n2;
-  const double *gh = &s->fv.gauss->ghost[(long)e * 6 * HX_NVAR * n2];
+  const double *gh = &g->ghost[(long)e * 6 * HX_NVAR * n2], *gd = &g->ghost_dx[(long)e * 6 * n2];
   for (int ls = 0; ls < 6; ls++) {
     const int side = m->elem_to_side[6 * e + ls], flip = m->elem_to_side_flip[6 * e + ls];
     const int d = side_normal_dir(ls), plus = side_is_plus(ls);
@@ -389,6 +522,10 @@ static void reconstruct_faces(const Solver *s, const double *U, int e) {
     const int *map = &s->s2v[(flip * 6 + ls) * n2];
     for (int f = 0; f < n2; f++) {
       const int q0 = map[f], line = line_of(np, d, q0);
+      const long at = ((long)e * 3 + d) * n3 + (long)line * np;
+      const double d1 =
+          plus ? g->dx_l[at + N] + g->dx_r[at + N - 1] : g->dx_r[at] + g->dx_l[at + 1];
+      const double dface = plus ? g->dx_r[at + N] : g->dx_l[at];
       double u0[HX_NVAR], u1[HX_NVAR], p0[HX_NPRIM], p1[HX_NPRIM], pf[HX_NPRIM], uf[HX_NVAR];
       for (int v = 0; v < HX_NVAR; v++) {
         u0[v] = U[((long)e * nv + v) * n3 + q0];
@@ -396,9 +533,9 @@ static void reconstruct_faces(const Solver *s, const double *U, int e) {
       }
       cons_to_prim(&s->phys, u0, p0);
       cons_to_prim(&s->phys, u1, p1);
-      for (int v = 0; v < HX_NVAR; v++) /* half a subcell from the mean towards the ghost */
-        pf[v] =
-            p0[v] - 0.5 * boundary_slope(&s->fv, gh[(ls * HX_NVAR + v) * n2 + line], p0[v], p1[v]);
+      for (int v = 0; v < HX_NVAR; v++) /* from the centre to the face, against the inward slope */
+        pf[v] = p0[v] - dface * boundary_slope(&s->fv, gh[(ls * HX_NVAR + v) * n2 + line],
+                                               gd[ls * n2 + line], p0[v], p1[v], d1);
       if (!(pf[PDENS] > 0.0 && pf[PRES] > 0.0)) continue; /* keep the mean */
       prim_to_cons(&s->phys, pf, uf);
       for (int v = 0; v < HX_NVAR; v++)
@@ -410,57 +547,62 @@ static void reconstruct_faces(const Solver *s, const double *U, int e) {
 void fv_gauss_prolong_start(const Solver *s, const double *U) {
   const Mesh *m = s->mesh;
   struct FVGauss *g = s->fv.gauss;
-  const long blk = (long)s->n_var * s->n_dof_face;
+  const long blk = (long)s->n_var * s->n_dof_face, mblk = (long)HX_NVAR * s->n_dof_face;
+  g->U = U;
   side_flags(s, g);
   prolong_vars_to_face_range(s, U, s->n_var, s->U_master, s->U_slave, 0, m->n_sides);
 #pragma omp parallel for schedule(static)
   for (int side = 0; side < m->n_sides; side++) {
     const int em = m->side_master_elem[side], es = m->side_slave_elem[side];
+    const int lm = m->side_master_locside[side], lsl = m->side_slave_locside[side];
     if (!g->side_fv[side]) continue;
-    if (em >= 0) face_state(s, U, em, m->side_master_locside[side], 0, &s->U_master[blk * side]);
-    if (es >= 0)
-      face_state(s, U, es, m->side_slave_locside[side], m->side_flip[side],
-                 &s->U_slave[blk * side]);
+    if (em >= 0) {
+      face_state(s, U, em, lm, 0, &s->U_master[blk * side]);
+      multi_state(s, U, em, lm, 0, &g->multi_master[mblk * side]);
+    }
+    if (es >= 0) {
+      face_state(s, U, es, lsl, m->side_flip[side], &s->U_slave[blk * side]);
+      multi_state(s, U, es, lsl, m->side_flip[side], &g->multi_slave[mblk * side]);
+    }
   }
-  if (s->np > 1) { /* both sides' first-order states, then the FV elements' reconstruction */
-    exchange_start(s->exchange, EXCH_U, s->U_slave, blk, EXCH_TO_MASTER);
+  if (s->np > 1) { /* what each element's reconstruction needs of the other */
+    exchange_start(s->exchange, EXCH_U, g->multi_slave, mblk, EXCH_TO_MASTER);
     exchange_finish(s->exchange, EXCH_U);
-    exchange_start(s->exchange, EXCH_U, s->U_master, blk, EXCH_TO_SLAVE);
+    exchange_start(s->exchange, EXCH_U, g->multi_master, mblk, EXCH_TO_SLAVE);
     exchange_finish(s->exchange, EXCH_U);
-#pragma omp parallel for schedule(static)
-    for (int e = 0; e < m->n_elems; e++)
-      if (s->fv.fv_elems[e]) gather_ghosts(s, e);
-#pragma omp parallel for schedule(static)
-    for (int e = 0; e < m->n_elems; e++)
-      if (s->fv.fv_elems[e]) reconstruct_faces(s, U, e);
   }
-  exchange_start(s->exchange, EXCH_U, s->U_slave, blk, EXCH_TO_MASTER);
 }
 
-/* One line of an FV element: the limited reconstruction of every subcell (the end subcells
- * against the ghosts gl, gr) and the interface fluxes; res as fv_line_residual's. */
+/* One line of an FV element (FLEXI src/fv/fv_reconstruction.f90, FV_CalcGradients, and
+ * src/fv/fv_volint.f90): the limited physical slope of every subcell from the difference
+ * quotients to its neighbours (the end subcells' to the ghosts gl, gr at distances dgl, dgr),
+ * the subcell faces' states at the distances dxl, dxr from the centres, and the interface fluxes;
+ * res as fv_line_residual's. */
 static void gauss_line(const Solver *s, const double *prim, int base, int stride, const double *gl,
-                       const double *gr, int gs, const double *mv, double *Ut) {
+                       const double *gr, int gs, double dgl, double dgr, const double *dxl,
+                       const double *dxr, const double *mv, double *Ut) {
   const FVBlend *fv = &s->fv;
   const int np = s->np, n3 = s->n_dof_elem;
   double slope[HX_NPMAX][HX_NVAR];
-  for (int i = 0; i < np; i++)
-    for (int v = 0; v < HX_NVAR; v++) {
-      const double *q = &prim[v * n3 + base];
-      const double qm = i > 0 ? q[(i - 1) * stride] : gl[v * gs];
-      const double qp = i + 1 < np ? q[(i + 1) * stride] : gr[v * gs];
-      const double qc = q[i * stride];
+  for (int v = 0; v < HX_NVAR; v++) {
+    const double *q = &prim[v * n3 + base];
+    double sd[HX_NPMAX + 1]; /* sd[i]: the difference quotient between subcells i - 1 and i */
+    sd[0] = (q[0] - gl[v * gs]) / dgl;
+    for (int i = 1; i < np; i++)
+      sd[i] = (q[i * stride] - q[(i - 1) * stride]) / (dxr[i - 1] + dxl[i]);
+    sd[np] = (gr[v * gs] - q[(np - 1) * stride]) / dgr;
+    for (int i = 0; i < np; i++)
       slope[i][v] = fv->limiter == FV_LIM_FIRST_ORDER
                         ? 0.0
-                        : fv_limited_slope(fv->limiter, qc - qm, qp - qc, fv->line.sweby_beta);
-    }
+                        : fv_limited_slope(fv->limiter, sd[i], sd[i + 1], fv->line.sweby_beta);
+  }
   for (int i = 0; i + 1 < np; i++) { /* interface i + 1/2 */
     double pL[HX_NVAR], pR[HX_NVAR], nL[HX_NVAR], nR[HX_NVAR], F[HX_NVAR];
     for (int v = 0; v < HX_NVAR; v++) {
       nL[v] = prim[v * n3 + base + i * stride];
       nR[v] = prim[v * n3 + base + (i + 1) * stride];
-      pL[v] = nL[v] + 0.5 * slope[i][v];
-      pR[v] = nR[v] - 0.5 * slope[i + 1][v];
+      pL[v] = nL[v] + slope[i][v] * dxr[i];
+      pR[v] = nR[v] - slope[i + 1][v] * dxl[i + 1];
     }
     fv_interface_flux(s->riemann, s->disc.split, &s->phys, pL, pR, nL, nR, &mv[3 * i], F);
     for (int v = 0; v < HX_NVAR; v++) {
@@ -471,19 +613,23 @@ static void gauss_line(const Solver *s, const double *prim, int base, int stride
 }
 
 void fv_gauss_subcell_volume(const Solver *s, int e, const double *prim, double *Ut) {
+  const struct FVGauss *g = s->fv.gauss;
   const int np = s->np, N = np - 1, n3 = s->n_dof_elem, n2 = s->n_dof_face;
-  const double *gh = &s->fv.gauss->ghost[(long)e * 6 * HX_NVAR * n2];
+  const double *gh = &g->ghost[(long)e * 6 * HX_NVAR * n2], *gd = &g->ghost_dx[(long)e * 6 * n2];
   for (int q = 0; q < s->n_var * n3; q++)
     Ut[q] = 0.0;
   for (int d = 0; d < 3; d++) {
     const int stride = d == 0 ? 1 : d == 1 ? np : np * np;
-    const double *gm = &gh[local_side(d, 0) * HX_NVAR * n2];
-    const double *gp = &gh[local_side(d, 1) * HX_NVAR * n2];
+    const int lm = local_side(d, 0), lp = local_side(d, 1);
     for (int a = 0; a < np; a++)
       for (int b = 0; b < np; b++) {
         const int base = d == 0 ? (b * np + a) * np : d == 1 ? b * np * np + a : b * np + a;
-        const double *mv = &s->fv.metrics[(((long)e * 3 + d) * np * np + a * np + b) * N * 3];
-        gauss_line(s, prim, base, stride, &gm[a * np + b], &gp[a * np + b], n2, mv, Ut);
+        const int line = a * np + b;
+        const long at = ((long)e * 3 + d) * n3 + (long)line * np;
+        const double *mv = &s->fv.metrics[(((long)e * 3 + d) * np * np + line) * N * 3];
+        gauss_line(s, prim, base, stride, &gh[lm * HX_NVAR * n2 + line],
+                   &gh[lp * HX_NVAR * n2 + line], n2, gd[lm * n2 + line], gd[lp * n2 + line],
+                   &g->dx_l[at], &g->dx_r[at], mv, Ut);
       }
   }
 }
@@ -538,6 +684,16 @@ void fv_gauss_fill_flux_start(const Solver *s, double t) {
   const Mesh *m = s->mesh;
   const int first_mpi = mesh_first_mpi_side(m), first_yours = mesh_first_yours_side(m);
   const long blk = (long)s->n_var * s->n_dof_face;
+  const double *U = s->fv.gauss->U;
+  if (s->np > 1) { /* the FV elements' reconstruction (the boundary states need t) */
+#pragma omp parallel for schedule(static)
+    for (int e = 0; e < m->n_elems; e++)
+      if (s->fv.fv_elems[e]) gather_ghosts(s, U, e, t);
+#pragma omp parallel for schedule(static)
+    for (int e = 0; e < m->n_elems; e++)
+      if (s->fv.fv_elems[e]) reconstruct_faces(s, U, e);
+  }
+  exchange_start(s->exchange, EXCH_U, s->U_slave, blk, EXCH_TO_MASTER);
   exchange_finish(s->exchange, EXCH_U);
   fill_flux_range(s, t, first_mpi, first_yours); /* MPI sides first: their fluxes go out */
   fill_flux_fv_range(s, t, first_mpi, first_yours);

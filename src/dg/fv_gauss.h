@@ -2,12 +2,14 @@
  * holds the means of N+1 equidistant subcells per direction (FLEXI's fv_basis: independent of the
  * DG nodes) in its U slots; DG -> FV takes the subcell integral means of the DG polynomial, FV ->
  * DG their inverse (fv->to_fv, fv->to_dg). Second-order subcell FV (fv_limited_slope,
- * fv_interface_flux of physics/fvblend.h) with the boundary subcells limited against the other
- * side's first-order face state (FLEXI's extended stencil). On a side with an FV element both
- * face states are given at the N+1 x N+1 face subcells (the FV element's boundary subcells
- * reconstructed to the face, the DG element's face polynomial averaged over the face subcells),
- * the flux is computed there with the subcell-mean face normals, and a DG neighbour takes the DG
- * polynomial with those subcell means (conservative: both sides integrate the same flux).
+ * fv_interface_flux of physics/fvblend.h) in physical distances, the boundary subcells limited
+ * against the other element's state beyond the face (FLEXI's extended stencil: an FV neighbour's
+ * boundary subcell, a DG neighbour's first node layer, a boundary state). On a side with an FV
+ * element both face states are given at the N+1 x N+1 face subcells (the FV element's boundary
+ * subcells reconstructed to the face, the DG element's face polynomial averaged over the face
+ * subcells), the flux is computed there with the subcell-mean face normals, and a DG neighbour
+ * takes the DG polynomial with those subcell means (conservative: both sides integrate the same
+ * flux).
  * docs/fv.md. CPU backend (OpenMP, MPI), Euler, air: the set-up refuses the rest with a message. */
 #ifndef HEXDG_FV_GAUSS_H
 #define HEXDG_FV_GAUSS_H
@@ -26,8 +28,20 @@ struct FVGauss {
   double *ut_save; /* [elem][var][k][j][i]: FV elements' volume residual across SurfInt */
   int *side_fv;    /* [side]: 1 when an FV element touches the side */
   double *fv_master, *fv_slave; /* [side]: FV_Elems of both elements (exchanged over MPI) */
-  double *ghost; /* [elem][locside 6][prim 5][line]: the neighbour's first-order face state
-                    beyond each boundary subcell (FLEXI's extended reconstruction stencil) */
+  double *dx_l, *dx_r; /* [elem][dir 3][line a np + b][i]: physical distance from the centre of
+                          subcell i to its face towards -xi_d / +xi_d (FLEXI's FV_dx_XI_L/_R) */
+  double *dist_master, *dist_slave;   /* [side][2][q][p]: distance from the face to the element's
+                                         first subcell centre (0) and first Gauss node (1) */
+  double *multi_master, *multi_slave; /* [side][prim 5][q][p]: what the other element's
+                                         reconstruction sees beyond the face (FLEXI's FV_multi):
+                                         an FV element's boundary subcell means, a DG element's
+                                         first node layer, both primitive, at the face subcells */
+  double *ghost;    /* [elem][locside 6][prim 5][line]: the neighbour's state beyond each boundary
+                       subcell (FLEXI's extended reconstruction stencil) */
+  double *ghost_dx; /* [elem][locside 6][line]: the distance from the boundary subcell's centre
+                       to its ghost (FLEXI's FV_sdx_Face inverted) */
+  const double *U;  /* the state of the operator call (fv_gauss_prolong_start sets it): the
+                       reconstruction waits for FillFlux, where the boundary states' time is known */
 };
 
 /* The Gauss-node part of s->fv (solver_create calls it once the solver is complete; fv_init has
@@ -49,12 +63,14 @@ const double *fv_elem_sJ(const Solver *s, int e);
 const double *fv_elem_metrics(const Solver *s, int e);
 
 /* ProlongToFace (replaces prolong_to_face_start): both elements' FV_Elems on every side (over
- * MPI sides too), the face states, those of every side with an FV element at the face subcells,
- * and the exchange of U_slave started. */
+ * MPI sides too), the face states, those of every side with an FV element at the face subcells
+ * (first order), and what each element's reconstruction needs of the other (exchanged). */
 void fv_gauss_prolong_start(const Solver *s, const double *U);
-/* FillFlux (replaces fill_flux_start): the DG fluxes, then those of the sides with an FV element
- * at the face subcells (flux_fv) with their DG form (s->flux) for DG neighbours; the exchanges of
- * both to the slaves' ranks left in flight (fv_gauss_surface_end finishes flux_fv's). */
+/* FillFlux (replaces fill_flux_start): the FV elements' face states reconstructed (the ghosts at
+ * the boundaries need t), U_slave exchanged, the DG fluxes, then those of the sides with an FV
+ * element at the face subcells (flux_fv) with their DG form (s->flux) for DG neighbours; the
+ * exchanges of both to the slaves' ranks left in flight (fv_gauss_surface_end finishes
+ * flux_fv's). */
 void fv_gauss_fill_flux_start(const Solver *s, double t);
 /* Around SurfInt: keep the FV elements' volume residual, then replace what SurfInt added by the
  * face subcell fluxes / h of the boundary subcells. */

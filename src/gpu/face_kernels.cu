@@ -62,6 +62,20 @@ __device__ static void slave_point(const DevData &d, const int *info, int side, 
   for (int v = 0; v < HX_NVAR; v++) u[v] = r[v * d.n2];
 }
 
+/* Gauss nodes, one rank (U_face set): the face lifting kernel keeps the states it prolonged, slot
+ * 0 the master's, 1 the slave's (inner sides), and the face flux kernel of the same stage reads
+ * them: the same values, without a second pass over the element lines. */
+__device__ static void store_face_state(const DevData &d, int side, int slot, int f,
+                                        const double *u) {
+  double *o = d.U_face + ((size_t)side * 2 + slot) * HX_NVAR * d.n2 + f;
+  for (int v = 0; v < HX_NVAR; v++) o[v * d.n2] = u[v];
+}
+
+__device__ static void load_face_state(const DevData &d, int side, int slot, int f, double *u) {
+  const double *o = d.U_face + ((size_t)side * 2 + slot) * HX_NVAR * d.n2 + f;
+  for (int v = 0; v < HX_NVAR; v++) u[v] = o[v * d.n2];
+}
+
 /* BR1 viscous flux (mean of both sides; boundary state with inner gradients on BC sides),
  * subtracted from the advective flux F. One side at a time keeps the gradients in registers. */
 template <bool LES>
@@ -117,10 +131,16 @@ __global__ static void face_flux_kernel(DevData d, DevPhysics ph, double c_stage
     t1[c] = d.face_t1[at];
     t2[c] = d.face_t2[at];
   }
-  prolong_point(d, info[0], info[1], d.s2v[info[1] * d.n2 + f], uL);
+  if (d.U_face)
+    load_face_state(d, side, 0, f, uL);
+  else
+    prolong_point(d, info[0], info[1], d.s2v[info[1] * d.n2 + f], uL);
   int bc = info[5];
   if (bc < 0) {
-    slave_point(d, info, side, f, uR);
+    if (d.U_face)
+      load_face_state(d, side, 1, f, uR);
+    else
+      slave_point(d, info, side, f, uR);
     riemann_flux(d.riemann, d.split, &ph.pp, uL, uR, n, t1, t2, F);
   } else {
     double x[3];
@@ -159,11 +179,13 @@ __global__ static void face_lifting_kernel(DevData d, DevPhysics ph, double c_st
   const int *info = d.side_info + 6 * side;
   double uL[HX_NVAR], uR[HX_NVAR], pL[HX_NPRIM], pR[HX_NPRIM], wL[HX_NLIFT], wR[HX_NLIFT];
   prolong_point(d, info[0], info[1], d.s2v[info[1] * d.n2 + f], uL);
+  if (d.U_face) store_face_state(d, side, 0, f, uL);
   int bc = info[5] >= 0;
   cons_to_prim(&ph.pp, uL, pL);
   lifting_variables(pL, wL);
   if (!bc) {
     slave_point(d, info, side, f, uR);
+    if (d.U_face) store_face_state(d, side, 1, f, uR);
     cons_to_prim(&ph.pp, uR, pR);
     lifting_variables(pR, wR);
   } else {

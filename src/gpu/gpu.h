@@ -25,15 +25,18 @@ enum { GPU_TRANSPORT_AUTO = 0, GPU_TRANSPORT_IPC = 1, GPU_TRANSPORT_HOST = 2 };
 typedef struct {
   const LowStorageRK *rk;
   double cfl_scale, dfl_scale;
-  int dims;       /* Dimension: 3, or 2 (zeta left out of the time step, FLEXI's 2-D build) */
-  int use_graphs; /* capture a whole step in a CUDA graph (1) or launch kernel by kernel (0);
-                     several MPI ranks always launch kernel by kernel */
-  int overlap_mpi; /* several ranks: MPI sides first on the high-priority stream, messages in
-                      flight during the inner sides and volume work (1); one stream, each
-                      exchange waited for at once (0) */
+  int dims;          /* Dimension: 3, or 2 (zeta left out of the time step, FLEXI's 2-D build) */
+  int use_graphs;    /* capture a whole step in a CUDA graph (1) or launch kernel by kernel (0);
+                        several MPI ranks always launch kernel by kernel */
+  int overlap_mpi;   /* several ranks: MPI sides first on the high-priority stream, messages in
+                        flight during the inner sides and volume work (1); one stream, each
+                        exchange waited for at once (0) */
   int mpi_transport; /* GPU_TRANSPORT_* */
   int chem_split;    /* reacting flow with a chemistry stage: gpu_step_dt, gpu_step_flow and
                         gpu_chem_advance instead of gpu_step */
+  const double *alpha_dt; /* FV blending (air): [elem] the blending factors of the first step's
+                             dt (TimeDisc.alpha_dt; then the last stage's); NULL: none */
+  double dt_blend_scale;  /* factor on a blended element's spectral radius (timedisc_blend_scale) */
 } GpuOptions;
 
 /* Number of usable CUDA devices (0 without a GPU or in a build without CUDA). */
@@ -104,10 +107,10 @@ void gpu_rp_destroy(GpuRecordPoints *r);
 int gpu_step_dt(GpuSolver *g, double t_analyze, double *dt, int *landed);
 int gpu_step_flow(GpuSolver *g, double *t);
 typedef struct {
-  long cells;     /* reactors integrated */
-  long steps;     /* integrator steps over all of them */
-  int max_steps;  /* of the most expensive reactor */
-  int launches;   /* integrator kernel launches (bulk-sparse schedule) */
+  long cells;                     /* reactors integrated */
+  long steps;                     /* integrator steps over all of them */
+  int max_steps;                  /* of the most expensive reactor */
+  int launches;                   /* integrator kernel launches (bulk-sparse schedule) */
   double seconds, sparse_seconds; /* device time of the integration, of it in the sparse phase */
 } GpuChemStats;
 int gpu_chem_advance(GpuSolver *g, double dt, double T_min, int integrator, int single_launch,

@@ -50,6 +50,9 @@ typedef struct {
   double *grad_face; /* [side][master | slave][3][4][n2]: the lifted gradients at the face points
                       * in the master's orientation, written by the lifting kernel for the face
                       * kernel (lifting_face_gradients); NULL: the face kernel prolongs grad */
+  double *U_face; /* [side][master | slave][var][n2]: the states the face lifting kernel prolonged
+                   * (Gauss nodes), read by the face flux kernel of the same stage instead of
+                   * prolonging again (lifting_face_states); NULL: it prolongs U */
   const double *metrics, *sJ, *elem_x;
   const double *face_nvec, *face_t1, *face_t2, *face_surf, *face_x;
   const int *side_info;  /* [side][6]: master elem, master locside, slave elem, slave locside, flip, bc */
@@ -76,6 +79,11 @@ typedef struct {
   int fv_indicator, fv_ind_var, fv_limiter, fv_positivity, fv_extend, fv_n_extend;
   double fv_alpha_min, fv_alpha_max, fv_alpha_fix, fv_ext_scale;
   double *U_good; /* copy of U at the start of each step whose state passed the check */
+  /* FV blending of air: [elem] the blending factors the dt kernel reads (the host's initial
+   * ones, then each step's last stage's: TimeDisc.alpha_dt of the CPU) and the factor on a
+   * blended element's spectral radius (fv_blend_dt_lambda); alpha_dt NULL otherwise */
+  double *alpha_dt;
+  double dt_blend_scale;
   /* FLEXI's indicators and FV switching (indicator_kernels.cu; dg/indicator.h): ind_value NULL
    * when hennemann/fixed blend; ind_static: [elem] IndValue of fv/halfhalf/checkerboard */
   int fv_mode, ind_code, n_modes, to_dg_indicator, to_dg_in_rk, switch_conservative;
@@ -170,8 +178,12 @@ int launch_pack_slave(const DevData *d, const double *vol, int nv, int first, in
 int launch_lifting(const DevData *d, const DevPhysics *ph, int volume_grad, cudaStream_t s);
 int lifting_configure(const DevData *d);
 /* Whether the lifting kernel can write the face gradients (grad_face): Gauss-Lobatto nodes (the
- * face points are nodes), the line kernel, one rank. */
+ * face points are nodes) or Gauss nodes (the line kernel interpolates them), the line kernels,
+ * one rank. */
 bool lifting_face_gradients(const DevData *d, int n_ranks);
+/* Whether the face lifting kernel keeps its prolonged states in U_face for the face flux kernel:
+ * Gauss nodes with face gradients. */
+bool lifting_face_states(const DevData *d, int n_ranks);
 /* TGV analysis: per-element sums (HX_TGV_NSUMS integrals + max vorticity) and their total. */
 int launch_tgv_sums(const DevData *d, const DevPhysics *ph, double *elem_sums, double *total,
                     cudaStream_t s);

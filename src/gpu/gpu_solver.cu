@@ -18,7 +18,7 @@ extern "C" {
 #include "time/timedisc.h"
 }
 
-#define GPU_MAX_BUFFERS 50
+#define GPU_MAX_BUFFERS 64
 
 struct GpuSolver {
   DevData d;
@@ -106,9 +106,9 @@ static size_t planned_bytes(const Solver *s) {
     vol += ne * n3 * HX_NGRAD;
     face += ns * n2 * HX_NGRAD;
   }
-  if (s->fv.enabled) { /* U_good, subcell metrics, alpha */
+  if (s->fv.enabled) { /* U_good, subcell metrics, alpha and the time step's alpha */
     size_t np = s->np;
-    vol += ne * (n3 * nv + 9 * np * np * (np - 1) + 1);
+    vol += ne * (n3 * nv + 9 * np * np * (np - 1) + 2);
     face += 2 * ns;
   }
   return sizeof(double) * (vol + face) + sizeof(int) * (6 * ns + 12 * ne + 30 * n2) +
@@ -355,11 +355,20 @@ static int upload_solver(GpuSolver *g, const Solver *s, const GpuOptions *opt) {
       HX_CHECK(dev_alloc(g, (void **)&d->grad_face,
                          sizeof(double) * 2 * HX_NGRAD * s->n_dof_face * d->n_sides, NULL,
                          "face gradients"));
+    if (lifting_face_states(d, par_size()))
+      HX_CHECK(dev_alloc(g, (void **)&d->U_face,
+                         sizeof(double) * 2 * HX_NVAR * s->n_dof_face * d->n_sides, NULL,
+                         "face states"));
     HX_CHECK(lifting_configure(d));
   }
   if (s->sgs) HX_CHECK(upload_eddyvisc(g, s));
   HX_CHECK(upload_connectivity(g, s));
   if (s->fv.enabled) HX_CHECK(upload_fv(g, s));
+  if (s->fv.enabled && opt->alpha_dt && !s->mech) { /* blending: the first step's dt */
+    d->dt_blend_scale = opt->dt_blend_scale;
+    HX_CHECK(dev_alloc(g, (void **)&d->alpha_dt, sizeof(double) * (ne ? ne : 1), opt->alpha_dt,
+                       "FV alpha of the time step"));
+  }
   if (s->mech) HX_CHECK(upload_mixture(g, s, opt));
   HX_CHECK(dev_alloc(g, (void **)&d->sc, sizeof(StepScalars), NULL, "time-step scalars"));
   CU_CHECK(cudaMemset(d->sc, 0, sizeof(StepScalars)));
@@ -392,6 +401,16 @@ static int fv_spread(GpuSolver *g) {
   return HX_OK;
 }
 
+/* Blending: the last stage's blending factors (spread) become the next step's dt's, as the
+ * CPU's TimeDisc.alpha_dt; on the element stream after the spreading, before the update's new
+ * alpha. */
+static int keep_dt_alpha(GpuSolver *g, int st) {
+  if (!g->d.alpha_dt || st != g->rk->n_stages - 1) return HX_OK;
+  CU_CHECK(cudaMemcpyAsync(g->d.alpha_dt, g->d.alpha, sizeof(double) * g->d.n_elems,
+                           cudaMemcpyDeviceToDevice, g->s_elem));
+  return HX_OK;
+}
+
 /* The fused update's coefficients of stage st; for a 3S* scheme first its register work on the
  * element stream (before the stage's update there). */
 static int stage_coefs(GpuSolver *g, int st, double *a, double *b) {
@@ -406,6 +425,7 @@ static int enqueue_stages_mpi(GpuSolver *g) {
   for (int st = 0; st < rk->n_stages; st++) {
     double a, b;
     if (g->d.alpha) HX_CHECK(gpu_mpi_fv_alpha(g->mpi, &g->d));
+    HX_CHECK(keep_dt_alpha(g, st));
     HX_CHECK(stage_coefs(g, st, &a, &b));
     HX_CHECK(gpu_mpi_stage(g->mpi, &g->d, &g->ph, a, b, rk->c[st], st == 0));
   }
@@ -464,6 +484,7 @@ static int enqueue_stages(GpuSolver *g) {
     CU_CHECK(cudaStreamWaitEvent(g->s_side, g->ev_stage[st], 0));
     HX_CHECK(stage_coefs(g, st, &a, &b));
     if (g->d.alpha) HX_CHECK(fv_spread(g));
+    HX_CHECK(keep_dt_alpha(g, st));
     if (g->d.viscous) {
       HX_CHECK(launch_face_lifting(&g->d, &g->ph, rk->c[st], 0, n_sides, g->s_side));
       HX_CHECK(launch_lifting(&g->d, &g->ph, 0, g->s_side));
@@ -481,7 +502,15 @@ static int enqueue_stages(GpuSolver *g) {
 }
 
 /* dt alone, its scalars to the host. */
+/* FV switching: FLEXI switches before it computes the step (as simulation.c's advance); the
+ * first stage's switch then finds nothing to change. */
+static int enqueue_step_switch(GpuSolver *g) {
+  if (g->mpi || g->d.mech) return HX_OK;
+  return launch_fv_switch(&g->d, &g->ph, 0.0, true, g->s_elem);
+}
+
 static int enqueue_dt(GpuSolver *g) {
+  HX_CHECK(enqueue_step_switch(g));
   HX_CHECK(g->mpi ? gpu_mpi_timestep(g->mpi, &g->d, &g->ph, g->sc_host) : enqueue_timestep(g));
   CU_CHECK(cudaMemcpyAsync(g->sc_host, g->d.sc, sizeof(StepScalars), cudaMemcpyDeviceToHost,
                            g->s_elem));
@@ -497,6 +526,7 @@ static int enqueue_step(GpuSolver *g) {
     HX_CHECK(gpu_mpi_timestep(g->mpi, &g->d, &g->ph, g->sc_host));
     return enqueue_stages_mpi(g);
   }
+  HX_CHECK(enqueue_step_switch(g));
   HX_CHECK(enqueue_timestep(g));
   return enqueue_stages(g);
 }

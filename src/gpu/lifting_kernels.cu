@@ -1,6 +1,7 @@
 /* BR1 lifting on the device: gradients of the lifting variables and the viscous volume term, in
- * two kernels. The line kernel (below) serves FLEXI's default, the strong non-conservative form,
- * for N = 1..7; the node kernel every form and degree.
+ * two kernels. The line kernels serve FLEXI's default, the strong non-conservative form, for
+ * N = 1..7: on Gauss-Lobatto nodes the one below, on Gauss nodes lifting_gauss_kernels.cu; the
+ * node kernel every form and degree.
  *
  * Node kernel: one block per element (or a few for low N); each thread owns P nodes of its
  * element (P = passes, a template parameter so that their values stay in registers):
@@ -15,8 +16,9 @@
  *      between reading Ja and writing g;
  *   4. each thread sums the viscous volume integral of its nodes into Ut_visc (VolInt writes the
  *      advective part to Ut, the surface update adds both). Same arithmetic as src/dg/lifting.c. */
-#include "gpu/eddyvisc.cuh"
-#include "gpu/gpu_internal.cuh"
+#include <stdlib.h>
+
+#include "gpu/lifting_line.cuh"
 
 extern "C" {
 #include "dg/faceops.h"
@@ -220,13 +222,12 @@ __global__ static void __launch_bounds__(LIFT_THREADS, 2)
   for (int n = lt; n < n3; n += threads_per_elem) node_viscous_volume<SPLIT>(d, Dv, gc, e, n);
 }
 
-/* Line kernel: the strong non-conservative form (FLEXI's default) with the number of points per
- * line NP a compile-time constant (H100, N = 7, 4.1e6 DOF: 0.55 ms per stage against 0.90 ms for
- * the node kernel, docs/performance.md). The derivatives along the element's lines (of w, and the
- * viscous volume integral of the contravariant fluxes) are done by one thread per line: it reads
- * the line's NP values from shared memory once and forms all NP outputs, with the 1-D matrices
- * in the kernel's parameter space (uniform operands of the FMAs) instead of NP loads per output
- * and a matrix in shared memory. Phases, separated by barriers:
+/* Line kernel on Gauss-Lobatto nodes for N = 1..7 (H100, N = 7, 4.1e6 DOF: 0.55 ms per stage
+ * against 0.90 ms for the node kernel, docs/performance.md; layout and shared phases:
+ * gpu/lifting_line.cuh). The derivatives along the element's lines (of w, and the viscous volume
+ * integral of the contravariant fluxes) are done by one thread per line: it reads the line's NP
+ * values from shared memory once and forms all NP outputs, instead of NP loads per output and a
+ * matrix in shared memory. Phases, separated by barriers:
  *   0. node: w = (u, v, w, T) of the node into slots 0..3;
  *   1. line: reference derivatives D w along each direction into slots 4..15 (4 + 4 dir + v);
  *   2. node: gradients from the node's own metrics, the face values and 1/J (written for the face
@@ -235,60 +236,12 @@ __global__ static void __launch_bounds__(LIFT_THREADS, 2)
  *      read by its owner in this phase);
  *   3. line: the 1-D viscous volume integral of g[dir] along each dir-line, in place (a dir-line's
  *      g[dir] values are read by that line only);
- *   4. node: Ut = -(sum of the three directions).
- * A slot holds one value per node, rows of NP padded to NP + 1 so that the lines of direction 0
- * (stride NP + 1 across the threads of a warp) hit distinct banks. */
-#define LINE_THREADS 256
-#ifndef HEXDG_LINE_MIN_BLOCKS
-#define HEXDG_LINE_MIN_BLOCKS 2 /* blocks per SM: <= 128 registers (3: <= 80, spills; slower) */
-#endif
-#define LINE_SLOTS 16
-
+ *   4. node: Ut = -(sum of the three directions). */
 template <int NP> struct LineMats {
   double D[NP * NP];  /* strong-form derivative */
   double Dv[NP * NP]; /* volume operator Dvol */
   double Dvs[NP];     /* row sums of Dvol (split form: the node's own half of the mean) */
 };
-
-__host__ __device__ constexpr int line_elems_per_block(int n3) {
-  return n3 >= LINE_THREADS / 2 ? 1 : LINE_THREADS / n3;
-}
-
-template <int NP> __device__ static inline int line_pad(int n) { return n + n / NP; }
-
-/* First padded index and stride of line `line` (0 .. NP^2 - 1) along direction dir. */
-template <int NP> __device__ static inline void line_start(int dir, int line, int *base,
-                                                           int *stride) {
-  const int a = line % NP, b = line / NP; /* the two indices across the line */
-  if (dir == 0) { *base = (NP + 1) * line; *stride = 1; }
-  else if (dir == 1) { *base = a + (NP + 1) * NP * b; *stride = NP + 1; }
-  else { *base = a + (NP + 1) * b; *stride = (NP + 1) * NP; }
-}
-
-/* Line task t of a block (3 NP^2 per element): its element le in the block, direction dir and
- * the line's first padded index and stride. */
-template <int NP> __device__ static inline int line_task(int t, int *dir, int *base, int *stride) {
-  constexpr int N2 = NP * NP;
-  int le = t / (3 * N2), r = t - le * 3 * N2;
-  *dir = r / N2;
-  line_start<NP>(*dir, r - *dir * N2, base, stride);
-  return le;
-}
-
-/* The NP values of a line (src[l stride]) into in, and out[i] = sum_l A[i][l] in[l]. */
-template <int NP>
-__device__ static inline void line_apply(const double *A, const double *src, int stride,
-                                         double in[NP], double out[NP]) {
-#pragma unroll
-  for (int l = 0; l < NP; l++) in[l] = src[l * stride];
-#pragma unroll
-  for (int i = 0; i < NP; i++) {
-    double acc = 0.0;
-#pragma unroll
-    for (int l = 0; l < NP; l++) acc += A[i * NP + l] * in[l];
-    out[i] = acc;
-  }
-}
 
 template <int NP, bool SPLIT, bool LES>
 __global__ static void __launch_bounds__(LINE_THREADS, HEXDG_LINE_MIN_BLOCKS)
@@ -296,44 +249,14 @@ __global__ static void __launch_bounds__(LINE_THREADS, HEXDG_LINE_MIN_BLOCKS)
   extern __shared__ double smem[];
   constexpr int N2 = NP * NP, N3 = NP * N2, S = (NP + 1) * N2;
   constexpr int EPB = line_elems_per_block(N3);
-  constexpr int NODE_PASSES = (EPB * N3 + LINE_THREADS - 1) / LINE_THREADS;
   if (d.sc->dt < 0.0) return; /* inadmissible state; dt = 0: analysis before the first step */
   const int e0 = blockIdx.x * EPB;
   const int ne = min(EPB, d.n_elems - e0);
-  { /* the states of all of a thread's nodes are loaded before any is used (loads in flight) */
-    double u[NODE_PASSES][HX_NVAR];
-#pragma unroll
-    for (int p = 0; p < NODE_PASSES; p++) {
-      int t = threadIdx.x + p * LINE_THREADS, le = t / N3, n = t - le * N3;
-      if (t < ne * N3) {
-        const double *Ue = d.U + (size_t)(e0 + le) * d.nvar * N3 + n;
-#pragma unroll
-        for (int v = 0; v < HX_NVAR; v++) u[p][v] = Ue[v * N3];
-      }
-    }
-#pragma unroll
-    for (int p = 0; p < NODE_PASSES; p++) {
-      int t = threadIdx.x + p * LINE_THREADS, le = t / N3, n = t - le * N3;
-      if (t >= ne * N3) break;
-      double prim[HX_NPRIM], w[HX_NLIFT];
-      cons_to_prim(&ph.pp, u[p], prim);
-      lifting_variables(prim, w);
-      double *sl = smem + (size_t)le * LINE_SLOTS * S + line_pad<NP>(n);
-#pragma unroll
-      for (int v = 0; v < HX_NLIFT; v++) sl[v * S] = w[v];
-    }
-  }
+  line_stage_lifting_variables<NP>(d, ph.pp, e0, ne, smem);
   __syncthreads();
   for (int t = threadIdx.x; t < ne * 3 * N2; t += blockDim.x) {
     int dir, base, stride, le = line_task<NP>(t, &dir, &base, &stride);
-    double *sl = smem + (size_t)le * LINE_SLOTS * S + base;
-#pragma unroll
-    for (int v = 0; v < HX_NLIFT; v++) {
-      double in[NP], out[NP];
-      line_apply<NP>(M.D, sl + v * S, stride, in, out);
-#pragma unroll
-      for (int i = 0; i < NP; i++) sl[(HX_NLIFT + dir * HX_NLIFT + v) * S + i * stride] = out[i];
-    }
+    line_derive_lifting_variables<NP>(M.D, smem + (size_t)le * LINE_SLOTS * S + base, dir, stride);
   }
   __syncthreads();
   for (int t = threadIdx.x; t < ne * N3; t += blockDim.x) {
@@ -372,53 +295,37 @@ __global__ static void __launch_bounds__(LINE_THREADS, HEXDG_LINE_MIN_BLOCKS)
 #pragma unroll
         for (int v = 0; v < HX_NLIFT; v++) qg[(c * HX_NLIFT + v) * N3] = q[c][v];
     }
-    double prim[HX_NPRIM], tau[9], cond[3];
-    cons_to_prim(&ph.pp, u, prim);
-    sgs_node_stress<LES>(d, ph.pp, e, n, prim, q, tau, cond);
-#pragma unroll
-    for (int dir = 0; dir < 3; dir++) {
-      double F[HX_NVAR];
-      viscous_flux_from_stress(prim, tau, cond, &Ja[3 * dir], F);
-#pragma unroll
-      for (int v = 0; v < HX_NVAR; v++) sl[(dir * HX_NVAR + v) * S] = F[v];
-    }
+    node_store_viscous_fluxes<NP, LES>(d, ph.pp, e, n, u, Ja, q, sl);
   }
   __syncthreads();
   for (int t = threadIdx.x; t < ne * 3 * N2; t += blockDim.x) {
     int dir, base, stride, le = line_task<NP>(t, &dir, &base, &stride);
-    double *sl = smem + (size_t)le * LINE_SLOTS * S + base + dir * HX_NVAR * S;
-#pragma unroll
-    for (int v = 0; v < HX_NVAR; v++) {
-      double in[NP], out[NP];
-      line_apply<NP>(M.Dv, sl + v * S, stride, in, out);
-#pragma unroll
-      for (int i = 0; i < NP; i++) /* split: sum_l Dvol[i][l] (g_i + g_l) / 2 */
-        sl[v * S + i * stride] = SPLIT ? 0.5 * (out[i] + M.Dvs[i] * in[i]) : out[i];
-    }
+    line_viscous_volume<NP, SPLIT>(M.Dv, M.Dvs,
+                                   smem + (size_t)le * LINE_SLOTS * S + base + dir * HX_NVAR * S,
+                                   stride);
   }
   __syncthreads();
-  for (int t = threadIdx.x; t < ne * N3; t += blockDim.x) {
-    int le = t / N3, n = t - le * N3;
-    const double *sl = smem + (size_t)le * LINE_SLOTS * S + line_pad<NP>(n);
-    double *ut = d.Ut_visc + (size_t)(e0 + le) * d.nvar * N3 + n;
-#pragma unroll
-    for (int v = 0; v < HX_NVAR; v++)
-      ut[v * N3] = -(sl[v * S] + sl[(HX_NVAR + v) * S] + sl[(2 * HX_NVAR + v) * S]);
-  }
+  for (int t = threadIdx.x; t < ne * N3; t += blockDim.x)
+    node_store_viscous_volume<NP>(d, e0, t, smem);
 }
-
-#define LINE_NP_MIN 2
-#define LINE_NP_MAX 8
-
 
 static size_t line_shared_bytes(int np) {
   return sizeof(double) * LINE_SLOTS * (np + 1) * np * np * line_elems_per_block(np * np * np);
 }
 
-/* The line kernel serves the strong non-conservative form for NP = 2 .. 8 (N = 1 .. 7). */
+/* HEXDG_GAUSS_LINE_LIFTING = F (or 0) in the environment: Gauss nodes take the node kernel, and
+ * the face kernels prolong the gradients and the states themselves, as before the Gauss line
+ * kernel (to measure both with one build). */
+static bool gauss_line_lifting_enabled(void) {
+  const char *env = getenv("HEXDG_GAUSS_LINE_LIFTING");
+  return !env || !(env[0] == 'F' || env[0] == 'f' || env[0] == '0');
+}
+
+/* The line kernels serve the strong non-conservative form for NP = 2 .. 8 (N = 1 .. 7). */
 static bool use_line_kernel(const DevData *d) {
   return d->lifting_form == LIFT_STRONG && d->np >= LINE_NP_MIN && d->np <= LINE_NP_MAX &&
-         d->disc_host != NULL;
+         d->disc_host != NULL &&
+         (d->node_type == NODE_GAUSS_LOBATTO || gauss_line_lifting_enabled());
 }
 
 template <int NP> static int line_configure(void) {
@@ -462,18 +369,9 @@ static int line_launch(const DevData *d, const DevPhysics *ph, int volume_grad, 
   return HX_OK;
 }
 
-#define HX_LINE_CASES(F, ARGS)                                                                     \
-  case 2: return F<2> ARGS;                                                                         \
-  case 3: return F<3> ARGS;                                                                         \
-  case 4: return F<4> ARGS;                                                                         \
-  case 5: return F<5> ARGS;                                                                         \
-  case 6: return F<6> ARGS;                                                                         \
-  case 7: return F<7> ARGS;                                                                         \
-  case 8: return F<8> ARGS
-
 static int line_configure_np(int np) {
   switch (np) {
-    HX_LINE_CASES(line_configure, ());
+    LINE_NP_CASES(line_configure, ());
   }
   return HX_OK;
 }
@@ -481,11 +379,10 @@ static int line_configure_np(int np) {
 static int line_launch_np(const DevData *d, const DevPhysics *ph, int volume_grad,
                           cudaStream_t s) {
   switch (d->np) {
-    HX_LINE_CASES(line_launch, (d, ph, volume_grad, s));
+    LINE_NP_CASES(line_launch, (d, ph, volume_grad, s));
   }
   return HX_ERROR(HX_ERR_INTERNAL, "lifting line kernel: no instance for np = %d", d->np);
 }
-#undef HX_LINE_CASES
 
 typedef struct {
   int elems_per_block, threads_per_elem, passes;
@@ -522,7 +419,8 @@ template <int P> static int set_shared_size(size_t bytes) {
 }
 
 int lifting_configure(const DevData *d) {
-  if (use_line_kernel(d)) return line_configure_np(d->np);
+  if (use_line_kernel(d))
+    return d->node_type == NODE_GAUSS ? gauss_line_configure(d->np) : line_configure_np(d->np);
   LiftConfig c = lift_config(d);
   if (c.shared_bytes > LIFT_MAX_SHARED)
     return HX_ERROR(HX_ERR_INPUT,
@@ -567,11 +465,17 @@ template <int P> static void launch_passes(const DevData *d, const DevPhysics *p
 }
 
 bool lifting_face_gradients(const DevData *d, int n_ranks) {
-  return use_line_kernel(d) && d->node_type == NODE_GAUSS_LOBATTO && n_ranks == 1;
+  return use_line_kernel(d) && n_ranks == 1;
+}
+
+bool lifting_face_states(const DevData *d, int n_ranks) {
+  return lifting_face_gradients(d, n_ranks) && d->node_type == NODE_GAUSS;
 }
 
 int launch_lifting(const DevData *d, const DevPhysics *ph, int volume_grad, cudaStream_t s) {
-  if (use_line_kernel(d)) return line_launch_np(d, ph, volume_grad, s);
+  if (use_line_kernel(d))
+    return d->node_type == NODE_GAUSS ? gauss_line_launch(d, ph, volume_grad, s)
+                                      : line_launch_np(d, ph, volume_grad, s);
   LiftConfig c = lift_config(d);
   int blocks = (d->n_elems + c.elems_per_block - 1) / c.elems_per_block;
   int threads = c.elems_per_block * c.threads_per_elem;

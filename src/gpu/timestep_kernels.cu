@@ -4,6 +4,7 @@
 #include "gpu/gpu_internal.cuh"
 
 extern "C" {
+#include "dg/fv.h"
 #include "physics/eddyvisc.h"
 #include "physics/eos.h"
 #include "physics/navierstokes.h"
@@ -75,6 +76,9 @@ __global__ static void lambda_max_kernel(DevData d, DevPhysics ph) {
       lsum += red[2][0];
       lvsum += red[5][0];
     }
+    /* blending: the smaller of the DG and the FV limit where alpha > FV_alpha_min (as the CPU) */
+    if (d.alpha_dt)
+      lsum = fv_blend_dt_lambda(lsum, d.alpha_dt[e], d.fv_alpha_min, d.dt_blend_scale);
     atomicMax(&d.sc->lmax_bits, (unsigned long long)__double_as_longlong(lsum));
     atomicMax(&d.sc->lvmax_bits, (unsigned long long)__double_as_longlong(lvsum));
   }

@@ -284,14 +284,16 @@ static int backend_init(const Params *p, Simulation *sim) {
     return HX_OK;
   }
   HX_CHECK(gpu_select_device(sim->device_name, sizeof sim->device_name));
-  GpuOptions opt = {sim->td.rk,
-                    sim->td.cfl_scale,
-                    sim->td.dfl_scale,
-                    sim->td.dims,
-                    graphs,
-                    overlap,
-                    transport,
-                    sim->chem.splitting != CHEM_SPLIT_NONE};
+  GpuOptions opt = {.rk = sim->td.rk,
+                    .cfl_scale = sim->td.cfl_scale,
+                    .dfl_scale = sim->td.dfl_scale,
+                    .dims = sim->td.dims,
+                    .use_graphs = graphs,
+                    .overlap_mpi = overlap,
+                    .mpi_transport = transport,
+                    .chem_split = sim->chem.splitting != CHEM_SPLIT_NONE,
+                    .alpha_dt = sim->td.alpha_dt,
+                    .dt_blend_scale = timedisc_blend_scale(sim->solver, sim->td.rk)};
   return gpu_solver_create(sim->solver, &opt, sim->t, &sim->gpu);
 }
 
@@ -362,6 +364,8 @@ int simulation_create(const Params *p, const char *restart_file, Simulation **ou
     else
       solver_set_exact(sim->solver, 0.0);
   }
+  if (rc == HX_OK) /* blending: the first step's dt reads the initial state's indicator */
+    timedisc_init_dt_alpha(sim->solver, &sim->td, sim->t);
   sim->restarted = restart_file != NULL;
   sim->tgv = rc == HX_OK && sim->solver->exact.test_case == TESTCASE_TGV;
   if (sim->tgv) rc = tgv_init(&sim->tgva, sim->solver, sim->project);
@@ -651,6 +655,10 @@ static int advance(Simulation *sim, double t_ana, double *dt, int *land) {
   if (sim->backend == BACKEND_CUDA && sim->chem.splitting != CHEM_SPLIT_NONE)
     return gpu_split_step(sim, t_ana, dt, land);
   if (sim->backend == BACKEND_CUDA) return gpu_step(sim->gpu, t_ana, &sim->t, dt, land);
+  /* FV switching: FLEXI's TimeDisc switches elements (CalcIndicator, FV_Switch) before it computes
+   * the step, so an element that turns FV takes the FV limit in this step already */
+  if (sim->solver->fv.enabled && sim->solver->fv.mode == FV_MODE_SWITCHING)
+    fv_switch(sim->solver, sim->solver->U, NULL, sim->t, 1);
   *dt = timedisc_calc_dt(sim->solver, &sim->td);
   if (*dt < 0.0) return HX_ERR_NUMERIC;
   if (sim->U_good) { /* this state passed the check: keep it until the next step's check */

@@ -46,6 +46,12 @@ int timedisc_define_params(Params *p) {
   return HX_OK;
 }
 
+/* Whether the time step reads blending factors: FV_Mode = blending of air (the mixture's GPU
+ * time-step kernel has no blended limit yet, so both backends keep the DG limit there). */
+static int blend_time_step(const Solver *s) {
+  return s->fv.enabled && s->fv.mode == FV_MODE_BLENDING && !s->mech;
+}
+
 /* Dimension = 2: every element's zeta sides are boundary sides or lead back to the element itself
  * (periodic over one layer), as on the meshes of FLEXI's 2-D build. */
 static int check_one_layer(const Mesh *m) {
@@ -105,6 +111,11 @@ int timedisc_init(const Params *p, const Solver *s, TimeDisc *td) {
   long n = (long)s->n_var * s->n_dof;
   td->k = hx_calloc(n, sizeof(double), "Runge-Kutta register");
   HX_ALLOC_CHECK(td->k);
+  if (blend_time_step(s)) {
+    td->alpha_dt = hx_calloc(s->mesh->n_elems ? s->mesh->n_elems : 1, sizeof(double),
+                             "blending factors of the time step");
+    HX_ALLOC_CHECK(td->alpha_dt);
+  }
   if (td->rk->form == RK_3SSTAR) { /* S3: the state at the start of the step */
     td->s3 = hx_calloc(n, sizeof(double), "Runge-Kutta register S3 (3S* scheme)");
     HX_ALLOC_CHECK(td->s3);
@@ -115,8 +126,10 @@ int timedisc_init(const Params *p, const Solver *s, TimeDisc *td) {
 void timedisc_free(TimeDisc *td) {
   free(td->k);
   free(td->s3);
+  free(td->alpha_dt);
   td->k = NULL;
   td->s3 = NULL;
+  td->alpha_dt = NULL;
 }
 
 /* FLEXI's time-step estimate of one element: per direction the maximum over the nodes of the
@@ -169,10 +182,38 @@ double timedisc_cfl_factor(const Solver *s, const LowStorageRK *rk, double cfl_s
   return cfl_scale * alpha[N] / (2.0 * N + 1.0) * 2.0;
 }
 
-/* The same for an FV element (FLEXI's CFLScale(1)): CFLscale * CFLScaleFV / (N+1) * 2, with
- * CFLScaleFV the scheme's Gauss alpha at N = 1 (FLEXI: timedisc_vars.f90, fillCFL_DFL). */
+/* 2 / MINVAL(FV_w), FV_w the subcell widths: N+1 for the equidistant subcells of Gauss-node
+ * switching, 2 / (the smallest LGL weight) = N (N+1) for the LGL subcells (blending; FLEXI's
+ * FV_CellType = same there). */
+static double fv_two_over_min_width(const Solver *s) {
+  if (s->disc.node_type == NODE_GAUSS) return s->disc.N + 1.0;
+  double w_min = s->disc.w[0];
+  for (int i = 1; i < s->np; i++)
+    w_min = s->disc.w[i] < w_min ? s->disc.w[i] : w_min;
+  return 2.0 / w_min;
+}
+
+/* The same for an FV element (FLEXI's CFLScale(1)), CFLScaleFV the scheme's Gauss alpha at N = 1:
+ * FLEXI src/timedisc/timedisc_func.f90 (fillCFL_DFL): CFLScale(1)*CFLScaleFV*MINVAL(FV_w)/2. */
 static double fv_cfl_factor(const Solver *s, const LowStorageRK *rk, double cfl_scale) {
-  return cfl_scale * rk->cfl_alpha_gauss[1] / (s->disc.N + 1.0) * 2.0;
+  return cfl_scale * rk->cfl_alpha_gauss[1] / fv_two_over_min_width(s) * 2.0;
+}
+
+/* DG factor / FV factor: an FV element's spectral radius times this gives FLEXI's
+ * dtElem = CFLScale(1) 2 / lambda with the DG factor. */
+static double dg_over_fv_factor(const Solver *s, const LowStorageRK *rk) {
+  return timedisc_cfl_factor(s, rk, 1.0) / fv_cfl_factor(s, rk, 1.0);
+}
+
+double timedisc_blend_scale(const Solver *s, const LowStorageRK *rk) {
+  const double dg_over_fv = dg_over_fv_factor(s, rk);
+  return dg_over_fv > 1.0 ? dg_over_fv : 1.0;
+}
+
+void timedisc_init_dt_alpha(Solver *s, TimeDisc *td, double t) {
+  if (!td->alpha_dt) return;
+  fv_compute_alpha_at(s, s->U, t);
+  memcpy(td->alpha_dt, s->fv.alpha, sizeof(double) * s->mesh->n_elems);
 }
 
 double timedisc_viscous_factor(const Solver *s, const LowStorageRK *rk, double dfl_scale) {
@@ -184,7 +225,8 @@ double timedisc_viscous_factor(const Solver *s, const LowStorageRK *rk, double d
 
 double timedisc_calc_dt(const Solver *s, const TimeDisc *td) {
   double lmax = 0.0, lvmax = 0.0;
-  const double dg_over_fv = timedisc_cfl_factor(s, td->rk, 1.0) / fv_cfl_factor(s, td->rk, 1.0);
+  const double dg_over_fv = dg_over_fv_factor(s, td->rk);
+  const double blend_scale = timedisc_blend_scale(s, td->rk), *alpha = td->alpha_dt;
   int bad = -1;
 #pragma omp parallel for schedule(static) reduction(max : lmax, lvmax, bad)
   for (int e = 0; e < s->mesh->n_elems; e++) {
@@ -193,6 +235,8 @@ double timedisc_calc_dt(const Solver *s, const TimeDisc *td) {
     if (l[0] < 0.0 || l[0] != l[0] || l[1] != l[1]) bad = e > bad ? e : bad;
     /* FLEXI's dtElem = CFLScale(FVE) 2 / lambda: an FV element's radius scaled to the DG factor */
     if (fv_elem_is_gauss_fv(s, e)) l[0] *= dg_over_fv;
+    /* blending: the smaller of the DG and the FV limit where alpha > FV_alpha_min */
+    if (alpha) l[0] = fv_blend_dt_lambda(l[0], alpha[e], s->fv.alpha_min, blend_scale);
     if (l[0] > lmax) lmax = l[0];
     if (l[1] > lvmax) lvmax = l[1];
   }
@@ -261,4 +305,6 @@ void timedisc_rk_step(Solver *s, TimeDisc *td, double t, double dt) {
       update_2n(n, rk->A[st], rk->B[st], dt, s->Ut, s->U, td->k);
     if (s->fv.positivity) fv_positivity_limit(s, s->U);
   }
+  if (td->alpha_dt) /* the next step's time step reads the last stage's (GPU: the same) */
+    memcpy(td->alpha_dt, s->fv.alpha, sizeof(double) * s->mesh->n_elems);
 }

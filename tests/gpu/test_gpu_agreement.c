@@ -132,11 +132,12 @@ static void test_agreement_navierstokes(void **state) {
     agreement_mu(Ns[a], "GAUSS", NULL, "(/T,F,T/)", "0.01");
     agreement_mu(Ns[a], "GAUSS-LOBATTO", "CH", "(/F,T,T/)", "0.01");
   }
-  /* the lifting forms other than the defaults (strong non-conservative on Gauss-Lobatto, weak
-   * on Gauss nodes) */
+  /* the lifting forms other than the default (strong non-conservative on both node types: the
+   * line kernels; the others take the node kernel) */
   agreement_opt(3, "GAUSS-LOBATTO", "PI", "(/T,F,T/)", "0.01", "doWeakLifting = T");
   agreement_opt(3, "GAUSS-LOBATTO", "PI", "(/T,T,F/)", "0.01", "doConservativeLifting = T");
-  agreement_opt(3, "GAUSS", NULL, "(/T,T,F/)", "0.01", "doWeakLifting = F");
+  agreement_opt(3, "GAUSS", NULL, "(/T,T,F/)", "0.01", "doWeakLifting = T");
+  agreement_opt(3, "GAUSS", NULL, "(/F,T,T/)", "0.01", "doConservativeLifting = T");
 }
 
 /* Walls and outflows: CPU and GPU agree with every supported boundary type. */
@@ -250,8 +251,10 @@ static void test_navierstokes_mms_on_gpu(void **state) {
   (void)state;
   if (!have_gpu()) skip();
   const char *extra[] = {"mu0 = 0.01", "Backend = cuda", NULL};
+  /* weak lifting on Gauss nodes: the strong default loses order there (docs/numerics.md) */
+  const char *extra_weak[] = {"mu0 = 0.01", "Backend = cuda", "doWeakLifting = T", NULL};
   const MmsSeries split = {"GAUSS-LOBATTO", "PI", extra, 2, 5, 0.7};
-  const MmsSeries weak = {"GAUSS", NULL, extra, 1, 5, 0.7};
+  const MmsSeries weak = {"GAUSS", NULL, extra_weak, 1, 5, 0.7};
   convergence_series(&split);
   convergence_series(&weak);
 }

@@ -1,10 +1,12 @@
 /* LES eddy viscosity on the CUDA backend against the CPU backend: a small Taylor-Green vortex
  * (4^3 elements) after 20 RK steps with each SGS model, relative L2 difference of U <= 1e-12, on
  * Gauss-Lobatto nodes (line lifting kernel, N = 3 and 7; node kernel with the conservative
- * lifting) and Gauss nodes (node kernel, weak lifting, prolonged face gradients); and the damped
- * Smagorinsky model in a channel with no-slip walls (boundary viscous flux with mu_t). Each case
- * also prints how far the model moved the GPU solution from the run without a model, so that an
- * agreement with a silently ignored model cannot pass. Exits 77 (skipped) without a GPU. */
+ * lifting) and Gauss nodes (Gauss line kernel with the default strong lifting, N = 4 and 6, face
+ * gradients interpolated by it; node kernel with the weak lifting, face gradients prolonged by
+ * the face kernel); and the damped Smagorinsky model in a channel with no-slip walls (boundary
+ * viscous flux with mu_t) on both node types (line kernels). Each case also prints how far the
+ * model moved the GPU solution from the run without a model, so that an agreement with a
+ * silently ignored model cannot pass. Exits 77 (skipped) without a GPU. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -117,9 +119,18 @@ static void test_tgv_node_kernel(void **state) {
   if (!have_gpu()) skip();
   const char *cons[] = {"N = 3", "NodeType = GAUSS-LOBATTO", "SplitDG = PI",
                         "doConservativeLifting = T", NULL};
-  const char *gauss[] = {"N = 4", "NodeType = GAUSS", NULL};
+  const char *gauss[] = {"N = 4", "NodeType = GAUSS", "doWeakLifting = T", NULL};
   models(TGV, "TGV N=3 LGL conservative lifting", cons);
-  models(TGV, "TGV N=4 GAUSS weak", gauss);
+  models(TGV, "TGV N=4 GAUSS weak lifting", gauss);
+}
+
+static void test_tgv_gauss_line_kernel(void **state) {
+  (void)state;
+  if (!have_gpu()) skip();
+  const char *n4[] = {"N = 4", "NodeType = GAUSS", NULL};
+  const char *n6[] = {"N = 6", "NodeType = GAUSS", NULL}; /* two nodes per thread */
+  models(TGV, "TGV N=4 GAUSS (line kernel)", n4);
+  models(TGV, "TGV N=6 GAUSS (line kernel)", n6);
 }
 
 static void test_channel_van_driest(void **state) {
@@ -140,6 +151,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_tgv_lgl_line_kernel),
       cmocka_unit_test(test_tgv_node_kernel),
+      cmocka_unit_test(test_tgv_gauss_line_kernel),
       cmocka_unit_test(test_channel_van_driest),
   };
   int rc = cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,8 +1,8 @@
 /* Time averages on the GPU (src/gpu/timeavg_kernels.cu) against the CPU (src/analysis/timeavg.c):
  * the same case (the manufactured solution on a curved periodic box, every averageable variable
- * and every supported MeanSquare entry, two windows; again viscous with DR_u and DR_S) run on both
- * backends writes TimeAvg files whose Mean and MeanSquare agree to 1e-12 relative, with the same
- * AvgTime. Skipped (77) where no GPU is visible. */
+ * and every supported MeanSquare entry, two windows; again viscous with DR_u and DR_S, on both
+ * node types) run on both backends writes TimeAvg files whose Mean and MeanSquare agree to 1e-12
+ * relative, with the same AvgTime. Skipped (77) where no GPU is visible. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -137,10 +137,21 @@ static void test_gpu_timeavg_dissipation(void **state) {
   compare_backends(more);
 }
 
+/* The same on Gauss nodes: the Gauss line kernel also writes the volume gradients when the
+ * state is lifted for an analysis. */
+static void test_gpu_timeavg_dissipation_gauss(void **state) {
+  (void)state;
+  if (gpu_device_count() == 0) return;
+  const char *more[] = {"mu0 = 0.01",       "VarNameFluc = DR_u", "VarNameFluc = DR_S",
+                        "NodeType = GAUSS", "SplitDG = none",     NULL};
+  compare_backends(more);
+}
+
 int main(void) {
   harness_scratch_dir("gpu_timeavg");
   const struct CMUnitTest tests[] = {cmocka_unit_test(test_gpu_timeavg_matches_cpu),
-                                     cmocka_unit_test(test_gpu_timeavg_dissipation)};
+                                     cmocka_unit_test(test_gpu_timeavg_dissipation),
+                                     cmocka_unit_test(test_gpu_timeavg_dissipation_gauss)};
   int rc = cmocka_run_group_tests(tests, NULL, NULL);
   return rc == 0 && gpu_device_count() == 0 ? 77 : rc; /* no GPU: skipped, not passed */
 }

@@ -3,7 +3,8 @@
  * of FV and DG elements (the mixed sides' face subcells); the integral of every conservative
  * variable (DG elements sum w J U, FV elements sum h^3 J_FV U) stays constant to round-off on a
  * periodic curved mesh while elements switch; Sod's shock tube converges in L1 to the exact
- * solution (physics/riemann_exact.h) as the mesh is refined. */
+ * solution (physics/riemann_exact.h) as the mesh is refined; FLEXI's time step and its physical
+ * reconstruction distances on an affine box. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -14,6 +15,7 @@
 #include "dg/indicator.h"
 #include "harness.h"
 #include "io/state.h"
+#include "mesh/facemap.h"
 #include "physics/eos.h"
 #include "physics/riemann_exact.h"
 #include "time/timedisc.h"
@@ -240,6 +242,42 @@ static void test_restart_identity(void **state) {
   free(u_full);
 }
 
+/* FLEXI's reconstruction distances (fv_metrics.f90): on the affine box (edges 2/3, 2/3, 1) a
+ * subcell centre lies half a subcell width from both of its faces, and the first Gauss node of a
+ * DG neighbour (1 + xi_0) edge / 2 from the element face; on both sides of every face. */
+static void test_reconstruction_distances(void **state) {
+  (void)state;
+  const char *extra[] = {"IndicatorType = fv", "IniExactFunc = 1",
+                         "RefState = (/1.0, 0.3, -0.2, 0.1, 0.71428571/)", "tend = 1.", NULL};
+  Simulation *sim = harness_sim(BASE, extra, NULL);
+  assert_non_null(sim);
+  const Solver *s = sim->solver;
+  const struct FVGauss *g = s->fv.gauss;
+  const int np = s->np, n3 = s->n_dof_elem, n2 = s->n_dof_face;
+  const double edge[3] = {2.0 / 3.0, 2.0 / 3.0, 1.0};
+  double worst = 0.0;
+  for (int e = 0; e < s->mesh->n_elems; e++)
+    for (int d = 0; d < 3; d++)
+      for (int q = 0; q < n3; q++) {
+        const long at = ((long)e * 3 + d) * n3 + q;
+        const double half = 0.5 * edge[d] / np;
+        worst = fmax(worst, fmax(fabs(g->dx_l[at] - half), fabs(g->dx_r[at] - half)));
+      }
+  for (int side = 0; side < s->mesh->n_sides; side++) {
+    const int e = s->mesh->side_master_elem[side];
+    const int d = side_normal_dir(s->mesh->side_master_locside[side]);
+    const double fv = 0.5 * edge[d] / np, dg = (1.0 + s->disc.x[0]) * 0.5 * edge[d];
+    for (int f = 0; f < n2 && e >= 0; f++)
+      for (int k = 0; k < 2; k++) {
+        const double *dist = k ? g->dist_slave : g->dist_master;
+        worst = fmax(worst, fabs(dist[2L * n2 * side + f] - fv));
+        worst = fmax(worst, fabs(dist[2L * n2 * side + n2 + f] - dg));
+      }
+  }
+  printf("  reconstruction distances on the affine box: largest error %.2e\n", worst);
+  assert_true(worst < 1e-14);
+  simulation_destroy(sim);
+}
 
 /* FLEXI's time step (calctimestep.f90, timedisc_vars.f90): a DG element takes
  * CFLscale alpha(N) / (2N+1) 2 / lambda, an FV element CFLscale alpha_Gauss(1) / (N+1) 2 / lambda,
@@ -303,8 +341,8 @@ static void test_flexi_time_step(void **state) {
   const double got_3d_one_layer = timedisc_calc_dt(sim->solver, &sim->td);
   simulation_destroy(sim);
   /* the one-layer box has edge 2 in z: lambda_z = (|w| + c) 2 / 2 */
-  const double dg3_one = 0.9 * rk->cfl_alpha_gauss[N] / (2.0 * N + 1.0) * 2.0 /
-                         (lam2 + (fabs(u[2]) + c) * 2.0 / 2.0);
+  const double dg3_one =
+      0.9 * rk->cfl_alpha_gauss[N] / (2.0 * N + 1.0) * 2.0 / (lam2 + (fabs(u[2]) + c) * 2.0 / 2.0);
   printf("  Dimension = 2: dt %.15e (expected %.15e); Dimension = 3 on the same mesh %.15e "
          "(expected %.15e)\n",
          got_2d, dg2, got_3d_one_layer, dg3_one);
@@ -322,8 +360,8 @@ static void test_flexi_time_step(void **state) {
 int main(void) {
   harness_scratch_dir("fv_gauss");
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_freestream), cmocka_unit_test(test_conservation),
+      cmocka_unit_test(test_freestream),      cmocka_unit_test(test_conservation),
       cmocka_unit_test(test_sod_convergence), cmocka_unit_test(test_restart_identity),
-      cmocka_unit_test(test_flexi_time_step)};
+      cmocka_unit_test(test_flexi_time_step), cmocka_unit_test(test_reconstruction_distances)};
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

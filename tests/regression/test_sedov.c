@@ -29,7 +29,7 @@ static const char *const SEDOV[] = {
     "BoxLower = (/-1.2,-1.2,-1.2/)", "BoxUpper = (/1.2,1.2,1.2/)", "BoxPeriodic = (/T,T,T/)",
     "N = 3", "NodeType = GAUSS-LOBATTO", "SplitDG = PI", "Riemann = HLLC", "IniExactFunc = 15",
     "SedovEnergy = 1.", "SedovRadius = 0.15", "SedovDensity = 1.", "SedovPressure = 1e-5",
-    "tend = 0.25", "CFLscale = 0.5", "CalcErrorNorms = F", "IndicatorType = hennemann",
+    "tend = 0.25", "CFLscale = 0.9", "CalcErrorNorms = F", "IndicatorType = hennemann",
     "FV_alpha_max = 1.", "FV_doExtendAlpha = T", "FV_PositivityLimiter = T", NULL};
 
 static const double *node_x(const Solver *s, int e, int d) {

@@ -1,0 +1,304 @@
+/* BR1 lifting on Gauss nodes, strong non-conservative form (FLEXI's default), N = 1..7: the line
+ * kernel of Gauss-Lobatto nodes (lifting_kernels.cu; shared layout and phases in
+ * gpu/lifting_line.cuh) plus what differs on Gauss nodes, where no node lies on a face:
+ *   - the surface term of the lifting reaches every node of a line, Lhat_minus(i) and
+ *     Lhat_plus(i) times the face values w* n s at the line's two ends: each line thread
+ *     gathers these 2 x 12 values once, instead of every node gathering 6 x 12;
+ *   - the gradients at the face points are interpolations along the normal lines,
+ *     sum_i l_i(-1) q_i and sum_i l_i(+1) q_i: the line threads form them from the nodes'
+ *     gradients in shared memory and write them into grad_face, so that the face kernel reads
+ *     12 values per side and face point instead of prolonging 12 x NP from the volume.
+ * Phases, separated by barriers:
+ *   0. node: w = (u, v, w, T) into slots 0..3;
+ *   1. line: D w along each direction into slots 4..15, and the line's lifting face values at
+ *      both ends into the face region [dir][end][12][line];
+ *   2. node: q = 1/J (sum_d Ja^d D_d w + sum over the six sides of Lhat(i) w* n s), in the
+ *      order of the sides as in src/dg/surfint.c; into slots 0..11 (and grad: volume_grad, or
+ *      no grad_face);
+ *   3. line (grad_face set): q interpolated to both ends of the line, into grad_face;
+ *   4. node: the contravariant viscous fluxes from q, the state and the metrics into slots 0..14;
+ *   5. line: the 1-D viscous volume integral (Dvol = Dhat), in place;
+ *   6. node: Ut_visc = -(sum of the three directions).
+ * Same arithmetic as src/dg/lifting.c up to round-off (FMA contraction, order of the sums). */
+#include "gpu/lifting_line.cuh"
+
+extern "C" {
+#include "dg/faceops.h"
+}
+
+/* Face region per element: [dir][end][3][4][NP^2] */
+#define GAUSS_FACE_VALUES (6 * HX_NGRAD)
+
+template <int NP> struct GaussLineMats {
+  double D[NP * NP];     /* strong-form derivative */
+  double Dv[NP * NP];    /* volume operator Dvol (= Dhat: weak form) */
+  double Lm[NP], Lp[NP]; /* l_i(-1), l_i(+1): interpolation to the faces */
+};
+
+/* Doubles of shared memory per block: slots and face region per element, then Lhat_minus and
+ * Lhat_plus (read with a per-thread index, so not from the parameter space). */
+static size_t gauss_line_shared_bytes(int np) {
+  const size_t n2 = (size_t)np * np;
+  return sizeof(double) * (line_elems_per_block(np * np * np) *
+                               (LINE_SLOTS * (np + 1) * n2 + GAUSS_FACE_VALUES * n2) +
+                           2 * np);
+}
+
+/* Local side at the minus (end 0) or plus (end 1) end of the lines of direction dir. */
+__device__ static __forceinline__ int line_end_side(int dir, int end) {
+  return end ? (dir == 0 ? 2 : dir == 1 ? 3 : 5) : (dir == 0 ? 4 : dir == 1 ? 1 : 0);
+}
+
+/* Side, flip and face point (in the master's orientation) of the end `end` of line `line`
+ * (0 .. NP^2 - 1, the two indices across it) along direction dir of element e. */
+template <int NP>
+__device__ static __forceinline__ void line_end_face_point(const DevData &d, int e, int dir,
+                                                           int line, int end, int *side, int *flip,
+                                                           int *f) {
+  const int a = line % NP, b = line / NP, ls = line_end_side(dir, end);
+  const int i = dir == 0 ? 0 : a, j = dir == 0 ? a : dir == 1 ? 0 : b, k = dir == 2 ? 0 : b;
+  int ps, qs, p, q;
+  *side = d.elem_sides[2 * (6 * e + ls)];
+  *flip = d.elem_sides[2 * (6 * e + ls) + 1];
+  volume_to_side(NP - 1, ls, i, j, k, &ps, &qs); /* the index along dir does not matter */
+  flip_master_to_slave(*flip, NP - 1, ps, qs, &p, &q);
+  *f = q * NP + p;
+}
+
+/* Line phase: the lifting face values w* n s (lift_flux, 12 per face point) at both ends of the
+ * line into the element's face region (out: at [dir][end 0][0][line]). */
+template <int NP>
+__device__ static __forceinline__ void line_gather_lift_flux(const DevData &d, int e, int dir,
+                                                             int line, double *out) {
+  constexpr int N2 = NP * NP;
+  double F[2][HX_NGRAD];
+#pragma unroll
+  for (int end = 0; end < 2; end++) {
+    int side, flip, f;
+    line_end_face_point<NP>(d, e, dir, line, end, &side, &flip, &f);
+    const double *L = d.lift_flux + (size_t)side * HX_NGRAD * N2 + f;
+#pragma unroll
+    for (int c = 0; c < HX_NGRAD; c++)
+      F[end][c] = L[c * N2];
+  }
+#pragma unroll
+  for (int end = 0; end < 2; end++)
+#pragma unroll
+    for (int c = 0; c < HX_NGRAD; c++)
+      out[(end * HX_NGRAD + c) * N2] = F[end][c];
+}
+
+/* Node phase: gradients q of node task t (volume term, surface term of the six sides, 1/J)
+ * into its slots 0..11; also into the volume array grad when asked. Ja: the node's metrics,
+ * loaded here. */
+template <int NP>
+__device__ static __forceinline__ void
+gauss_node_gradient(const DevData &d, int e0, int t, double *slots, const double *faces,
+                    const double *Lhat, int volume_grad, double Ja[9]) {
+  constexpr int N2 = NP * NP, N3 = NP * N2, S = (NP + 1) * N2;
+  const int le = t / N3, n = t - le * N3, e = e0 + le;
+  const int idx[3] = {n % NP, (n / NP) % NP, n / N2};
+  double *sl = slots + (size_t)le * LINE_SLOTS * S + line_pad<NP>(n);
+  const double *fe = faces + (size_t)le * GAUSS_FACE_VALUES * N2;
+  const double *Jae = d.metrics + (size_t)e * 9 * N3 + n;
+  double q[3][HX_NLIFT];
+#pragma unroll
+  for (int c = 0; c < 9; c++)
+    Ja[c] = __ldg(&Jae[c * N3]);
+  const double sJ = d.sJ[(size_t)e * N3 + n];
+#pragma unroll
+  for (int c = 0; c < 3; c++)
+#pragma unroll
+    for (int v = 0; v < HX_NLIFT; v++) {
+      double acc = 0.0;
+#pragma unroll
+      for (int dir = 0; dir < 3; dir++)
+        acc += Ja[dir * 3 + c] * sl[(HX_NLIFT + dir * HX_NLIFT + v) * S];
+      q[c][v] = acc;
+    }
+  /* the node's line along dir: its two other indices */
+  const int line[3] = {idx[1] + NP * idx[2], idx[0] + NP * idx[2], idx[0] + NP * idx[1]};
+#pragma unroll
+  for (int ls = 0; ls < 6; ls++) { /* strong form: the same sign on master and slave */
+    const int dir = side_normal_dir(ls), end = side_is_plus(ls);
+    const double w = Lhat[end * NP + idx[dir]];
+    const double *F = fe + ((dir * 2 + end) * HX_NGRAD) * N2 + line[dir];
+#pragma unroll
+    for (int c = 0; c < 3; c++)
+#pragma unroll
+      for (int v = 0; v < HX_NLIFT; v++)
+        q[c][v] += w * F[(c * HX_NLIFT + v) * N2];
+  }
+#pragma unroll
+  for (int c = 0; c < 3; c++)
+#pragma unroll
+    for (int v = 0; v < HX_NLIFT; v++)
+      q[c][v] *= sJ;
+  if (!d.grad_face || volume_grad) {
+    double *qg = d.grad + (size_t)e * HX_NGRAD * N3 + n;
+#pragma unroll
+    for (int c = 0; c < 3; c++)
+#pragma unroll
+      for (int v = 0; v < HX_NLIFT; v++)
+        qg[(c * HX_NLIFT + v) * N3] = q[c][v];
+  }
+#pragma unroll
+  for (int c = 0; c < 3; c++)
+#pragma unroll
+    for (int v = 0; v < HX_NLIFT; v++)
+      sl[(c * HX_NLIFT + v) * S] = q[c][v];
+}
+
+/* Line phase: the gradients of the line's nodes (slots 0..11, sl at its first node) at both of
+ * its ends, into grad_face: the master's or the slave's half, in the master's orientation. */
+template <int NP>
+__device__ static __forceinline__ void
+line_face_gradients(const DevData &d, const GaussLineMats<NP> &M, int e, int dir, int line,
+                    const double *sl, int stride) {
+  constexpr int N2 = NP * NP, S = (NP + 1) * N2;
+  double *out[2];
+#pragma unroll
+  for (int end = 0; end < 2; end++) {
+    int side, flip, f;
+    line_end_face_point<NP>(d, e, dir, line, end, &side, &flip, &f);
+    out[end] = d.grad_face + ((size_t)side * 2 + (flip != 0)) * HX_NGRAD * N2 + f;
+  }
+#pragma unroll
+  for (int c = 0; c < HX_NGRAD; c++) {
+    double in[NP], m = 0.0, p = 0.0;
+#pragma unroll
+    for (int i = 0; i < NP; i++)
+      in[i] = sl[c * S + i * stride];
+#pragma unroll
+    for (int i = 0; i < NP; i++) { /* prolong_to_face_point's order */
+      m += M.Lm[i] * in[i];
+      p += M.Lp[i] * in[i];
+    }
+    out[0][c * N2] = m;
+    out[1][c * N2] = p;
+  }
+}
+
+/* Node phase: the contravariant viscous fluxes of node task t from its gradients (slots 0..11),
+ * state u and metrics Ja (LOAD: loaded here; else kept from the earlier phases), into its slots
+ * 0..14. */
+template <int NP, bool LES, bool LOAD>
+__device__ static __forceinline__ void
+gauss_node_viscous_fluxes(const DevData &d, const PhysParams &pp, int e0, int t, double *slots,
+                          double u[HX_NVAR], double Ja[9]) {
+  constexpr int N2 = NP * NP, N3 = NP * N2, S = (NP + 1) * N2;
+  const int le = t / N3, n = t - le * N3, e = e0 + le;
+  double *sl = slots + (size_t)le * LINE_SLOTS * S + line_pad<NP>(n);
+  double q[3][HX_NLIFT];
+  if (LOAD) {
+    const double *Jae = d.metrics + (size_t)e * 9 * N3 + n;
+    const double *Ue = d.U + (size_t)e * d.nvar * N3 + n;
+#pragma unroll
+    for (int c = 0; c < 9; c++)
+      Ja[c] = __ldg(&Jae[c * N3]);
+#pragma unroll
+    for (int v = 0; v < HX_NVAR; v++)
+      u[v] = Ue[v * N3];
+  }
+#pragma unroll
+  for (int c = 0; c < 3; c++)
+#pragma unroll
+    for (int v = 0; v < HX_NLIFT; v++)
+      q[c][v] = sl[(c * HX_NLIFT + v) * S];
+  node_store_viscous_fluxes<NP, LES>(d, pp, e, n, u, Ja, q, sl);
+}
+
+template <int NP, bool LES>
+__global__ static void __launch_bounds__(LINE_THREADS, HEXDG_LINE_MIN_BLOCKS)
+    lifting_gauss_line_kernel(DevData d, DevPhysics ph, GaussLineMats<NP> M, int volume_grad) {
+  extern __shared__ double smem[];
+  constexpr int N2 = NP * NP, N3 = NP * N2, S = (NP + 1) * N2;
+  constexpr int EPB = line_elems_per_block(N3);
+  /* one node per thread (N <= 5): its state (phase 0) and metrics (phase 2) stay in registers
+   * for phase 4; two nodes per thread (N = 6, 7): phase 4 loads them again (28 registers less) */
+  constexpr bool KEEP = EPB * N3 <= LINE_THREADS;
+  if (d.sc->dt < 0.0) return; /* inadmissible state; dt = 0: analysis before the first step */
+  const int e0 = blockIdx.x * EPB;
+  const int ne = min(EPB, d.n_elems - e0);
+  double *faces = smem + (size_t)EPB * LINE_SLOTS * S, *Lhat = faces + EPB * GAUSS_FACE_VALUES * N2;
+  double u[HX_NVAR], Ja[9];
+  for (int t = threadIdx.x; t < 2 * NP; t += blockDim.x)
+    Lhat[t] = t < NP ? d.disc->Lhat_minus[t] : d.disc->Lhat_plus[t - NP];
+  line_stage_lifting_variables<NP>(d, ph.pp, e0, ne, smem, KEEP ? u : nullptr);
+  __syncthreads();
+  for (int t = threadIdx.x; t < ne * 3 * N2; t += blockDim.x) {
+    int dir, base, stride, le = line_task<NP>(t, &dir, &base, &stride);
+    const int line = t - le * 3 * N2 - dir * N2;
+    line_gather_lift_flux<NP>(d, e0 + le, dir, line,
+                              faces + ((size_t)le * GAUSS_FACE_VALUES + dir * 2 * HX_NGRAD) * N2 +
+                                  line);
+    line_derive_lifting_variables<NP>(M.D, smem + (size_t)le * LINE_SLOTS * S + base, dir, stride);
+  }
+  __syncthreads();
+  for (int t = threadIdx.x; t < ne * N3; t += blockDim.x)
+    gauss_node_gradient<NP>(d, e0, t, smem, faces, Lhat, volume_grad, Ja);
+  __syncthreads();
+  if (d.grad_face) { /* the same for the whole block */
+    for (int t = threadIdx.x; t < ne * 3 * N2; t += blockDim.x) {
+      int dir, base, stride, le = line_task<NP>(t, &dir, &base, &stride);
+      line_face_gradients<NP>(d, M, e0 + le, dir, t - le * 3 * N2 - dir * N2,
+                              smem + (size_t)le * LINE_SLOTS * S + base, stride);
+    }
+    __syncthreads();
+  }
+  for (int t = threadIdx.x; t < ne * N3; t += blockDim.x)
+    gauss_node_viscous_fluxes<NP, LES, !KEEP>(d, ph.pp, e0, t, smem, u, Ja);
+  __syncthreads();
+  for (int t = threadIdx.x; t < ne * 3 * N2; t += blockDim.x) {
+    int dir, base, stride, le = line_task<NP>(t, &dir, &base, &stride);
+    line_viscous_volume<NP, false>(
+        M.Dv, M.Dv, smem + (size_t)le * LINE_SLOTS * S + base + dir * HX_NVAR * S, stride);
+  }
+  __syncthreads();
+  for (int t = threadIdx.x; t < ne * N3; t += blockDim.x)
+    node_store_viscous_volume<NP>(d, e0, t, smem);
+}
+
+template <int NP> static int gauss_configure(void) {
+  int bytes = (int)gauss_line_shared_bytes(NP);
+  CU_CHECK(cudaFuncSetAttribute(lifting_gauss_line_kernel<NP, false>,
+                                cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
+  CU_CHECK(cudaFuncSetAttribute(lifting_gauss_line_kernel<NP, true>,
+                                cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
+  return HX_OK;
+}
+
+template <int NP>
+static int gauss_launch(const DevData *d, const DevPhysics *ph, int volume_grad, cudaStream_t s) {
+  GaussLineMats<NP> M;
+  const Disc *h = d->disc_host;
+  for (int i = 0; i < NP; i++) {
+    M.Lm[i] = h->L_minus[i];
+    M.Lp[i] = h->L_plus[i];
+    for (int l = 0; l < NP; l++) {
+      M.D[i * NP + l] = h->D[i * NP + l];
+      M.Dv[i * NP + l] = h->Dvol[i * NP + l];
+    }
+  }
+  int epb = line_elems_per_block(NP * NP * NP);
+  int blocks = (d->n_elems + epb - 1) / epb;
+  size_t bytes = gauss_line_shared_bytes(NP);
+  if (d->sgs_model != SGS_NONE)
+    lifting_gauss_line_kernel<NP, true>
+        <<<blocks, LINE_THREADS, bytes, s>>>(*d, *ph, M, volume_grad);
+  else
+    lifting_gauss_line_kernel<NP, false>
+        <<<blocks, LINE_THREADS, bytes, s>>>(*d, *ph, M, volume_grad);
+  CU_CHECK(cudaGetLastError());
+  return HX_OK;
+}
+
+int gauss_line_configure(int np) {
+  switch (np) { LINE_NP_CASES(gauss_configure, ()); }
+  return HX_ERROR(HX_ERR_INTERNAL, "Gauss lifting line kernel: no instance for np = %d", np);
+}
+
+int gauss_line_launch(const DevData *d, const DevPhysics *ph, int volume_grad, cudaStream_t s) {
+  switch (d->np) { LINE_NP_CASES(gauss_launch, (d, ph, volume_grad, s)); }
+  return HX_ERROR(HX_ERR_INTERNAL, "Gauss lifting line kernel: no instance for np = %d", d->np);
+}
