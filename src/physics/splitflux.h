@@ -98,6 +98,18 @@ HD static inline double split_node_aux(int which, const double *U, const double 
   return 0.0;
 }
 
+/* KG and PI from the means of the two nodes' density, velocity, pressure and node quantity aux
+ * (split_node_aux) and the mean metric m: the two-point part of these fluxes is the averaging
+ * alone, which the GPU volume integral does from halves stored per node. */
+HD static inline void split_flux_kg_pi_means(int use_enthalpy, double rho_avg,
+                                             const double *vel_avg, double p_avg, double aux_avg,
+                                             const double *m, double *F) {
+  const double um_avg = vel_avg[0] * m[0] + vel_avg[1] * m[1] + vel_avg[2] * m[2];
+  const double mass = rho_avg * um_avg;
+  const double energy = use_enthalpy ? mass * aux_avg : mass * aux_avg + p_avg * um_avg;
+  split_assemble_kep(mass, vel_avg, p_avg, energy, m, F);
+}
+
 /* Kennedy & Gruber 2008 (JCP 227), use_enthalpy = 0: {rho}{u_m}, {rho}{u_m}{u} + {p} m,
  * {rho}{u_m}{E} + {p}{u_m} with E = rho E / rho.
  * Pirozzoli 2011 (Annu. Rev. Fluid Mech. 43), use_enthalpy = 1: same mass and momentum flux,
@@ -108,12 +120,8 @@ HD static inline void split_flux_kg_pi_aux(int use_enthalpy, const double *UL, c
   double vel_avg[3];
   for (int k = 0; k < 3; k++)
     vel_avg[k] = 0.5 * (primL[VEL1 + k] + primR[VEL1 + k]);
-  const double um_avg = vel_avg[0] * m[0] + vel_avg[1] * m[1] + vel_avg[2] * m[2];
-  const double p_avg = 0.5 * (primL[PRES] + primR[PRES]);
-  const double mass = 0.5 * (UL[DENS] + UR[DENS]) * um_avg;
-  const double aux_avg = 0.5 * (auxL + auxR);
-  const double energy = use_enthalpy ? mass * aux_avg : mass * aux_avg + p_avg * um_avg;
-  split_assemble_kep(mass, vel_avg, p_avg, energy, m, F);
+  split_flux_kg_pi_means(use_enthalpy, 0.5 * (UL[DENS] + UR[DENS]), vel_avg,
+                         0.5 * (primL[PRES] + primR[PRES]), 0.5 * (auxL + auxR), m, F);
 }
 
 HD static inline void split_flux_kg_pi(int use_enthalpy, const double *UL, const double *primL,
