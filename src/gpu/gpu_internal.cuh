@@ -201,6 +201,16 @@ int gpu_sgs_refresh(GpuSolver *g);
 /* p_max = max(p_max, p) at every node ([elem][n3]): the numerical soot foil. */
 int launch_max_pressure(const DevData *d, const DevPhysics *ph, double *p_max, cudaStream_t s);
 int volume_integral_configure(const DevData *d);
+/* The KG/PI volume kernel serves d (split form KG or PI, degree 3..7, element data in shared
+ * memory), with this launch configuration. */
+bool volint_kep_launch_config(const DevData *d, int *elems_per_block, int *threads_per_elem,
+                              size_t *shared_bytes);
+/* VolInt, SurfInt and the RK update of one stage in one kernel (KG/PI, N >= 6, no FV, air): saves the Ut
+ * round trip. volint_update_fused: d qualifies (HEXDG_FUSED_UPDATE=F: never). */
+bool volint_update_fused(const DevData *d);
+int volint_update_configure(const DevData *d, int shared_bytes);
+int launch_volint_update(const DevData *d, const DevPhysics *ph, double a, double b,
+                         double c_stage, bool first_stage, cudaStream_t s);
 /* SurfInt + RK update of one stage; first_stage: also U_good = U, t_good = t (shock capturing:
  * the state that passed the step's check) before the update. */
 int launch_surface_update(const DevData *d, const DevPhysics *ph, double a, double b,

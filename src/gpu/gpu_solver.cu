@@ -491,6 +491,11 @@ static int enqueue_stages(GpuSolver *g) {
     }
     HX_CHECK(launch_face_flux(&g->d, &g->ph, rk->c[st], 0, n_sides, g->s_side));
     CU_CHECK(cudaEventRecord(g->ev_faces[st], g->s_side));
+    if (volint_update_fused(&g->d)) { /* VolInt after the faces, in the update kernel */
+      CU_CHECK(cudaStreamWaitEvent(g->s_elem, g->ev_faces[st], 0));
+      HX_CHECK(launch_volint_update(&g->d, &g->ph, a, b, rk->c[st], st == 0, g->s_elem));
+      continue;
+    }
     HX_CHECK(launch_volume_integral(&g->d, &g->ph, g->s_elem));
     CU_CHECK(cudaStreamWaitEvent(g->s_elem, g->ev_faces[st], 0));
     HX_CHECK(launch_surface_update(&g->d, &g->ph, a, b, rk->c[st], st == 0, g->s_elem));

@@ -1,7 +1,10 @@
 /* SurfInt + ApplyJac + source + RK update, fused: one thread per volume DOF gathers the fluxes of
  * its element's six sides (no atomics), scales by -1/J, adds the source term and advances the
  * low-storage RK registers k = a k + dt Ut, U += b k. */
+#include <stdlib.h>
+
 #include "gpu/gpu_internal.cuh"
+#include "gpu/volint_kep.cuh"
 
 extern "C" {
 #include "dg/faceops.h"
@@ -40,18 +43,35 @@ __device__ static __forceinline__ void update_minima(const DevData &d, const Phy
  * air; 0: d.nvar, the mixture's 5 + species). backup: first stage of a step whose state
  * passed the check (dt > 0): the state before the update goes to U_good (shock capturing). */
 template <int NV>
+__device__ static __forceinline__ void update_node_from(const DevData &d, const DevPhysics &ph,
+                                                        double a, double b, double c_stage,
+                                                        double dt, bool backup, size_t gid, int e,
+                                                        double *acc, double *u_new);
+
+template <int NV>
 __device__ static __forceinline__ void update_node(const DevData &d, const DevPhysics &ph,
                                                    double a, double b, double c_stage, double dt,
                                                    bool backup, size_t gid, int e,
                                                    double *u_new) {
-  int q = (int)(gid - (size_t)e * d.n3);
-  const int np = d.np, N = d.N;
-  int ijk[3] = {q % np, (q / np) % np, q / (np * np)};
-  const Disc *disc = d.disc;
-  double *ut = d.Ut + (size_t)e * d.nvar * d.n3 + q;
+  const int q = (int)(gid - (size_t)e * d.n3);
+  const double *ut = d.Ut + (size_t)e * d.nvar * d.n3 + q;
   const int nv = NV ? NV : d.nvar;
   double acc[NV ? NV : HX_NVAR_MAX];
   for (int v = 0; v < nv; v++) acc[v] = ut[v * d.n3];
+  update_node_from<NV>(d, ph, a, b, c_stage, dt, backup, gid, e, acc, u_new);
+}
+
+/* The update of one node from its advective volume term acc (overwritten). */
+template <int NV>
+__device__ static __forceinline__ void update_node_from(const DevData &d, const DevPhysics &ph,
+                                                        double a, double b, double c_stage,
+                                                        double dt, bool backup, size_t gid, int e,
+                                                        double *acc, double *u_new) {
+  const int q = (int)(gid - (size_t)e * d.n3);
+  const int np = d.np, N = d.N;
+  int ijk[3] = {q % np, (q / np) % np, q / (np * np)};
+  const Disc *disc = d.disc;
+  const int nv = NV ? NV : d.nvar;
   if (d.viscous) { /* the lifting kernel's viscous volume term */
     const double *uv = d.Ut_visc + (size_t)e * d.nvar * d.n3 + q;
     for (int v = 0; v < nv; v++) acc[v] = uv[v * d.n3] + acc[v];
@@ -108,6 +128,75 @@ __global__ static void surface_update_kernel(DevData d, DevPhysics ph, double a,
   double u_new[NV ? NV : HX_NVAR_MAX];
   if (node) update_node<NV>(d, ph, a, b, c_stage, dt, backup, gid, e, u_new);
   if (NV == HX_NVAR && d.fv_minima) update_minima(d, ph.pp, e, u_new);
+}
+
+/* VolInt (KG/PI) + SurfInt + update: the volume kernel's staging and line sums, then each node's
+ * surface terms and RK update without storing Ut. A block's element data are read before any of
+ * its nodes is written (one barrier), and a block reads no other element's volume data. */
+template <int NP, bool PI>
+__global__ static void __launch_bounds__(256, 2)
+    volint_update_kernel(DevData d, DevPhysics ph, double a, double b, double c_stage,
+                         bool backup, int elems_per_block, int threads_per_elem) {
+  constexpr int N3 = NP * NP * NP;
+  extern __shared__ double smem[];
+  const double dt = d.sc->dt;
+  if (!(dt > 0.0)) return; /* the whole grid */
+  if (backup && blockIdx.x == 0 && threadIdx.x == 0) d.sc->t_good = d.sc->t;
+  const int le = threadIdx.x / threads_per_elem, lt = threadIdx.x - le * threads_per_elem;
+  const int e = blockIdx.x * elems_per_block + le;
+  const bool active = le < elems_per_block && e < d.n_elems;
+  const double *cache = kep_stage<NP>(d, ph.pp, smem, le, lt, e, active, threads_per_elem);
+  if (!active) return;
+  for (int q = lt; q < N3; q += threads_per_elem) {
+    double acc[HX_NVAR], u_new[HX_NVAR];
+    kep_volume_node<NP, PI>(smem, cache, q, acc);
+    update_node_from<HX_NVAR>(d, ph, a, b, c_stage, dt, backup, (size_t)e * N3 + q, e, acc,
+                              u_new);
+  }
+}
+
+typedef void (*VolintUpdateFn)(DevData, DevPhysics, double, double, double, bool, int, int);
+
+static VolintUpdateFn volint_update_instance(int np, bool pi) {
+  switch (np) {
+  case 4: return pi ? volint_update_kernel<4, true> : volint_update_kernel<4, false>;
+  case 5: return pi ? volint_update_kernel<5, true> : volint_update_kernel<5, false>;
+  case 6: return pi ? volint_update_kernel<6, true> : volint_update_kernel<6, false>;
+  case 7: return pi ? volint_update_kernel<7, true> : volint_update_kernel<7, false>;
+  default: return pi ? volint_update_kernel<8, true> : volint_update_kernel<8, false>;
+  }
+}
+
+bool volint_update_fused(const DevData *d) {
+  static int env = -1;
+  if (env < 0) {
+    const char *s = getenv("HEXDG_FUSED_UPDATE");
+    env = !(s && (s[0] == 'F' || s[0] == 'f' || s[0] == '0'));
+  }
+  int epb, tpe;
+  size_t bytes;
+  /* measured on the H100: a gain at N = 7 (and at small loads), a small loss at N = 3 and 5 */
+  return env && d->np >= 7 && !d->mech && !d->alpha && !d->fv_minima &&
+         volint_kep_launch_config(d, &epb, &tpe, &bytes);
+}
+
+int volint_update_configure(const DevData *d, int shared_bytes) {
+  CU_CHECK(cudaFuncSetAttribute((const void *)volint_update_instance(d->np, d->split == SPLIT_PI),
+                                cudaFuncAttributeMaxDynamicSharedMemorySize, shared_bytes));
+  return HX_OK;
+}
+
+int launch_volint_update(const DevData *d, const DevPhysics *ph, double a, double b,
+                         double c_stage, bool first_stage, cudaStream_t s) {
+  int epb, tpe;
+  size_t bytes;
+  volint_kep_launch_config(d, &epb, &tpe, &bytes);
+  const bool backup = first_stage && d->U_good;
+  const int blocks = (d->n_elems + epb - 1) / epb;
+  volint_update_instance(d->np, d->split == SPLIT_PI)<<<blocks, epb * tpe, bytes, s>>>(
+      *d, *ph, a, b, c_stage, backup, epb, tpe);
+  CU_CHECK(cudaGetLastError());
+  return HX_OK;
 }
 
 int launch_surface_update(const DevData *d, const DevPhysics *ph, double a, double b,

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 
 #include "gpu/gpu_internal.cuh"
+#include "gpu/volint_kep.cuh"
 
 extern "C" {
 #include "physics/eos.h"
@@ -140,78 +141,19 @@ __global__ static void __launch_bounds__(VOLINT_THREADS, VOLINT_MIN_BLOCKS)
   }
 }
 
-/* KG and PI, the default split forms: per node the halves of rho, u, p, the node quantity aux
- * and the metrics, so that every mean of a pair is one addition (halving is exact: a/2 + b/2
- * rounds to the same value as (a + b)/2), and only what these fluxes read is loaded per partner
- * (9 instead of 15 doubles). The degree is a template parameter: the line loops unroll and the
- * partners' shared-memory offsets are constants. */
-#define KEP_RHO 0
-#define KEP_VEL 1
-#define KEP_P 4
-#define KEP_AUX 5
-#define KEP_JA 6
-#define KEP_CACHE 15
-#define KEP_NP_MIN 4
-#define KEP_NP_MAX 8
-
-template <int NP>
-__device__ static void stage_node_kep(const DevData &d, const PhysParams &pp, int e, int q,
-                                      double *cache) {
-  constexpr int N3 = NP * NP * NP;
-  double u[HX_NVAR], prim[HX_NPRIM];
-  load_node(d, pp, e, q, u, prim);
-  cache[KEP_RHO * N3 + q] = 0.5 * u[DENS];
-  for (int k = 0; k < 3; k++) cache[(KEP_VEL + k) * N3 + q] = 0.5 * prim[VEL1 + k];
-  cache[KEP_P * N3 + q] = 0.5 * prim[PRES];
-  cache[KEP_AUX * N3 + q] = 0.5 * split_node_aux(d.split, u, prim);
-  const double *Ja = d.metrics + (size_t)e * 9 * N3;
-  for (int c = 0; c < 9; c++) cache[(KEP_JA + c) * N3 + q] = 0.5 * __ldg(&Ja[c * N3 + q]);
-}
-
 template <int NP, bool PI>
 __global__ static void __launch_bounds__(VOLINT_THREADS, VOLINT_MIN_BLOCKS)
     volint_kep_kernel(DevData d, DevPhysics ph, int elems_per_block, int threads_per_elem) {
   constexpr int N3 = NP * NP * NP;
   extern __shared__ double smem[];
-  double *Dv = smem;
   const int le = threadIdx.x / threads_per_elem, lt = threadIdx.x - le * threads_per_elem;
   const int e = blockIdx.x * elems_per_block + le;
   const bool active = le < elems_per_block && e < d.n_elems && d.sc->dt > 0.0;
-  double *cache = smem + NP * NP + (size_t)le * KEP_CACHE * N3;
-  for (int t = threadIdx.x; t < NP * NP; t += blockDim.x) Dv[t] = d.disc->Dvol[t];
-  if (active)
-    for (int q = lt; q < N3; q += threads_per_elem) stage_node_kep<NP>(d, ph.pp, e, q, cache);
-  __syncthreads();
+  const double *cache = kep_stage<NP>(d, ph.pp, smem, le, lt, e, active, threads_per_elem);
   if (!active) return;
   for (int q = lt; q < N3; q += threads_per_elem) {
-    const int idx3[3] = {q % NP, (q / NP) % NP, q / (NP * NP)};
-    const double rq = cache[KEP_RHO * N3 + q], pq = cache[KEP_P * N3 + q];
-    const double aq = cache[KEP_AUX * N3 + q];
-    double vq[3];
-    for (int k = 0; k < 3; k++) vq[k] = cache[(KEP_VEL + k) * N3 + q];
-    double acc[HX_NVAR] = {0.0, 0.0, 0.0, 0.0, 0.0};
-#pragma unroll
-    for (int dir = 0; dir < 3; dir++) {
-      const int stride = dir == 0 ? 1 : dir == 1 ? NP : NP * NP;
-      const double *line = cache + q - idx3[dir] * stride; /* node 0 of the line */
-      const double *Drow = Dv + idx3[dir] * NP;
-      double mq[3];
-      for (int k = 0; k < 3; k++) mq[k] = cache[(KEP_JA + 3 * dir + k) * N3 + q];
-      /* all NP partners in order: the diagonal of Dvol is zero (disc.h), as in the generic kernel */
-#pragma unroll
-      for (int l = 0; l < NP; l++) {
-        const double *c = line + l * stride;
-        double vel[3], m[3], F[HX_NVAR];
-        for (int k = 0; k < 3; k++) {
-          vel[k] = vq[k] + c[(KEP_VEL + k) * N3];
-          m[k] = mq[k] + c[(KEP_JA + 3 * dir + k) * N3];
-        }
-        split_flux_kg_pi_means(PI, rq + c[KEP_RHO * N3], vel, pq + c[KEP_P * N3],
-                               aq + c[KEP_AUX * N3], m, F);
-        const double w = Drow[l];
-        for (int v = 0; v < HX_NVAR; v++) acc[v] += w * F[v];
-      }
-    }
+    double acc[HX_NVAR];
+    kep_volume_node<NP, PI>(smem, cache, q, acc);
     double *ut = d.Ut + (size_t)e * d.nvar * N3;
     if (d.alpha) {
       double keep = 1.0 - d.alpha[e];
@@ -227,15 +169,21 @@ typedef struct {
   bool use_shared;
 } VolintConfig;
 
-/* the KG/PI kernel serves this degree (HEXDG_VOLINT_KEP=F: the generic kernel, for comparison) */
-static bool volint_use_kep(const DevData *d) {
+/* The KG/PI kernel (degree as a template parameter) serves degrees 3..7 (HEXDG_VOLINT_GENERIC=T:
+ * the generic kernel, for comparison). The same templating of the weak form was slower on the
+ * H100 (NS N = 5 5.63e-10 -> 5.68e-10, N = 7 4.43e-10 -> 4.51e-10) and was not kept. */
+static bool volint_templated(const DevData *d) {
   static int env = -1;
   if (env < 0) {
-    const char *s = getenv("HEXDG_VOLINT_KEP");
-    env = !(s && (s[0] == 'F' || s[0] == 'f' || s[0] == '0'));
+    const char *s = getenv("HEXDG_VOLINT_GENERIC");
+    env = !(s && (s[0] == 'T' || s[0] == 't' || s[0] == '1'));
   }
-  return env && (d->split == SPLIT_KG || d->split == SPLIT_PI) && d->np >= KEP_NP_MIN &&
-         d->np <= KEP_NP_MAX;
+  return env && d->np >= KEP_NP_MIN && d->np <= KEP_NP_MAX;
+}
+
+/* the KG/PI kernel serves d */
+static bool volint_use_kep(const DevData *d) {
+  return volint_templated(d) && (d->split == SPLIT_KG || d->split == SPLIT_PI);
 }
 
 static VolintConfig volint_config(const DevData *d) {
@@ -268,9 +216,19 @@ static VolintKepFn volint_kep_instance(int np, bool pi) {
   }
 }
 
+bool volint_kep_launch_config(const DevData *d, int *elems_per_block, int *threads_per_elem,
+                              size_t *shared_bytes) {
+  VolintConfig c = volint_config(d);
+  *elems_per_block = c.elems_per_block;
+  *threads_per_elem = c.threads_per_elem;
+  *shared_bytes = c.shared_bytes;
+  return c.use_shared && volint_use_kep(d);
+}
+
 int volume_integral_configure(const DevData *d) {
   VolintConfig c = volint_config(d);
   int bytes = (int)c.shared_bytes;
+  if (c.use_shared && volint_use_kep(d)) HX_CHECK(volint_update_configure(d, bytes));
   CU_CHECK(cudaFuncSetAttribute(volint_kernel<true, true>,
                                 cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
   CU_CHECK(cudaFuncSetAttribute(volint_kernel<false, true>,
