@@ -93,8 +93,10 @@ int fv_define_params(Params *p) {
                          "Switching: convert J U (the reference element's values), so that the "
                          "element's integral of every conservative variable stays the same."));
   HX_CHECK(params_define(p, s, "FV_IniSupersample", PARAM_LOGICAL, 0, "T", false,
-                         "FLEXI: the initial FV subcell means by supersampling. hexdg converts the "
-                         "initial state by the conservative switch (accepted, no effect)."));
+                         "Switching: the elements that are FV in the initial state (not at a "
+                         "restart) take the subcell means of the exact function (Gauss points in "
+                         "each subcell), not those of the DG interpolant, which oscillates where "
+                         "the initial state jumps (FLEXI's FV_FillIni)."));
   HX_CHECK(params_define(p, s, "FVBoundaries", PARAM_LOGICAL, 0, "F", false,
                          "Elements with a side on a boundary of an FVBoundaryType are troubled "
                          "in any case (IndValue 1e5: FV; FV_alpha_max when blending)."));
@@ -179,7 +181,7 @@ static int read_ind_var(const Params *p, const Solver *s, FVBlend *fv) {
 
 /* The keys of FLEXI's indicators and of the switching. */
 static int read_switch_params(const Params *p, const Solver *s, FVBlend *fv) {
-  bool to_dg, in_rk, conservative, sharp;
+  bool to_dg, in_rk, conservative, sharp, supersample;
   HX_CHECK(params_get_real(p, "IndStartTime", &fv->ind_start_time));
   HX_CHECK(params_get_int(p, "nModes", &fv->n_modes));
   HX_CHECK(params_get_real(p, "FV_IndUpperThreshold", &fv->ind_upper));
@@ -188,6 +190,8 @@ static int read_switch_params(const Params *p, const Solver *s, FVBlend *fv) {
   HX_CHECK(params_get_logical(p, "FV_toDGinRK", &in_rk));
   HX_CHECK(params_get_logical(p, "FV_SwitchConservative", &conservative));
   HX_CHECK(params_get_logical(p, "FV_IniSharp", &sharp));
+  HX_CHECK(params_get_logical(p, "FV_IniSupersample", &supersample));
+  fv->ini_supersample = supersample;
   fv->to_dg_indicator = to_dg && fv->mode == FV_MODE_SWITCHING;
   fv->to_dg_in_rk = in_rk;
   fv->switch_conservative = conservative;

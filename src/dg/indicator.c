@@ -6,6 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "basis/basis.h"
+#include "basis/tensor.h"
+#include "core/error.h"
 #include "dg/fv_gauss.h"
 #include "mesh/facemap.h"
 #include "parallel/exchange.h"
@@ -288,6 +291,80 @@ long fv_switch(Solver *s, double *U, double *k, double t, int allow_to_dg) {
     free(w.b);
   }
   return n_switched;
+}
+
+#define SUPERSAMPLE 4 /* Gauss points per direction in each subcell */
+
+/* The subcell bounds in reference coordinates, one direction: FLEXI's equidistant subcells on
+ * Gauss nodes, the LGL cells (widths = the weights) on Gauss-Lobatto nodes (dg/fv.c). */
+static void subcell_bounds(const Solver *s, double *b) {
+  b[0] = -1.0;
+  for (int i = 0; i < s->np; i++)
+    b[i + 1] = s->fv.gauss ? -1.0 + 2.0 * (i + 1) / s->np : b[i] + s->disc.w[i];
+}
+
+/* Element e's subcell means of the exact function at time t into u, in the form the switch gives
+ * (conservative: the reference mean of J U times the FV element's 1/J; else the mean of U). The
+ * element's x and J at the sample points are interpolated from its nodes. scratch: 4 (np S)^3. */
+static void supersample_element(const Solver *s, int e, double t, const double *V, double *u,
+                                double *scratch) {
+  const int np = s->np, n3 = s->n_dof_elem, nv = s->n_var, ns = np * SUPERSAMPLE;
+  const long m3 = (long)ns * ns * ns;
+  double xg[SUPERSAMPLE], wg[SUPERSAMPLE], J[HX_NPMAX * HX_NPMAX * HX_NPMAX];
+  basis_nodes_weights(SUPERSAMPLE - 1, NODE_GAUSS, xg, wg);
+  const double *x = &s->geo.elem_x[3L * n3 * e], *sJ = &s->geo.sJ[(long)n3 * e];
+  for (int q = 0; q < n3; q++) J[q] = 1.0 / sJ[q];
+  for (int c = 0; c < 3; c++) tensor_interp_3d(np, ns, V, &x[(long)c * n3], &scratch[c * m3]);
+  tensor_interp_3d(np, ns, V, J, &scratch[3 * m3]);
+  const int cons = s->fv.switch_conservative;
+  const double *sJ_fv = fv_elem_sJ(s, e);
+  for (int k = 0; k < np; k++)
+    for (int j = 0; j < np; j++)
+      for (int i = 0; i < np; i++) {
+        double sum[HX_NVAR_MAX] = {0.0}, vol = 0.0;
+        for (int c = 0; c < SUPERSAMPLE; c++)
+          for (int b = 0; b < SUPERSAMPLE; b++)
+            for (int a = 0; a < SUPERSAMPLE; a++) {
+              long m = ((long)(k * SUPERSAMPLE + c) * ns + j * SUPERSAMPLE + b) * ns +
+                       i * SUPERSAMPLE + a;
+              double xm[3] = {scratch[m], scratch[m3 + m], scratch[2 * m3 + m]}, um[HX_NVAR_MAX];
+              solver_exact_state(s, xm, t, um);
+              double w = wg[a] * wg[b] * wg[c] * (cons ? scratch[3 * m3 + m] : 1.0);
+              for (int v = 0; v < nv; v++) sum[v] += w * um[v];
+              vol += wg[a] * wg[b] * wg[c];
+            }
+        int q = (k * np + j) * np + i;
+        for (int v = 0; v < nv; v++)
+          u[(long)v * n3 + q] = sum[v] / vol * (cons ? sJ_fv[q] : 1.0);
+      }
+}
+
+long fv_switch_initial(Solver *s, double t) {
+  long n = fv_switch(s, s->U, NULL, t, 1);
+  if (!s->fv.ini_supersample || !s->fv.fv_elems) return n;
+  const int np = s->np, ns = np * SUPERSAMPLE, nv = s->n_var, n3 = s->n_dof_elem;
+  /* V: Lagrange values of the nodes at every sample position of one direction */
+  double b[HX_NPMAX + 1], xg[SUPERSAMPLE], wg[SUPERSAMPLE];
+  double *V = hx_malloc(sizeof(double) * ns * np, "supersampling matrix");
+  if (!V) return n;
+  subcell_bounds(s, b);
+  basis_nodes_weights(SUPERSAMPLE - 1, NODE_GAUSS, xg, wg);
+  for (int i = 0; i < np; i++)
+    for (int a = 0; a < SUPERSAMPLE; a++) {
+      double xi = b[i] + 0.5 * (b[i + 1] - b[i]) * (xg[a] + 1.0);
+      basis_lagrange_eval(s->disc.N, s->disc.x, s->disc.wb, xi, &V[(i * SUPERSAMPLE + a) * np]);
+    }
+#pragma omp parallel
+  {
+    double *scratch = malloc(sizeof(double) * 4 * ns * ns * ns);
+#pragma omp for schedule(dynamic)
+    for (int e = 0; e < s->mesh->n_elems; e++)
+      if (scratch && s->fv.fv_elems[e])
+        supersample_element(s, e, t, V, &s->U[(long)nv * n3 * e], scratch);
+    free(scratch);
+  }
+  free(V);
+  return n;
 }
 
 void fv_alpha_range(const Solver *s, double *alpha_min, double *alpha_max, long *n_active) {

@@ -49,6 +49,9 @@ void fv_compute_alpha(Solver *s, const double *U);
  * Persson's indicator); U and the stage register k (NULL: none) of a switched element are
  * converted (conservatively: sum w J U of the element is kept). Returns the number of switches. */
 long fv_switch(Solver *s, double *U, double *k, double t, int allow_to_dg);
+/* Switching at the initial state (t): fv_switch, then, with FV_IniSupersample, the FV elements'
+ * subcell means from the exact function (FLEXI's FV_FillIni). Returns the elements switched. */
+long fv_switch_initial(Solver *s, double t);
 
 /* Smallest and largest alpha and the number of elements with alpha > 0, over all ranks. */
 void fv_alpha_range(const Solver *s, double *alpha_min, double *alpha_max, long *n_active);

@@ -34,6 +34,7 @@ typedef struct {
   int ind_code, n_modes;    /* IndVar as FLEXI's code, nModes */
   double ind_start_time, ind_upper, ind_lower, to_dg_limit; /* IndStartTime, FV_Ind*Threshold */
   int to_dg_indicator, to_dg_in_rk, switch_conservative;    /* FV_toDG*, FV_SwitchConservative */
+  int ini_supersample; /* FV_IniSupersample: initial FV elements from the exact function */
   double *ind_value;        /* [elem] IndValue of the last evaluation */
   int *fv_elems;            /* [elem] switching: 1 where the element holds FV subcell means */
   int *fv_boundary;         /* [elem] FVBoundaries: 1 where a side is an FVBoundaryType BC */

@@ -364,6 +364,10 @@ int simulation_create(const Params *p, const char *restart_file, Simulation **ou
     else
       solver_set_exact(sim->solver, 0.0);
   }
+  /* switching: the initial state's FV elements, from the exact function (FV_IniSupersample) */
+  if (rc == HX_OK && !restart_file && sim->solver->fv.enabled &&
+      sim->solver->fv.mode == FV_MODE_SWITCHING)
+    fv_switch_initial(sim->solver, 0.0);
   if (rc == HX_OK) /* blending: the first step's dt reads the initial state's indicator */
     timedisc_init_dt_alpha(sim->solver, &sim->td, sim->t);
   sim->restarted = restart_file != NULL;

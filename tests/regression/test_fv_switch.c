@@ -4,7 +4,8 @@
  * mesh (to round-off) and FV -> DG undoes DG -> FV; Sod's shock tube with Persson's indicator
  * (the reggie check's thresholds -3 / -4) keeps mass and energy to round-off, stays positive, has
  * its FV elements around the waves and DG far from them; FVBoundaries makes the elements at the
- * chosen boundaries FV. */
+ * chosen boundaries FV; FV_IniSupersample keeps the initial FV subcells of a jump within its two
+ * states. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -85,6 +86,9 @@ static void test_conservative_conversion(void **state) {
   double *tmp = malloc(sizeof(double) * 2 * s->n_dof_elem);
   assert_non_null(U0);
   assert_non_null(tmp);
+  /* the set-up switched the initial state (FV_IniSupersample): back to the DG interpolant */
+  memset(s->fv.fv_elems, 0, sizeof(int) * s->mesh->n_elems);
+  solver_set_exact(s, 0.0);
   memcpy(U0, s->U, sizeof(double) * n_total);
   assert_int_equal(fv_switch(s, s->U, NULL, 0.0, 1), s->mesh->n_elems);
   for (int e = 0; e < s->mesh->n_elems; e++) {
@@ -197,6 +201,48 @@ static int fv_boundary_count(const char *type_line, int *bc_type) {
   return n_fv;
 }
 
+/* Range of the density over the FV subcells of a Sod tube whose jump (x = 0.5) lies inside the
+ * middle of three elements, every element FV from the start (IndicatorType = fv). */
+static void sod_fv_density_range(const char *node, const char *supersample, double *lo,
+                                 double *hi) {
+  const char *extra[] = {"BoxLower = (/0., 0., 0./)", "BoxUpper = (/1., 0.1, 0.1/)",
+                         "BoxPeriodic = (/F,T,T/)",   "BoxElems = (/3,1,1/)",
+                         "IniExactFunc = 11",         "IndicatorType = fv",
+                         supersample,                 node,
+                         NULL};
+  Simulation *sim = harness_sim(BASE, extra, NULL);
+  assert_non_null(sim);
+  const Solver *s = sim->solver;
+  *lo = HUGE_VAL;
+  *hi = -HUGE_VAL;
+  for (int e = 0; e < s->mesh->n_elems; e++) {
+    assert_int_equal(s->fv.fv_elems[e], 1);
+    for (int q = 0; q < s->n_dof_elem; q++) {
+      double rho = s->U[(long)e * s->n_var * s->n_dof_elem + q];
+      *lo = fmin(*lo, rho);
+      *hi = fmax(*hi, rho);
+    }
+  }
+  simulation_destroy(sim);
+}
+
+/* FV_IniSupersample: the initial FV elements hold subcell means of the exact state, so they stay
+ * within the two states of the jump; the means of the DG interpolant (F) overshoot. */
+static void test_ini_supersample(void **state) {
+  (void)state;
+  const char *nodes[] = {"NodeType = GAUSS-LOBATTO", "NodeType = GAUSS"};
+  for (int n = 0; n < 2; n++) {
+    double lo, hi, lo_f, hi_f;
+    sod_fv_density_range(nodes[n], "FV_IniSupersample = T", &lo, &hi);
+    sod_fv_density_range(nodes[n], "FV_IniSupersample = F", &lo_f, &hi_f);
+    printf("  %s: subcell density supersampled [%.6f, %.6f], from the interpolant [%.6f, %.6f]\n",
+           nodes[n], lo, hi, lo_f, hi_f);
+    assert_true(lo >= 0.125 - 1e-14 && hi <= 1.0 + 1e-14);
+    assert_true(lo < 0.9 * 1.0 && hi > 1.1 * 0.125); /* both states are there */
+    assert_true(lo_f < 0.125 - 1e-3 || hi_f > 1.0 + 1e-3);
+  }
+}
+
 static void test_fv_boundaries(void **state) {
   (void)state;
   int type, other;
@@ -216,6 +262,7 @@ int main(void) {
   harness_scratch_dir("fv_switch");
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_patterns), cmocka_unit_test(test_conservative_conversion),
-      cmocka_unit_test(test_sod_switching), cmocka_unit_test(test_fv_boundaries)};
+      cmocka_unit_test(test_sod_switching), cmocka_unit_test(test_ini_supersample),
+      cmocka_unit_test(test_fv_boundaries)};
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
