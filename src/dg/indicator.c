@@ -305,13 +305,13 @@ static void subcell_bounds(const Solver *s, double *b) {
 
 /* Element e's subcell means of the exact function at time t into u, in the form the switch gives
  * (conservative: the reference mean of J U times the FV element's 1/J; else the mean of U). The
- * element's x and J at the sample points are interpolated from its nodes. scratch: 4 (np S)^3. */
-static void supersample_element(const Solver *s, int e, double t, const double *V, double *u,
-                                double *scratch) {
+ * element's x and J at the sample points are interpolated from its nodes by V; wg: the weights
+ * of the Gauss rule in each subcell. scratch: 4 (np S)^3. */
+static void supersample_element(const Solver *s, int e, double t, const double *V,
+                                const double *wg, double *u, double *scratch) {
   const int np = s->np, n3 = s->n_dof_elem, nv = s->n_var, ns = np * SUPERSAMPLE;
   const long m3 = (long)ns * ns * ns;
-  double xg[SUPERSAMPLE], wg[SUPERSAMPLE], J[HX_NPMAX * HX_NPMAX * HX_NPMAX];
-  basis_nodes_weights(SUPERSAMPLE - 1, NODE_GAUSS, xg, wg);
+  double J[HX_NPMAX * HX_NPMAX * HX_NPMAX];
   const double *x = &s->geo.elem_x[3L * n3 * e], *sJ = &s->geo.sJ[(long)n3 * e];
   for (int q = 0; q < n3; q++) J[q] = 1.0 / sJ[q];
   for (int c = 0; c < 3; c++) tensor_interp_3d(np, ns, V, &x[(long)c * n3], &scratch[c * m3]);
@@ -360,7 +360,7 @@ long fv_switch_initial(Solver *s, double t) {
 #pragma omp for schedule(dynamic)
     for (int e = 0; e < s->mesh->n_elems; e++)
       if (scratch && s->fv.fv_elems[e])
-        supersample_element(s, e, t, V, &s->U[(long)nv * n3 * e], scratch);
+        supersample_element(s, e, t, V, wg, &s->U[(long)nv * n3 * e], scratch);
     free(scratch);
   }
   free(V);

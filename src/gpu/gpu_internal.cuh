@@ -3,6 +3,7 @@
 #define HEXDG_GPU_INTERNAL_CUH
 
 #include <cuda_runtime.h>
+#include <stdlib.h>
 
 extern "C" {
 #include "core/error.h"
@@ -11,6 +12,16 @@ extern "C" {
 #include "gpu/gpu.h"
 #include "physics/exactfunc.h"
 #include "physics/physics.h"
+}
+
+/* A yes/no switch from the environment (T/t/1 or F/f/0; anything else or unset: dflt), for the
+ * HEXDG_* variables that select an older kernel path to measure both with one build. */
+static inline bool gpu_env_flag(const char *name, bool dflt) {
+  const char *v = getenv(name);
+  if (!v) return dflt;
+  if (v[0] == 'T' || v[0] == 't' || v[0] == '1') return true;
+  if (v[0] == 'F' || v[0] == 'f' || v[0] == '0') return false;
+  return dflt;
 }
 
 /* One check for every CUDA runtime call: report the call, the error and where, return. */

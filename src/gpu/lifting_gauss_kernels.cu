@@ -106,16 +106,7 @@ gauss_node_gradient(const DevData &d, int e0, int t, double *slots, const double
   for (int c = 0; c < 9; c++)
     Ja[c] = __ldg(&Jae[c * N3]);
   const double sJ = d.sJ[(size_t)e * N3 + n];
-#pragma unroll
-  for (int c = 0; c < 3; c++)
-#pragma unroll
-    for (int v = 0; v < HX_NLIFT; v++) {
-      double acc = 0.0;
-#pragma unroll
-      for (int dir = 0; dir < 3; dir++)
-        acc += Ja[dir * 3 + c] * sl[(HX_NLIFT + dir * HX_NLIFT + v) * S];
-      q[c][v] = acc;
-    }
+  node_gradient_from_slots<NP>(Ja, sl, q);
   /* the node's line along dir: its two other indices */
   const int line[3] = {idx[1] + NP * idx[2], idx[0] + NP * idx[2], idx[0] + NP * idx[1]};
 #pragma unroll

@@ -272,16 +272,7 @@ __global__ static void __launch_bounds__(LINE_THREADS, HEXDG_LINE_MIN_BLOCKS)
 #pragma unroll
     for (int v = 0; v < HX_NVAR; v++) u[v] = Ue[v * N3];
     double sJ = d.sJ[(size_t)e * N3 + n];
-#pragma unroll
-    for (int c = 0; c < 3; c++)
-#pragma unroll
-      for (int v = 0; v < HX_NLIFT; v++) {
-        double acc = 0.0;
-#pragma unroll
-        for (int dir = 0; dir < 3; dir++)
-          acc += Ja[dir * 3 + c] * sl[(HX_NLIFT + dir * HX_NLIFT + v) * S];
-        q[c][v] = acc;
-      }
+    node_gradient_from_slots<NP>(Ja, sl, q);
     node_surface_lift<LIFT_STRONG>(d, e, idx, q);
 #pragma unroll
     for (int c = 0; c < 3; c++)
@@ -317,8 +308,7 @@ static size_t line_shared_bytes(int np) {
  * the face kernels prolong the gradients and the states themselves, as before the Gauss line
  * kernel (to measure both with one build). */
 static bool gauss_line_lifting_enabled(void) {
-  const char *env = getenv("HEXDG_GAUSS_LINE_LIFTING");
-  return !env || !(env[0] == 'F' || env[0] == 'f' || env[0] == '0');
+  return gpu_env_flag("HEXDG_GAUSS_LINE_LIFTING", true);
 }
 
 /* The line kernels serve the strong non-conservative form for NP = 2 .. 8 (N = 1 .. 7). */

@@ -119,6 +119,25 @@ __device__ static __forceinline__ void line_derive_lifting_variables(const doubl
   }
 }
 
+/* Node phase: the physical gradients of the strong form at a node, q[c][v] = sum_dir Ja^dir_c
+ * (D w_v)_dir, from the line derivatives in its slots (sl: the node's first slot). */
+template <int NP>
+__device__ static __forceinline__ void node_gradient_from_slots(const double *Ja,
+                                                                const double *sl,
+                                                                double q[3][HX_NLIFT]) {
+  constexpr int S = (NP + 1) * NP * NP;
+#pragma unroll
+  for (int c = 0; c < 3; c++)
+#pragma unroll
+    for (int v = 0; v < HX_NLIFT; v++) {
+      double acc = 0.0;
+#pragma unroll
+      for (int dir = 0; dir < 3; dir++)
+        acc += Ja[dir * 3 + c] * sl[(HX_NLIFT + dir * HX_NLIFT + v) * S];
+      q[c][v] = acc;
+    }
+}
+
 /* Node phase: the contravariant viscous fluxes g[dir][var] = Fv . Ja^dir of node n of element e
  * (state u, metrics Ja, gradients q) into its slots 0..14 (sl: the node's first slot; only its
  * owner reads and writes them in this phase). */

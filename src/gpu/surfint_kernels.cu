@@ -1,8 +1,6 @@
 /* SurfInt + ApplyJac + source + RK update, fused: one thread per volume DOF gathers the fluxes of
  * its element's six sides (no atomics), scales by -1/J, adds the source term and advances the
  * low-storage RK registers k = a k + dt Ut, U += b k. */
-#include <stdlib.h>
-
 #include "gpu/gpu_internal.cuh"
 #include "gpu/volint_kep.cuh"
 
@@ -168,15 +166,10 @@ static VolintUpdateFn volint_update_instance(int np, bool pi) {
 }
 
 bool volint_update_fused(const DevData *d) {
-  static int env = -1;
-  if (env < 0) {
-    const char *s = getenv("HEXDG_FUSED_UPDATE");
-    env = !(s && (s[0] == 'F' || s[0] == 'f' || s[0] == '0'));
-  }
   int epb, tpe;
   size_t bytes;
   /* measured on the H100: a gain at N = 7 (and at small loads), a small loss at N = 3 and 5 */
-  return env && d->np >= 7 && !d->mech && !d->alpha && !d->fv_minima &&
+  return gpu_env_flag("HEXDG_FUSED_UPDATE", true) && d->np >= 7 && !d->mech && !d->alpha && !d->fv_minima &&
          volint_kep_launch_config(d, &epb, &tpe, &bytes);
 }
 

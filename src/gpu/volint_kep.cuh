@@ -23,14 +23,20 @@ extern "C" {
 #define KEP_NP_MIN 4
 #define KEP_NP_MAX 8
 
+/* The conservative and primitive state of node q of element e. */
+__device__ static __forceinline__ void load_node(const DevData &d, const PhysParams &pp, int e,
+                                                 int q, double *u, double *prim) {
+  const double *Ue = d.U + (size_t)e * d.nvar * d.n3;
+  for (int v = 0; v < HX_NVAR; v++) u[v] = Ue[v * d.n3 + q];
+  cons_to_prim(&pp, u, prim);
+}
+
 template <int NP>
 __device__ static __forceinline__ void kep_stage_node(const DevData &d, const PhysParams &pp,
                                                       int e, int q, double *cache) {
   constexpr int N3 = NP * NP * NP;
-  const double *Ue = d.U + (size_t)e * d.nvar * N3;
   double u[HX_NVAR], prim[HX_NPRIM];
-  for (int v = 0; v < HX_NVAR; v++) u[v] = Ue[v * N3 + q];
-  cons_to_prim(&pp, u, prim);
+  load_node(d, pp, e, q, u, prim);
   cache[KEP_RHO * N3 + q] = 0.5 * u[DENS];
   for (int k = 0; k < 3; k++) cache[(KEP_VEL + k) * N3 + q] = 0.5 * prim[VEL1 + k];
   cache[KEP_P * N3 + q] = 0.5 * prim[PRES];

@@ -3,8 +3,6 @@
  * memory once, then every thread sums the contributions of the three lines through its node
  * (GALAEXI-style volume kernel). For degrees whose element data do not fit in shared memory,
  * partner data are recomputed from global memory. */
-#include <stdlib.h>
-
 #include "gpu/gpu_internal.cuh"
 #include "gpu/volint_kep.cuh"
 
@@ -27,13 +25,6 @@ extern "C" {
 #define SPLIT_JA (HX_NVAR + HX_NPRIM + 1)
 #define SPLIT_CACHE (SPLIT_JA + 9)
 #define WEAK_CACHE (3 * HX_NVAR)
-
-__device__ static void load_node(const DevData &d, const PhysParams &pp, int e, int q, double *u,
-                                 double *prim) {
-  const double *Ue = d.U + (size_t)e * d.nvar * d.n3;
-  for (int v = 0; v < HX_NVAR; v++) u[v] = Ue[v * d.n3 + q];
-  cons_to_prim(&pp, u, prim);
-}
 
 __device__ static void load_metric(const DevData &d, int e, int dir, int q, double *m) {
   const double *Ja = d.metrics + ((size_t)e * 9 + dir * 3) * d.n3;
@@ -173,12 +164,8 @@ typedef struct {
  * the generic kernel, for comparison). The same templating of the weak form was slower on the
  * H100 (NS N = 5 5.63e-10 -> 5.68e-10, N = 7 4.43e-10 -> 4.51e-10) and was not kept. */
 static bool volint_templated(const DevData *d) {
-  static int env = -1;
-  if (env < 0) {
-    const char *s = getenv("HEXDG_VOLINT_GENERIC");
-    env = !(s && (s[0] == 'T' || s[0] == 't' || s[0] == '1'));
-  }
-  return env && d->np >= KEP_NP_MIN && d->np <= KEP_NP_MAX;
+  return !gpu_env_flag("HEXDG_VOLINT_GENERIC", false) && d->np >= KEP_NP_MIN &&
+         d->np <= KEP_NP_MAX;
 }
 
 /* the KG/PI kernel serves d */
