@@ -198,6 +198,8 @@ static int run_case(const char *ini, const char *restart, const char *backend, i
                (double)gpu_bytes_allocated(sim->gpu) / s->n_dof);
       if (sim->backend == BACKEND_CUDA && gpu_mpi_transport_name(sim->gpu))
         printf(", MPI transport %s", gpu_mpi_transport_name(sim->gpu));
+      if (sim->backend == BACKEND_CUDA)
+        printf(", %s", gpu_uses_graphs(sim->gpu) ? "CUDA graphs" : "no CUDA graphs");
       printf("\n");
       if (restart) printf("restarting from %s at t = %.9g\n", restart, sim->t);
     }

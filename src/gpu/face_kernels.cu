@@ -120,6 +120,7 @@ __device__ static void subtract_viscous(const DevData &d, const PhysParams &pp, 
 template <bool LES>
 __global__ static void face_flux_kernel(DevData d, DevPhysics ph, double c_stage, int first,
                                         int last) {
+  pdl_trigger(); /* the fused update may stage its elements meanwhile */
   int gid = blockIdx.x * blockDim.x + threadIdx.x;
   if (gid >= (last - first) * d.n2 || !(d.sc->dt > 0.0)) return;
   int side = first + gid / d.n2, f = gid % d.n2;
@@ -149,6 +150,7 @@ __global__ static void face_flux_kernel(DevData d, DevPhysics ph, double c_stage
                    d.sc->t + c_stage * d.sc->dt, uR);
     bc_advective_flux(d.bc_info[2 * bc], d.riemann_bc, d.split, &ph.pp, uL, uR, n, t1, t2, F);
   }
+  pdl_wait(); /* the gradients of the lifting kernel (dependent launch) */
   if (d.viscous) subtract_viscous<LES>(d, ph.pp, info, side, f, uL, uR, n, F);
   double sf = d.face_surf[(size_t)side * d.n2 + f];
   double *out = d.flux + (size_t)side * d.nvar * d.n2 + f;
@@ -157,16 +159,13 @@ __global__ static void face_flux_kernel(DevData d, DevPhysics ph, double c_stage
 }
 
 int launch_face_flux(const DevData *d, const DevPhysics *ph, double c_stage, int first, int last,
-                     cudaStream_t s) {
+                     cudaStream_t s, bool dependent) {
   int n = (last - first) * d->n2, threads = 128;
   if (n <= 0) return HX_OK;
-  if (d->sgs_model != SGS_NONE)
-    face_flux_kernel<true><<<(n + threads - 1) / threads, threads, 0, s>>>(*d, *ph, c_stage, first,
-                                                                           last);
-  else
-    face_flux_kernel<false><<<(n + threads - 1) / threads, threads, 0, s>>>(*d, *ph, c_stage,
-                                                                            first, last);
-  CU_CHECK(cudaGetLastError());
+  CU_CHECK(launch_kernel(dependent,
+                         d->sgs_model != SGS_NONE ? face_flux_kernel<true> : face_flux_kernel<false>,
+                         dim3((n + threads - 1) / threads), dim3(threads), 0, s, *d, *ph, c_stage,
+                         first, last));
   return HX_OK;
 }
 

@@ -27,7 +27,7 @@ typedef struct {
   double cfl_scale, dfl_scale;
   int dims;          /* Dimension: 3, or 2 (zeta left out of the time step, FLEXI's 2-D build) */
   int use_graphs;    /* capture a whole step in a CUDA graph (1) or launch kernel by kernel (0);
-                        several MPI ranks always launch kernel by kernel */
+                        several MPI ranks: the stages, where their exchanges need no host call */
   int overlap_mpi;   /* several ranks: MPI sides first on the high-priority stream, messages in
                         flight during the inner sides and volume work (1); one stream, each
                         exchange waited for at once (0) */
@@ -120,6 +120,9 @@ int gpu_chem_elem_steps(GpuSolver *g, double *elem_steps);
 
 /* The transport of the face data between ranks: "ipc", "host", or NULL on one rank. */
 const char *gpu_mpi_transport_name(const GpuSolver *g);
+/* Whether the steps are launched as CUDA graphs (UseCudaGraphs, and on several ranks the IPC
+ * transport without host calls inside a stage). */
+int gpu_uses_graphs(const GpuSolver *g);
 
 /* Device memory held by the solver, in bytes. */
 size_t gpu_bytes_allocated(const GpuSolver *g);

@@ -24,6 +24,41 @@ static inline bool gpu_env_flag(const char *name, bool dflt) {
   return dflt;
 }
 
+/* Programmatic dependent launch (PDL, sm_90): a kernel launched with dependent = true may start
+ * while the stream's previous kernel still runs, once every block of that one has called
+ * pdl_trigger() (or exited). It must call pdl_wait() before it reads what the previous kernel
+ * writes, and write nothing that kernel reads before that; pdl_wait() returns once the previous
+ * kernel has completed and its memory is visible. Both are no-ops in a kernel launched without
+ * it. Only the single-GPU stage chain uses it: face lifting -> lifting -> face flux -> fused
+ * VolInt + update, each doing its independent part (staging, volume sums) before the wait. */
+__device__ __forceinline__ void pdl_wait(void) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  cudaGridDependencySynchronize();
+#endif
+}
+
+__device__ __forceinline__ void pdl_trigger(void) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  cudaTriggerProgrammaticLaunchCompletion();
+#endif
+}
+
+template <typename... P, typename... A>
+static inline cudaError_t launch_kernel(bool dependent, void (*kernel)(P...), dim3 grid,
+                                        dim3 block, size_t shared, cudaStream_t s, A &&...args) {
+  cudaLaunchAttribute attr[1];
+  attr[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+  attr[0].val.programmaticStreamSerializationAllowed = 1;
+  cudaLaunchConfig_t cfg = {};
+  cfg.gridDim = grid;
+  cfg.blockDim = block;
+  cfg.dynamicSmemBytes = shared;
+  cfg.stream = s;
+  cfg.attrs = attr;
+  cfg.numAttrs = dependent ? 1 : 0;
+  return cudaLaunchKernelEx(&cfg, kernel, static_cast<P>(args)...);
+}
+
 /* One check for every CUDA runtime call: report the call, the error and where, return. */
 #define CU_CHECK(call)                                                                             \
   do {                                                                                             \
@@ -173,8 +208,9 @@ typedef struct {
 /* Launchers (stream-ordered, capturable). c_stage, a, b: RK coefficients of the stage. The face
  * launchers work on the sides [first, last): all sides on one rank; with MPI the boundary and
  * inner sides and the "mine" sides separately, never the "yours" sides (their master is remote). */
+/* dependent: launched as a dependent of the lifting kernel (PDL, see launch_kernel). */
 int launch_face_flux(const DevData *d, const DevPhysics *ph, double c_stage, int first, int last,
-                     cudaStream_t s);
+                     cudaStream_t s, bool dependent = false);
 int launch_volume_integral(const DevData *d, const DevPhysics *ph, cudaStream_t s);
 int launch_face_lifting(const DevData *d, const DevPhysics *ph, double c_stage, int first,
                         int last, cudaStream_t s);
@@ -185,8 +221,10 @@ int launch_pack_slave(const DevData *d, const double *vol, int nv, int first, in
                       double *out, cudaStream_t s);
 /* Gradients, face gradients (grad_face) and the viscous volume term, after launch_face_lifting.
  * volume_grad: also write the volume gradients d->grad when grad_face is set (the TGV analysis
- * needs them); without grad_face they are always written. */
-int launch_lifting(const DevData *d, const DevPhysics *ph, int volume_grad, cudaStream_t s);
+ * needs them); without grad_face they are always written. dependent: a dependent launch after
+ * the face lifting kernel (the Gauss-Lobatto line kernel; the others launch normally). */
+int launch_lifting(const DevData *d, const DevPhysics *ph, int volume_grad, cudaStream_t s,
+                   bool dependent = false);
 int lifting_configure(const DevData *d);
 /* Whether the lifting kernel can write the face gradients (grad_face): Gauss-Lobatto nodes (the
  * face points are nodes) or Gauss nodes (the line kernel interpolates them), the line kernels,
@@ -217,11 +255,12 @@ int volume_integral_configure(const DevData *d);
 bool volint_kep_launch_config(const DevData *d, int *elems_per_block, int *threads_per_elem,
                               size_t *shared_bytes);
 /* VolInt, SurfInt and the RK update of one stage in one kernel (KG/PI, N >= 6, no FV, air): saves the Ut
- * round trip. volint_update_fused: d qualifies (HEXDG_FUSED_UPDATE=F: never). */
+ * round trip. volint_update_fused: d qualifies (HEXDG_FUSED_UPDATE=F: never). dependent: a
+ * dependent launch after the face flux kernel (the volume sums before the wait). */
 bool volint_update_fused(const DevData *d);
 int volint_update_configure(const DevData *d, int shared_bytes);
 int launch_volint_update(const DevData *d, const DevPhysics *ph, double a, double b,
-                         double c_stage, bool first_stage, cudaStream_t s);
+                         double c_stage, bool first_stage, cudaStream_t s, bool dependent = false);
 /* SurfInt + RK update of one stage; first_stage: also U_good = U, t_good = t (shock capturing:
  * the state that passed the step's check) before the update. */
 int launch_surface_update(const DevData *d, const DevPhysics *ph, double a, double b,
@@ -303,14 +342,18 @@ extern "C" int mix_chem_advance(MixChem *c, const DevData *d, cudaStream_t s, do
 extern "C" int mix_chem_elem_steps(MixChem *c, const DevData *d, double *elem_steps);
 extern "C" int mix_chem_reset_steps(MixChem *c, const DevData *d, cudaStream_t s);
 
-/* CUDA backend on several MPI ranks (gpu_mpi.cu): every stage without a graph, the MPI sides on
- * the high-priority stream and their messages staged through pinned host memory. */
+/* CUDA backend on several MPI ranks (gpu_mpi.cu): the MPI sides on the high-priority stream,
+ * their blocks copied GPU to GPU (CUDA IPC, device flags; stages can be captured in a graph) or
+ * staged through pinned host memory (host MPI calls; no graph). */
 typedef struct GpuMpi GpuMpi;
 /* Allocates the MPI buffers and points d->mpi_U_recv, d->mpi_grad_recv at them. With overlap 0
  * everything runs on s_elem and each exchange is waited for right after it starts. transport:
  * GPU_TRANSPORT_* (gpu.h); collective over all ranks (they agree on the transport). */
 int gpu_mpi_create(const Solver *s, DevData *d, cudaStream_t s_elem, cudaStream_t s_side,
                    cudaStream_t s_mpi, int overlap, int transport, GpuMpi **out);
+/* Whether the stages of this run can be captured in a CUDA graph (IPC transport, no host call
+ * inside a stage). */
+int gpu_mpi_capturable(const GpuMpi *m, const DevData *d);
 /* "ipc" or "host" */
 const char *gpu_mpi_transport(const GpuMpi *m);
 void gpu_mpi_destroy(GpuMpi *m);

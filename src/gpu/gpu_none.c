@@ -53,6 +53,11 @@ const char *gpu_mpi_transport_name(const GpuSolver *g) {
   return NULL;
 }
 
+int gpu_uses_graphs(const GpuSolver *g) {
+  (void)g;
+  return 0;
+}
+
 int gpu_sgs_field(GpuSolver *g, double *mu_t) {
   (void)g, (void)mu_t;
   return gpu_select_device(NULL, 0);

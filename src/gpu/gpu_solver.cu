@@ -26,6 +26,7 @@ struct GpuSolver {
   const LowStorageRK *rk;
   double *rk_s2, *rk_s3; /* 3S* schemes only: registers S2, S3 (k is then the update's scratch) */
   int use_graphs;
+  int chain_stage; /* one GPU, fused update: the stage as a chain of dependent launches */
   cudaStream_t s_elem, s_side, s_mpi;
   cudaEvent_t ev_stage[64], ev_faces[64], ev_t0, ev_t1;
   cudaGraphExec_t step_graph;
@@ -468,6 +469,22 @@ static int enqueue_mix_stage(GpuSolver *g, int st) {
                                  g->ev_faces[st], g->s_elem);
 }
 
+/* The fused stage on one stream (N >= 6, KG/PI, one GPU): face lifting, lifting, face flux and
+ * VolInt + update, each a dependent launch of the one before (launch_kernel): the lifting derives
+ * w, the face flux computes the Riemann fluxes and the update kernel stages its elements and sums
+ * the volume terms while the kernel before still runs. At small loads the four kernels overlap
+ * instead of running one after the other. */
+static int enqueue_chained_stage(GpuSolver *g, int st, double a, double b) {
+  const double c = g->rk->c[st];
+  const bool visc = g->d.viscous;
+  if (visc) {
+    HX_CHECK(launch_face_lifting(&g->d, &g->ph, c, 0, g->d.n_sides, g->s_elem));
+    HX_CHECK(launch_lifting(&g->d, &g->ph, 0, g->s_elem, true));
+  }
+  HX_CHECK(launch_face_flux(&g->d, &g->ph, c, 0, g->d.n_sides, g->s_elem, visc));
+  return launch_volint_update(&g->d, &g->ph, a, b, c, st == 0, g->s_elem, true);
+}
+
 /* The RK stages of a step whose dt is set, the time update and the scalars to the host. */
 static int enqueue_stages(GpuSolver *g) {
   const LowStorageRK *rk = g->rk;
@@ -480,6 +497,11 @@ static int enqueue_stages(GpuSolver *g) {
     }
     double a, b;
     HX_CHECK(launch_fv_switch(&g->d, &g->ph, rk->c[st], st == 0, g->s_elem)); /* switching */
+    if (g->chain_stage) {
+      HX_CHECK(stage_coefs(g, st, &a, &b));
+      HX_CHECK(enqueue_chained_stage(g, st, a, b));
+      continue;
+    }
     CU_CHECK(cudaEventRecord(g->ev_stage[st], g->s_elem));
     CU_CHECK(cudaStreamWaitEvent(g->s_side, g->ev_stage[st], 0));
     HX_CHECK(stage_coefs(g, st, &a, &b));
@@ -548,7 +570,10 @@ static int capture_graph(GpuSolver *g, int (*enqueue)(GpuSolver *), cudaGraphExe
   return HX_OK;
 }
 
+/* One rank: the whole step in one graph (two with a chemistry stage). Several ranks: the stages
+ * in one graph; the dt, reduced over the ranks on the host, before it. */
 static int capture_step_graph(GpuSolver *g) {
+  if (g->mpi) return capture_graph(g, enqueue_stages, &g->flow_graph);
   if (g->chem_split) {
     HX_CHECK(capture_graph(g, enqueue_dt, &g->dt_graph));
     return capture_graph(g, enqueue_stages, &g->flow_graph);
@@ -596,14 +621,25 @@ extern "C" int gpu_download_state(GpuSolver *g, double *U) {
   return HX_OK;
 }
 
+/* Dependent launches need sm_90 (HEXDG_PDL=F: the two-stream stage, to measure both). */
+static int stage_chain_possible(const GpuSolver *g) {
+  int dev = 0, major = 0;
+  if (cudaGetDevice(&dev) != cudaSuccess ||
+      cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev) != cudaSuccess) {
+    cudaGetLastError();
+    return 0;
+  }
+  return major >= 9 && !g->mpi && !g->d.mech && volint_update_fused(&g->d) &&
+         gpu_env_flag("HEXDG_PDL", true);
+}
+
 extern "C" int gpu_solver_create(const Solver *s, const GpuOptions *opt, double t,
                                  GpuSolver **out) {
   HX_CHECK(gpu_select_device(NULL, 0));
   GpuSolver *g = (GpuSolver *)calloc(1, sizeof(GpuSolver));
   if (!g) return HX_ERROR(HX_ERR_MEM, "out of host memory (GPU solver)");
   g->rk = opt->rk;
-  /* MPI calls cannot be captured: several ranks launch stage by stage */
-  g->use_graphs = opt->use_graphs && par_size() == 1;
+  g->use_graphs = opt->use_graphs;
   g->chem_split = opt->chem_split && s->mech;
   g->t_analyze_host = -1.0;
   int rc = g->rk->n_stages <= 64 ? HX_OK : HX_ERROR(HX_ERR_INTERNAL, "too many RK stages");
@@ -612,6 +648,9 @@ extern "C" int gpu_solver_create(const Solver *s, const GpuOptions *opt, double 
   if (rc == HX_OK && par_size() > 1)
     rc = gpu_mpi_create(s, &g->d, g->s_elem, g->s_side, g->s_mpi, opt->overlap_mpi,
                         opt->mpi_transport, &g->mpi);
+  /* several ranks: the stages in a graph where no host call orders their exchanges */
+  if (rc == HX_OK && g->mpi && !gpu_mpi_capturable(g->mpi, &g->d)) g->use_graphs = 0;
+  if (rc == HX_OK) g->chain_stage = stage_chain_possible(g);
   if (rc == HX_OK) rc = gpu_upload_state(g, s->U, t);
   if (rc == HX_OK && g->use_graphs) rc = capture_step_graph(g);
   if (rc != HX_OK) {
@@ -645,7 +684,7 @@ extern "C" void gpu_solver_destroy(GpuSolver *g) {
 }
 
 static int launch_dt(GpuSolver *g) {
-  if (!g->use_graphs) return enqueue_dt(g);
+  if (!g->use_graphs || g->mpi) return enqueue_dt(g);
   CU_CHECK(cudaGraphLaunch(g->dt_graph, g->s_elem));
   return HX_OK;
 }
@@ -657,7 +696,8 @@ static int launch_stages(GpuSolver *g) {
 }
 
 static int launch_step(GpuSolver *g) {
-  if (g->chem_split) { /* the benchmark of a split run: the flow step without chemistry */
+  /* the benchmark of a split run (the flow step without chemistry); several ranks in graphs */
+  if (g->chem_split || (g->mpi && g->use_graphs)) {
     HX_CHECK(launch_dt(g));
     return launch_stages(g);
   }
@@ -798,6 +838,8 @@ cudaStream_t gpu_elem_stream(const GpuSolver *g) { return g->s_elem; }
 extern "C" const char *gpu_mpi_transport_name(const GpuSolver *g) {
   return g->mpi ? gpu_mpi_transport(g->mpi) : NULL;
 }
+
+extern "C" int gpu_uses_graphs(const GpuSolver *g) { return g->use_graphs; }
 
 extern "C" size_t gpu_bytes_allocated(const GpuSolver *g) {
   return g->bytes + gpu_mpi_bytes(g->mpi) + mix_chem_bytes(g->chem, g->d.n_species);

@@ -259,6 +259,8 @@ __global__ static void __launch_bounds__(LINE_THREADS, HEXDG_LINE_MIN_BLOCKS)
     line_derive_lifting_variables<NP>(M.D, smem + (size_t)le * LINE_SLOTS * S + base, dir, stride);
   }
   __syncthreads();
+  pdl_wait(); /* the face values of the face lifting kernel (dependent launch) */
+  pdl_trigger();
   for (int t = threadIdx.x; t < ne * N3; t += blockDim.x) {
     int le = t / N3, n = t - le * N3, e = e0 + le;
     int idx[3] = {n % NP, (n / NP) % NP, n / N2};
@@ -332,7 +334,8 @@ template <int NP> static int line_configure(void) {
 }
 
 template <int NP>
-static int line_launch(const DevData *d, const DevPhysics *ph, int volume_grad, cudaStream_t s) {
+static int line_launch(const DevData *d, const DevPhysics *ph, int volume_grad, cudaStream_t s,
+                       bool dependent) {
   LineMats<NP> M;
   const Disc *h = d->disc_host;
   for (int i = 0; i < NP; i++) {
@@ -347,15 +350,11 @@ static int line_launch(const DevData *d, const DevPhysics *ph, int volume_grad, 
   int blocks = (d->n_elems + epb - 1) / epb;
   size_t bytes = line_shared_bytes(NP);
   const bool split = d->split != SPLIT_NONE, les = d->sgs_model != SGS_NONE;
-  if (split && les)
-    lifting_line_kernel<NP, true, true><<<blocks, LINE_THREADS, bytes, s>>>(*d, *ph, M, volume_grad);
-  else if (split)
-    lifting_line_kernel<NP, true, false><<<blocks, LINE_THREADS, bytes, s>>>(*d, *ph, M, volume_grad);
-  else if (les)
-    lifting_line_kernel<NP, false, true><<<blocks, LINE_THREADS, bytes, s>>>(*d, *ph, M, volume_grad);
-  else
-    lifting_line_kernel<NP, false, false><<<blocks, LINE_THREADS, bytes, s>>>(*d, *ph, M, volume_grad);
-  CU_CHECK(cudaGetLastError());
+  void (*k)(DevData, DevPhysics, LineMats<NP>, int) =
+      split ? (les ? lifting_line_kernel<NP, true, true> : lifting_line_kernel<NP, true, false>)
+            : (les ? lifting_line_kernel<NP, false, true> : lifting_line_kernel<NP, false, false>);
+  CU_CHECK(launch_kernel(dependent, k, dim3(blocks), dim3(LINE_THREADS), bytes, s, *d, *ph, M,
+                         volume_grad));
   return HX_OK;
 }
 
@@ -367,9 +366,9 @@ static int line_configure_np(int np) {
 }
 
 static int line_launch_np(const DevData *d, const DevPhysics *ph, int volume_grad,
-                          cudaStream_t s) {
+                          cudaStream_t s, bool dependent) {
   switch (d->np) {
-    LINE_NP_CASES(line_launch, (d, ph, volume_grad, s));
+    LINE_NP_CASES(line_launch, (d, ph, volume_grad, s, dependent));
   }
   return HX_ERROR(HX_ERR_INTERNAL, "lifting line kernel: no instance for np = %d", d->np);
 }
@@ -462,10 +461,11 @@ bool lifting_face_states(const DevData *d, int n_ranks) {
   return lifting_face_gradients(d, n_ranks) && d->node_type == NODE_GAUSS;
 }
 
-int launch_lifting(const DevData *d, const DevPhysics *ph, int volume_grad, cudaStream_t s) {
+int launch_lifting(const DevData *d, const DevPhysics *ph, int volume_grad, cudaStream_t s,
+                   bool dependent) {
   if (use_line_kernel(d))
     return d->node_type == NODE_GAUSS ? gauss_line_launch(d, ph, volume_grad, s)
-                                      : line_launch_np(d, ph, volume_grad, s);
+                                      : line_launch_np(d, ph, volume_grad, s, dependent);
   LiftConfig c = lift_config(d);
   int blocks = (d->n_elems + c.elems_per_block - 1) / c.elems_per_block;
   int threads = c.elems_per_block * c.threads_per_elem;

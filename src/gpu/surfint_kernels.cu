@@ -130,7 +130,10 @@ __global__ static void surface_update_kernel(DevData d, DevPhysics ph, double a,
 
 /* VolInt (KG/PI) + SurfInt + update: the volume kernel's staging and line sums, then each node's
  * surface terms and RK update without storing Ut. A block's element data are read before any of
- * its nodes is written (one barrier), and a block reads no other element's volume data. */
+ * its nodes is written (one barrier), and a block reads no other element's volume data. The
+ * volume sums of a thread's nodes (at most VOLINT_UPDATE_PASSES) need only U: they come before
+ * the wait of a dependent launch, the surface terms (face fluxes, Ut_visc) after it. */
+#define VOLINT_UPDATE_PASSES 2
 template <int NP, bool PI>
 __global__ static void __launch_bounds__(256, 2)
     volint_update_kernel(DevData d, DevPhysics ph, double a, double b, double c_stage,
@@ -139,17 +142,25 @@ __global__ static void __launch_bounds__(256, 2)
   extern __shared__ double smem[];
   const double dt = d.sc->dt;
   if (!(dt > 0.0)) return; /* the whole grid */
-  if (backup && blockIdx.x == 0 && threadIdx.x == 0) d.sc->t_good = d.sc->t;
   const int le = threadIdx.x / threads_per_elem, lt = threadIdx.x - le * threads_per_elem;
   const int e = blockIdx.x * elems_per_block + le;
   const bool active = le < elems_per_block && e < d.n_elems;
   const double *cache = kep_stage<NP>(d, ph.pp, smem, le, lt, e, active, threads_per_elem);
   if (!active) return;
-  for (int q = lt; q < N3; q += threads_per_elem) {
-    double acc[HX_NVAR], u_new[HX_NVAR];
-    kep_volume_node<NP, PI>(smem, cache, q, acc);
-    update_node_from<HX_NVAR>(d, ph, a, b, c_stage, dt, backup, (size_t)e * N3 + q, e, acc,
-                              u_new);
+  double acc[VOLINT_UPDATE_PASSES][HX_NVAR];
+#pragma unroll
+  for (int p = 0; p < VOLINT_UPDATE_PASSES; p++)
+    if (lt + p * threads_per_elem < N3)
+      kep_volume_node<NP, PI>(smem, cache, lt + p * threads_per_elem, acc[p]);
+  pdl_wait(); /* the face fluxes and Ut_visc of the kernels before (dependent launch) */
+  if (backup && blockIdx.x == 0 && threadIdx.x == 0) d.sc->t_good = d.sc->t;
+#pragma unroll
+  for (int p = 0; p < VOLINT_UPDATE_PASSES; p++) {
+    const int q = lt + p * threads_per_elem;
+    double u_new[HX_NVAR];
+    if (q < N3)
+      update_node_from<HX_NVAR>(d, ph, a, b, c_stage, dt, backup, (size_t)e * N3 + q, e, acc[p],
+                                u_new);
   }
 }
 
@@ -169,8 +180,9 @@ bool volint_update_fused(const DevData *d) {
   int epb, tpe;
   size_t bytes;
   /* measured on the H100: a gain at N = 7 (and at small loads), a small loss at N = 3 and 5 */
-  return gpu_env_flag("HEXDG_FUSED_UPDATE", true) && d->np >= 7 && !d->mech && !d->alpha && !d->fv_minima &&
-         volint_kep_launch_config(d, &epb, &tpe, &bytes);
+  return gpu_env_flag("HEXDG_FUSED_UPDATE", true) && d->np >= 7 && !d->mech && !d->alpha &&
+         !d->fv_minima && volint_kep_launch_config(d, &epb, &tpe, &bytes) &&
+         tpe * VOLINT_UPDATE_PASSES >= d->n3;
 }
 
 int volint_update_configure(const DevData *d, int shared_bytes) {
@@ -180,15 +192,15 @@ int volint_update_configure(const DevData *d, int shared_bytes) {
 }
 
 int launch_volint_update(const DevData *d, const DevPhysics *ph, double a, double b,
-                         double c_stage, bool first_stage, cudaStream_t s) {
+                         double c_stage, bool first_stage, cudaStream_t s, bool dependent) {
   int epb, tpe;
   size_t bytes;
   volint_kep_launch_config(d, &epb, &tpe, &bytes);
   const bool backup = first_stage && d->U_good;
   const int blocks = (d->n_elems + epb - 1) / epb;
-  volint_update_instance(d->np, d->split == SPLIT_PI)<<<blocks, epb * tpe, bytes, s>>>(
-      *d, *ph, a, b, c_stage, backup, epb, tpe);
-  CU_CHECK(cudaGetLastError());
+  CU_CHECK(launch_kernel(dependent, volint_update_instance(d->np, d->split == SPLIT_PI),
+                         dim3(blocks), dim3(epb * tpe), bytes, s, *d, *ph, a, b, c_stage, backup,
+                         epb, tpe));
   return HX_OK;
 }
 

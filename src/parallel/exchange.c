@@ -14,15 +14,9 @@ struct SideExchange {
   int active[EXCH_NSLOTS];
   MPI_Request *req[EXCH_NSLOTS]; /* [2 * n_nbr]: receives, then sends */
   MPI_Status *status;            /* [2 * n_nbr] (GCC flags MPI_STATUSES_IGNORE as an overflow) */
-  int *token;                    /* IPC tokens: [slot][kind][parity][n_nbr] send buffers */
-  MPI_Request *token_req;        /* and their requests */
 };
 
-#define TOKEN_TAG0 32 /* above the slot tags of the face messages */
-
-static long token_index(const SideExchange *x, int slot, int kind, int parity, int k) {
-  return (((long)slot * 2 + kind) * 2 + parity) * x->n_nbr + k;
-}
+#define SWAP_TAG 31 /* above the slot tags of the face messages */
 
 int exchange_create(const Mesh *m, SideExchange **out) {
   *out = NULL;
@@ -32,17 +26,10 @@ int exchange_create(const Mesh *m, SideExchange **out) {
   x->mesh = m;
   x->n_nbr = m->n_nbr_ranks;
   x->status = hx_malloc(sizeof(MPI_Status) * 2 * x->n_nbr, "MPI statuses");
-  long n_tok = token_index(x, EXCH_NSLOTS, 0, 0, 0);
-  x->token = hx_calloc((size_t)n_tok, sizeof(int), "IPC tokens");
-  x->token_req = hx_malloc(sizeof(MPI_Request) * (size_t)n_tok, "IPC token requests");
-  if (!x->status || !x->token || !x->token_req) {
-    free(x->status);
-    free(x->token);
-    free(x->token_req);
+  if (!x->status) {
     free(x);
     return HX_ERR_MEM;
   }
-  for (long i = 0; i < n_tok; i++) x->token_req[i] = MPI_REQUEST_NULL;
   for (int k = 0; k < EXCH_NSLOTS; k++) {
     x->req[k] = hx_malloc(sizeof(MPI_Request) * 2 * x->n_nbr, "MPI requests");
     if (!x->req[k]) {
@@ -61,10 +48,6 @@ void exchange_destroy(SideExchange *x) {
     if (x->req[k]) exchange_finish(x, k);
     free(x->req[k]);
   }
-  for (long i = 0; x->token_req && i < token_index(x, EXCH_NSLOTS, 0, 0, 0); i++)
-    MPI_Wait(&x->token_req[i], MPI_STATUS_IGNORE);
-  free(x->token);
-  free(x->token_req);
   free(x->status);
   free(x);
 }
@@ -120,23 +103,8 @@ void exchange_swap_bytes(SideExchange *x, const void *send, void *recv, int byte
   if (!x) return;
   for (int k = 0; k < x->n_nbr; k++)
     MPI_Sendrecv((const char *)send + (size_t)bytes * k, bytes, MPI_BYTE, x->mesh->nbr_rank[k],
-                 TOKEN_TAG0 - 1, (char *)recv + (size_t)bytes * k, bytes, MPI_BYTE,
-                 x->mesh->nbr_rank[k], TOKEN_TAG0 - 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-}
-
-void exchange_token_send(SideExchange *x, int slot, int kind, int k, int seq) {
-  long i = token_index(x, slot, kind, seq & 1, k);
-  MPI_Wait(&x->token_req[i], MPI_STATUS_IGNORE);
-  x->token[i] = seq;
-  MPI_Isend(&x->token[i], 1, MPI_INT, x->mesh->nbr_rank[k], TOKEN_TAG0 + 2 * slot + kind,
-            MPI_COMM_WORLD, &x->token_req[i]);
-}
-
-int exchange_token_recv(SideExchange *x, int slot, int kind, int k) {
-  int seq = -1;
-  MPI_Recv(&seq, 1, MPI_INT, x->mesh->nbr_rank[k], TOKEN_TAG0 + 2 * slot + kind, MPI_COMM_WORLD,
-           MPI_STATUS_IGNORE);
-  return seq;
+                 SWAP_TAG, (char *)recv + (size_t)bytes * k, bytes, MPI_BYTE,
+                 x->mesh->nbr_rank[k], SWAP_TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
 }
 
 #else /* without MPI there are no MPI sides */
@@ -162,13 +130,6 @@ int exchange_n_nbr(const SideExchange *x) {
 }
 void exchange_swap_bytes(SideExchange *x, const void *send, void *recv, int bytes) {
   (void)x, (void)send, (void)recv, (void)bytes;
-}
-void exchange_token_send(SideExchange *x, int slot, int kind, int k, int seq) {
-  (void)x, (void)slot, (void)kind, (void)k, (void)seq;
-}
-int exchange_token_recv(SideExchange *x, int slot, int kind, int k) {
-  (void)x, (void)slot, (void)kind, (void)k;
-  return -1;
 }
 
 #endif

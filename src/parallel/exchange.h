@@ -34,20 +34,11 @@ void exchange_finish(SideExchange *x, int slot);
 void exchange_start_packed(SideExchange *x, int slot, const double *send, double *recv,
                            long doubles_per_side, int direction);
 
-/* Small messages of the CUDA IPC transport (gpu/gpu_mpi.cu), which moves the face data itself
- * from device to device. Neighbour k is the k-th of the mesh's nbr_rank (0 without MPI sides). */
+/* The set-up of the CUDA IPC transport (gpu/gpu_mpi.cu), which moves the face data itself from
+ * device to device. Neighbour k is the k-th of the mesh's nbr_rank (0 without MPI sides). */
 int exchange_n_nbr(const SideExchange *x);
 /* Every neighbour k: send bytes from send + k * bytes, receive bytes into recv + k * bytes
  * (blocking, MPI_Sendrecv; every rank with MPI sides calls it together with its neighbours). */
 void exchange_swap_bytes(SideExchange *x, const void *send, void *recv, int bytes);
-/* Token kinds: the sender's copy of exchange seq of a slot is queued and its "sent" event
- * recorded (EXCH_TOKEN_SENT), or the receiver's read of it is queued and its "done" event
- * recorded (EXCH_TOKEN_DONE). */
-enum { EXCH_TOKEN_SENT = 0, EXCH_TOKEN_DONE = 1 };
-/* Non-blocking send of the token (seq) to neighbour k; its buffer is reused two exchanges of
- * the slot later, after that send has completed. */
-void exchange_token_send(SideExchange *x, int slot, int kind, int k, int seq);
-/* Waits for the next token of this slot and kind from neighbour k and returns its seq. */
-int exchange_token_recv(SideExchange *x, int slot, int kind, int k);
 
 #endif

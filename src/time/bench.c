@@ -154,10 +154,11 @@ int hexdg_bench(int argc, char **argv) {
     char mode[64];
     snprintf(mode, sizeof mode, "%s", sim->backend != BACKEND_CUDA ? "cpu"
              : multi ? (o.overlap[0] == 'T' ? "MPI overlap" : "MPI no overlap")
-             : (o.graphs[0] == 'T' ? "CUDA graph" : "no graph"));
+             : (gpu_uses_graphs(sim->gpu) ? "CUDA graph" : "no graph"));
     if (multi) {
       size_t used = strlen(mode);
-      snprintf(mode + used, sizeof mode - used, " %s", gpu_mpi_transport_name(sim->gpu));
+      snprintf(mode + used, sizeof mode - used, " %s %s", gpu_mpi_transport_name(sim->gpu),
+               gpu_uses_graphs(sim->gpu) ? "graph" : "no graph");
     }
     if (s->mech) printf("bench: reacting flow, %s (%d species)\n", s->mech->path, s->n_species);
     printf("bench: %s, %s, N=%d %s %s, %dx%dx%d elements, %s, %s, %d ranks, FV %s %s, %d steps "

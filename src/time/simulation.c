@@ -64,8 +64,9 @@ int simulation_define_params(Params *p) {
                                 "Where the time stepping runs: cuda (GPU), cpu (OpenMP), or auto "
                                 "(cuda when a GPU is visible). Command line: --backend."));
   HX_CHECK(params_define(p, "Backend", "UseCudaGraphs", PARAM_LOGICAL, 0, "T", false,
-                         "CUDA backend: capture a whole time step in a CUDA graph (one rank; "
-                         "several MPI ranks launch stage by stage)."));
+                         "CUDA backend: capture a whole time step in a CUDA graph (several MPI "
+                         "ranks: the RK stages, with MPITransport = ipc and no alpha spreading "
+                         "across ranks; otherwise they launch kernel by kernel)."));
   HX_CHECK(
       params_define(p, "Backend", "OverlapMPI", PARAM_LOGICAL, 0, "T", false,
                     "CUDA backend on several MPI ranks: compute the MPI sides first on the "
@@ -78,7 +79,9 @@ int simulation_define_params(Params *p) {
                                 "GPU. ipc: device to device with CUDA IPC (all neighbouring ranks "
                                 "on one node, peer access between their GPUs; an error otherwise); "
                                 "host: through pinned host memory and MPI (any layout); auto: ipc "
-                                "where every rank can use it, else host."));
+                                "where every rank can use it and no two ranks share a GPU, else "
+                                "host. With ipc no host call orders the exchanges, so the RK "
+                                "stages run as CUDA graphs."));
   HX_CHECK(exactfunc_define_params(p));
   HX_CHECK(mesh_define_params(p));
   HX_CHECK(partition_define_params(p));

@@ -7,11 +7,14 @@
 # CSV lines to 1e-11.
 # The 2-rank runs use MPITransport = $MPI_GPU_TRANSPORT (default auto: CUDA IPC where possible),
 # the MMS case once more with MPITransport = host; with 4 GPUs also 4 ranks (MMS, walls). Exits 77
-# (skipped) when fewer than 2 GPUs are visible.
+# (skipped) when fewer than 2 GPUs are visible, unless MPI_GPU_SHARE=1 (2 ranks share one GPU:
+# a correctness run, not a speed one; auto then means host, so set MPI_GPU_TRANSPORT=ipc to test
+# CUDA IPC). With MPITransport = ipc the stages run as CUDA graphs; the MMS case once more
+# without graphs (the same state).
 # usage: run_mpi_gpu.sh hexdg repo_root mpiexec compare_states
 source "$(dirname "$0")/mpi_lib.sh"
 gpus=$("$hexdg" --gpu-count 2>/dev/null || echo 0)
-if [ "${gpus:-0}" -lt 2 ]; then
+if [ "${gpus:-0}" -lt 2 ] && ! { [ "${MPI_GPU_SHARE:-0}" = 1 ] && [ "${gpus:-0}" -ge 1 ]; }; then
   echo "SKIP: $gpus CUDA device(s) visible, the GPU MPI test needs 2"
   exit 77
 fi
@@ -21,6 +24,7 @@ echo "MPITransport = $transport" >>mms.ini
 sed 's/^MPITransport.*/MPITransport = host/' mms.ini >mms_host.ini
 sed 's/^Backend.*/&\nOverlapMPI   = F/' mms.ini >mms_serial.ini
 sed 's/^Backend.*/&\nPartitioner  = metis/' mms.ini >mms_metis.ini
+sed 's/^Backend.*/&\nUseCudaGraphs = F/' mms.ini >mms_nograph.ini
 sed 's/^mu0.*/mu0          = 0./' mms.ini >euler.ini
 write_walls_ini walls.ini cuda
 echo "MPITransport = $transport" >>walls.ini
@@ -33,7 +37,8 @@ run_ranks mms2 2 mms.ini
 run_ranks mms2serial 2 mms_serial.ini
 run_ranks mms2metis 2 mms_metis.ini
 run_ranks mms2host 2 mms_host.ini
-for r in mms2 mms2serial mms2metis mms2host; do
+run_ranks mms2nograph 2 mms_nograph.ini
+for r in mms2 mms2serial mms2metis mms2host mms2nograph; do
   same_state mms1 $r
   same_csv mms1/mms_ErrorNorms.csv $r/mms_ErrorNorms.csv
 done
@@ -127,6 +132,18 @@ done
 for r in mms2 mms2host; do
   echo "transport of $r: $(grep -o 'MPI transport [a-z]*' $r/out.txt)"
 done
+# graphs: where the transport is ipc (the stages captured), never for host or when switched off
+for r in mms2 mms2host mms2nograph; do
+  echo "graphs of $r: $(grep -o '[a-z ]*CUDA graphs' $r/out.txt)"
+done
+if grep -q "MPI transport ipc" mms2/out.txt && ! grep -q ", CUDA graphs" mms2/out.txt; then
+  echo "FAIL - mms2 used the ipc transport but no CUDA graphs"
+  fails=$((fails + 1))
+fi
+if ! grep -q "no CUDA graphs" mms2host/out.txt || ! grep -q "no CUDA graphs" mms2nograph/out.txt; then
+  echo "FAIL - mms2host or mms2nograph used CUDA graphs"
+  fails=$((fails + 1))
+fi
 if ! grep -q "MPI transport host" mms2host/out.txt; then
   echo "FAIL - mms2host did not use MPITransport = host"
   fails=$((fails + 1))
