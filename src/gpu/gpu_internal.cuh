@@ -222,7 +222,7 @@ int launch_pack_slave(const DevData *d, const double *vol, int nv, int first, in
 /* Gradients, face gradients (grad_face) and the viscous volume term, after launch_face_lifting.
  * volume_grad: also write the volume gradients d->grad when grad_face is set (the TGV analysis
  * needs them); without grad_face they are always written. dependent: a dependent launch after
- * the face lifting kernel (the Gauss-Lobatto line kernel; the others launch normally). */
+ * the face lifting kernel (the line kernels; the node kernel launches normally). */
 int launch_lifting(const DevData *d, const DevPhysics *ph, int volume_grad, cudaStream_t s,
                    bool dependent = false);
 int lifting_configure(const DevData *d);
@@ -254,10 +254,14 @@ int volume_integral_configure(const DevData *d);
  * memory), with this launch configuration. */
 bool volint_kep_launch_config(const DevData *d, int *elems_per_block, int *threads_per_elem,
                               size_t *shared_bytes);
-/* VolInt, SurfInt and the RK update of one stage in one kernel (KG/PI, N >= 6, no FV, air): saves the Ut
- * round trip. volint_update_fused: d qualifies (HEXDG_FUSED_UPDATE=F: never). dependent: a
+/* VolInt, SurfInt and the RK update of one stage in one kernel (KG/PI at N >= 6, or the weak form;
+ * no FV, air): saves the Ut round trip. volint_update_fused: d qualifies (HEXDG_FUSED_UPDATE=F: never). dependent: a
  * dependent launch after the face flux kernel (the volume sums before the wait). */
 bool volint_update_fused(const DevData *d);
+/* The weak form's twin (volint_kernels.cu): whether d qualifies, and its launch. */
+bool weak_update_possible(const DevData *d);
+int launch_weak_update(const DevData *d, const DevPhysics *ph, double a, double b,
+                       double c_stage, bool first_stage, cudaStream_t s, bool dependent);
 int volint_update_configure(const DevData *d, int shared_bytes);
 int launch_volint_update(const DevData *d, const DevPhysics *ph, double a, double b,
                          double c_stage, bool first_stage, cudaStream_t s, bool dependent = false);

@@ -217,6 +217,8 @@ __global__ static void __launch_bounds__(LINE_THREADS, HEXDG_LINE_MIN_BLOCKS)
     Lhat[t] = t < NP ? d.disc->Lhat_minus[t] : d.disc->Lhat_plus[t - NP];
   line_stage_lifting_variables<NP>(d, ph.pp, e0, ne, smem, KEEP ? u : nullptr);
   __syncthreads();
+  pdl_wait(); /* the face values of the face lifting kernel (dependent launch) */
+  pdl_trigger();
   for (int t = threadIdx.x; t < ne * 3 * N2; t += blockDim.x) {
     int dir, base, stride, le = line_task<NP>(t, &dir, &base, &stride);
     const int line = t - le * 3 * N2 - dir * N2;
@@ -260,7 +262,8 @@ template <int NP> static int gauss_configure(void) {
 }
 
 template <int NP>
-static int gauss_launch(const DevData *d, const DevPhysics *ph, int volume_grad, cudaStream_t s) {
+static int gauss_launch(const DevData *d, const DevPhysics *ph, int volume_grad, cudaStream_t s,
+                        bool dependent) {
   GaussLineMats<NP> M;
   const Disc *h = d->disc_host;
   for (int i = 0; i < NP; i++) {
@@ -274,13 +277,10 @@ static int gauss_launch(const DevData *d, const DevPhysics *ph, int volume_grad,
   int epb = line_elems_per_block(NP * NP * NP);
   int blocks = (d->n_elems + epb - 1) / epb;
   size_t bytes = gauss_line_shared_bytes(NP);
-  if (d->sgs_model != SGS_NONE)
-    lifting_gauss_line_kernel<NP, true>
-        <<<blocks, LINE_THREADS, bytes, s>>>(*d, *ph, M, volume_grad);
-  else
-    lifting_gauss_line_kernel<NP, false>
-        <<<blocks, LINE_THREADS, bytes, s>>>(*d, *ph, M, volume_grad);
-  CU_CHECK(cudaGetLastError());
+  CU_CHECK(launch_kernel(dependent,
+                         d->sgs_model != SGS_NONE ? lifting_gauss_line_kernel<NP, true>
+                                                  : lifting_gauss_line_kernel<NP, false>,
+                         dim3(blocks), dim3(LINE_THREADS), bytes, s, *d, *ph, M, volume_grad));
   return HX_OK;
 }
 
@@ -289,7 +289,8 @@ int gauss_line_configure(int np) {
   return HX_ERROR(HX_ERR_INTERNAL, "Gauss lifting line kernel: no instance for np = %d", np);
 }
 
-int gauss_line_launch(const DevData *d, const DevPhysics *ph, int volume_grad, cudaStream_t s) {
-  switch (d->np) { LINE_NP_CASES(gauss_launch, (d, ph, volume_grad, s)); }
+int gauss_line_launch(const DevData *d, const DevPhysics *ph, int volume_grad, cudaStream_t s,
+                      bool dependent) {
+  switch (d->np) { LINE_NP_CASES(gauss_launch, (d, ph, volume_grad, s, dependent)); }
   return HX_ERROR(HX_ERR_INTERNAL, "Gauss lifting line kernel: no instance for np = %d", d->np);
 }

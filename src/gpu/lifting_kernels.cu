@@ -464,7 +464,7 @@ bool lifting_face_states(const DevData *d, int n_ranks) {
 int launch_lifting(const DevData *d, const DevPhysics *ph, int volume_grad, cudaStream_t s,
                    bool dependent) {
   if (use_line_kernel(d))
-    return d->node_type == NODE_GAUSS ? gauss_line_launch(d, ph, volume_grad, s)
+    return d->node_type == NODE_GAUSS ? gauss_line_launch(d, ph, volume_grad, s, dependent)
                                       : line_launch_np(d, ph, volume_grad, s, dependent);
   LiftConfig c = lift_config(d);
   int blocks = (d->n_elems + c.elems_per_block - 1) / c.elems_per_block;

@@ -204,6 +204,7 @@ __device__ static __forceinline__ void node_store_viscous_volume(const DevData &
 /* Gauss nodes (lifting_gauss_kernels.cu): shared-memory limits (once at set-up) and the launch
  * of the line kernel for np = N + 1 in [LINE_NP_MIN, LINE_NP_MAX]. */
 int gauss_line_configure(int np);
-int gauss_line_launch(const DevData *d, const DevPhysics *ph, int volume_grad, cudaStream_t s);
+int gauss_line_launch(const DevData *d, const DevPhysics *ph, int volume_grad, cudaStream_t s,
+                      bool dependent);
 
 #endif

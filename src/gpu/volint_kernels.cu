@@ -4,6 +4,7 @@
  * (GALAEXI-style volume kernel). For degrees whose element data do not fit in shared memory,
  * partner data are recomputed from global memory. */
 #include "gpu/gpu_internal.cuh"
+#include "gpu/update_node.cuh"
 #include "gpu/volint_kep.cuh"
 
 extern "C" {
@@ -79,6 +80,41 @@ __device__ static void stage_node(const DevData &d, const PhysParams &pp, int e,
   }
 }
 
+/* The volume term of node q of element e: the lines through it in the three directions. */
+template <bool WEAK, bool SHARED>
+__device__ static void volume_node(const DevData &d, const DevPhysics &ph, const double *Dv,
+                                   const double *cache, int e, int q, double *acc) {
+  const int np = d.np, n3 = d.n3;
+  int idx3[3] = {q % np, (q / np) % np, q / (np * np)};
+  for (int v = 0; v < HX_NVAR; v++) acc[v] = 0.0;
+  for (int dir = 0; dir < 3; dir++) {
+    int stride = dir == 0 ? 1 : dir == 1 ? np : np * np, idx = idx3[dir];
+    int base = q - idx * stride;
+    double uq[HX_NVAR], pq[HX_NPRIM], aq = 0.0, mq[3];
+    if (!WEAK) split_node<SHARED>(d, ph.pp, cache, e, q, dir, uq, pq, &aq, mq);
+    for (int l = 0; l < np; l++) {
+      double w = Dv[idx * np + l];
+      if (w == 0.0) continue;
+      int ql = base + l * stride;
+      double F[HX_NVAR];
+      if (WEAK) {
+        if (SHARED) {
+          for (int v = 0; v < HX_NVAR; v++) F[v] = cache[(dir * HX_NVAR + v) * n3 + ql];
+        } else {
+          double ul[HX_NVAR], pl[HX_NPRIM];
+          load_node(d, ph.pp, e, ql, ul, pl);
+          contravariant_flux(d, e, ql, dir, ul, pl, F);
+        }
+      } else {
+        double ul[HX_NVAR], pl[HX_NPRIM], al, ml[3];
+        split_node<SHARED>(d, ph.pp, cache, e, ql, dir, ul, pl, &al, ml);
+        split_volume_flux_aux(d.split, &ph.pp, uq, pq, aq, ul, pl, al, mq, ml, F);
+      }
+      for (int v = 0; v < HX_NVAR; v++) acc[v] += w * F[v];
+    }
+  }
+}
+
 template <bool WEAK, bool SHARED>
 __global__ static void __launch_bounds__(VOLINT_THREADS, VOLINT_MIN_BLOCKS)
     volint_kernel(DevData d, DevPhysics ph, int elems_per_block, int threads_per_elem) {
@@ -95,40 +131,53 @@ __global__ static void __launch_bounds__(VOLINT_THREADS, VOLINT_MIN_BLOCKS)
   __syncthreads();
   if (!active) return;
   for (int q = lt; q < n3; q += threads_per_elem) {
-    int idx3[3] = {q % np, (q / np) % np, q / (np * np)};
-    double acc[HX_NVAR] = {0.0, 0.0, 0.0, 0.0, 0.0};
-    for (int dir = 0; dir < 3; dir++) {
-      int stride = dir == 0 ? 1 : dir == 1 ? np : np * np, idx = idx3[dir];
-      int base = q - idx * stride;
-      double uq[HX_NVAR], pq[HX_NPRIM], aq = 0.0, mq[3];
-      if (!WEAK) split_node<SHARED>(d, ph.pp, cache, e, q, dir, uq, pq, &aq, mq);
-      for (int l = 0; l < np; l++) {
-        double w = Dv[idx * np + l];
-        if (w == 0.0) continue;
-        int ql = base + l * stride;
-        double F[HX_NVAR];
-        if (WEAK) {
-          if (SHARED) {
-            for (int v = 0; v < HX_NVAR; v++) F[v] = cache[(dir * HX_NVAR + v) * n3 + ql];
-          } else {
-            double ul[HX_NVAR], pl[HX_NPRIM];
-            load_node(d, ph.pp, e, ql, ul, pl);
-            contravariant_flux(d, e, ql, dir, ul, pl, F);
-          }
-        } else {
-          double ul[HX_NVAR], pl[HX_NPRIM], al, ml[3];
-          split_node<SHARED>(d, ph.pp, cache, e, ql, dir, ul, pl, &al, ml);
-          split_volume_flux_aux(d.split, &ph.pp, uq, pq, aq, ul, pl, al, mq, ml, F);
-        }
-        for (int v = 0; v < HX_NVAR; v++) acc[v] += w * F[v];
-      }
-    }
+    double acc[HX_NVAR];
+    volume_node<WEAK, SHARED>(d, ph, Dv, cache, e, q, acc);
     double *ut = d.Ut + (size_t)e * d.nvar * n3;
     if (d.alpha) { /* shock capturing: (1 - alpha) R_DG; launch_fv_volume adds alpha R_FV */
       double keep = 1.0 - d.alpha[e];
       for (int v = 0; v < HX_NVAR; v++) acc[v] *= keep;
     }
     for (int v = 0; v < HX_NVAR; v++) ut[v * n3 + q] = acc[v]; /* viscous part: Ut_visc */
+  }
+}
+
+/* Weak form + SurfInt + update in one kernel (one GPU, air, no FV), the weak-form twin of the
+ * KG/PI volint_update_kernel (surfint_kernels.cu): the contravariant fluxes staged, the volume
+ * sums of a thread's nodes (at most WEAK_UPDATE_PASSES) before the wait of a dependent launch,
+ * the surface terms (face fluxes, Ut_visc) and the update after it; no Ut round trip. */
+#define WEAK_UPDATE_PASSES 2
+__global__ static void __launch_bounds__(VOLINT_THREADS, VOLINT_MIN_BLOCKS)
+    weak_update_kernel(DevData d, DevPhysics ph, double a, double b, double c_stage, bool backup,
+                       int elems_per_block, int threads_per_elem) {
+  extern __shared__ double smem[];
+  const int np = d.np, n3 = d.n3;
+  const double dt = d.sc->dt;
+  if (!(dt > 0.0)) return; /* the whole grid */
+  double *Dv = smem;
+  const int le = threadIdx.x / threads_per_elem, lt = threadIdx.x - le * threads_per_elem;
+  const int e = blockIdx.x * elems_per_block + le;
+  const bool active = le < elems_per_block && e < d.n_elems;
+  double *cache = smem + np * np + (size_t)le * WEAK_CACHE * n3;
+  for (int t = threadIdx.x; t < np * np; t += blockDim.x) Dv[t] = d.disc->Dvol[t];
+  if (active)
+    for (int q = lt; q < n3; q += threads_per_elem) stage_node<true>(d, ph.pp, e, q, cache);
+  __syncthreads();
+  if (!active) return;
+  double acc[WEAK_UPDATE_PASSES][HX_NVAR];
+#pragma unroll
+  for (int p = 0; p < WEAK_UPDATE_PASSES; p++)
+    if (lt + p * threads_per_elem < n3)
+      volume_node<true, true>(d, ph, Dv, cache, e, lt + p * threads_per_elem, acc[p]);
+  pdl_wait(); /* the face fluxes and Ut_visc of the kernels before (dependent launch) */
+  if (backup && blockIdx.x == 0 && threadIdx.x == 0) d.sc->t_good = d.sc->t;
+#pragma unroll
+  for (int p = 0; p < WEAK_UPDATE_PASSES; p++) {
+    const int q = lt + p * threads_per_elem;
+    double u_new[HX_NVAR];
+    if (q < n3)
+      update_node_from<HX_NVAR>(d, ph, a, b, c_stage, dt, backup, (size_t)e * n3 + q, e, acc[p],
+                                u_new);
   }
 }
 
@@ -212,9 +261,30 @@ bool volint_kep_launch_config(const DevData *d, int *elems_per_block, int *threa
   return c.use_shared && volint_use_kep(d);
 }
 
+/* HEXDG_WEAK_FUSED = F: the weak form keeps VolInt and the update apart (to measure both). */
+bool weak_update_possible(const DevData *d) {
+  VolintConfig c = volint_config(d);
+  return d->split == SPLIT_NONE && c.use_shared &&
+         c.threads_per_elem * WEAK_UPDATE_PASSES >= d->n3 &&
+         gpu_env_flag("HEXDG_WEAK_FUSED", true);
+}
+
+int launch_weak_update(const DevData *d, const DevPhysics *ph, double a, double b,
+                       double c_stage, bool first_stage, cudaStream_t s, bool dependent) {
+  VolintConfig c = volint_config(d);
+  const bool backup = first_stage && d->U_good;
+  const int blocks = (d->n_elems + c.elems_per_block - 1) / c.elems_per_block;
+  CU_CHECK(launch_kernel(dependent, weak_update_kernel, dim3(blocks),
+                         dim3(c.elems_per_block * c.threads_per_elem), c.shared_bytes, s, *d, *ph,
+                         a, b, c_stage, backup, c.elems_per_block, c.threads_per_elem));
+  return HX_OK;
+}
+
 int volume_integral_configure(const DevData *d) {
   VolintConfig c = volint_config(d);
   int bytes = (int)c.shared_bytes;
+  CU_CHECK(cudaFuncSetAttribute(weak_update_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                bytes));
   if (c.use_shared && volint_use_kep(d)) HX_CHECK(volint_update_configure(d, bytes));
   CU_CHECK(cudaFuncSetAttribute(volint_kernel<true, true>,
                                 cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
