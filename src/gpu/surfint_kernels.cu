@@ -79,9 +79,11 @@ bool volint_update_fused(const DevData *d) {
   if (!gpu_env_flag("HEXDG_FUSED_UPDATE", true) || d->mech || d->alpha || d->fv_minima)
     return false;
   if (d->split == SPLIT_NONE) return weak_update_possible(d);
-  /* KG/PI, measured on the H100: a gain at N = 7 (and at small loads), a small loss at N = 3
-   * and 5 */
-  return d->np >= 7 && volint_kep_launch_config(d, &epb, &tpe, &bytes) &&
+  /* KG/PI with the PDL chain, measured on the H100 (docs/performance.md): NS / Euler at 4e6 DOF
+   * N = 4 -1.8 % / -5 %, N = 5 +0.4 % / -1.3 %, N = 7 -0.8 %; N = 3 +0.5 % / +0.9 %, but
+   * -10 % at 1.1e5 DOF: fused from N = 4 on, at N = 3 below 1e6 DOF */
+  const bool small = (double)d->n_elems * d->n3 < 1e6;
+  return (d->np >= 5 || small) && volint_kep_launch_config(d, &epb, &tpe, &bytes) &&
          tpe * VOLINT_UPDATE_PASSES >= d->n3;
 }
 
