@@ -26,6 +26,7 @@ typedef struct {
   const LowStorageRK *rk;
   double cfl_scale, dfl_scale;
   int dims;          /* Dimension: 3, or 2 (zeta left out of the time step, FLEXI's 2-D build) */
+  int check_admissible; /* CheckAdmissibility (TimeDisc.check_admissible) */
   int use_graphs;    /* capture a whole step in a CUDA graph (1) or launch kernel by kernel (0);
                         several MPI ranks: the stages, where their exchanges need no host call */
   int overlap_mpi;   /* several ranks: MPI sides first on the high-priority stream, messages in

@@ -84,6 +84,7 @@ typedef struct {
   int node_type, split, riemann, riemann_bc, has_source;
   double dt_factor;      /* CFLscale * alpha(N) / (2N+1) * 2 */
   int dims;              /* directions summed in the time step: 3, or 2 (Dimension = 2) */
+  int check_admissible;  /* CheckAdmissibility: 0 = only a NaN density stops (GALAEXI) */
   double dt_factor_visc; /* viscous counterpart (DFLscale), 0 for Euler */
   int viscous;           /* Navier-Stokes: BR1 lifting and viscous fluxes */
   int lifting_form;      /* LIFT_WEAK, LIFT_STRONG, LIFT_STRONG_CONS (physics/navierstokes.h) */

@@ -313,6 +313,7 @@ static int upload_solver(GpuSolver *g, const Solver *s, const GpuOptions *opt) {
   d->has_source = exact_has_source(s->exact.which);
   d->dt_factor = timedisc_cfl_factor(s, opt->rk, opt->cfl_scale);
   d->dims = opt->dims;
+  d->check_admissible = opt->check_admissible;
   d->viscous = s->viscous;
   d->lifting_form = s->lifting_form;
   d->dt_factor_visc = s->viscous ? timedisc_viscous_factor(s, opt->rk, opt->dfl_scale) : 0.0;

@@ -12,7 +12,8 @@ extern "C" {
 }
 
 /* Spectral radii of node q per direction: convective lam[d] and viscous lamv[d]; false if the
- * state is not admissible. Same arithmetic as src/time/timedisc.c. */
+ * state is not admissible. Same arithmetic as src/time/timedisc.c; with CheckAdmissibility = F
+ * an inadmissible node without NaN density contributes zeros (GALAEXI). */
 __device__ static bool node_lambdas(const DevData &d, const PhysParams &pp, int e, int q,
                                     double mu_t, double *lam, double *lamv) {
   const double *Ue = d.U + (size_t)e * d.nvar * d.n3;
@@ -20,7 +21,11 @@ __device__ static bool node_lambdas(const DevData &d, const PhysParams &pp, int 
   for (int v = 0; v < HX_NVAR; v++)
     u[v] = Ue[v * d.n3 + q];
   cons_to_prim(&pp, u, pr);
-  if (!(pr[PDENS] > 0.0) || !(pr[PRES] > 0.0)) return false;
+  if (!(pr[PDENS] > 0.0) || !(pr[PRES] > 0.0)) {
+    if (d.check_admissible || pr[PDENS] != pr[PDENS]) return false;
+    for (int dir = 0; dir < 3; dir++) lam[dir] = lamv[dir] = 0.0;
+    return true;
+  }
   double c = speed_of_sound(&pp, pr), sJ = d.sJ[(size_t)e * d.n3 + q];
   double coeff = !d.viscous ? 0.0
                  : d.sgs_mu_max

@@ -291,6 +291,7 @@ static int backend_init(const Params *p, Simulation *sim) {
                     .cfl_scale = sim->td.cfl_scale,
                     .dfl_scale = sim->td.dfl_scale,
                     .dims = sim->td.dims,
+                    .check_admissible = sim->td.check_admissible,
                     .use_graphs = graphs,
                     .overlap_mpi = overlap,
                     .mpi_transport = transport,

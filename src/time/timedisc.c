@@ -43,6 +43,12 @@ int timedisc_define_params(Params *p) {
       "direction is left out of the time step as in FLEXI's 2-D CALCTIMESTEP (the mesh must be "
       "one element thick in zeta: boundary or self-periodic zeta sides). hexdg regress sets it "
       "for FLEXI_2D builds."));
+  HX_CHECK(params_define(
+      p, s, "CheckAdmissibility", PARAM_LOGICAL, 0, "T", false,
+      "T: the run stops at the first node with density or pressure <= 0 or NaN. F: as GALAEXI, "
+      "which checks only for a NaN density: nodes with density or pressure <= 0 are left out of "
+      "the time step and the run goes on (with a state that is not physical). hexdg regress sets "
+      "F for checks built for GALAEXI (binary = ./bin/galaexi)."));
   return HX_OK;
 }
 
@@ -93,6 +99,9 @@ int timedisc_init(const Params *p, const Solver *s, TimeDisc *td) {
   HX_CHECK(params_get_int(p, "maxIter", &max_iter));
   td->max_iter = max_iter;
   HX_CHECK(params_get_int(p, "Dimension", &td->dims));
+  bool check;
+  HX_CHECK(params_get_logical(p, "CheckAdmissibility", &check));
+  td->check_admissible = check;
   if (td->dims != 2 && td->dims != 3)
     return HX_ERROR(HX_ERR_INPUT, "Dimension = %d: give 3, or 2 for a FLEXI 2-D case", td->dims);
   if (td->dims == 2) HX_CHECK(check_one_layer(s->mesh));
@@ -136,8 +145,9 @@ void timedisc_free(TimeDisc *td) {
  * convective spectral radius sJ (|v . Ja^d| + c |Ja^d|) and of the viscous one
  * coeff (sJ |Ja^d|)^2, summed over the directions (xi, eta and, unless dims = 2, zeta). An FV
  * element of Gauss-node switching holds subcell means: the subcells' metrics and Jacobians
- * (FLEXI's FVE = 1 metrics). lam[0] = -1 if the state is not admissible. */
-static void element_max_lambda(const Solver *s, int e, int dims, double lam_sum[2]) {
+ * (FLEXI's FVE = 1 metrics). lam[0] = -1 if the state is not admissible
+ * (check = 0: only a NaN density; other inadmissible nodes are skipped). */
+static void element_max_lambda(const Solver *s, int e, int dims, int check, double lam_sum[2]) {
   int n3 = s->n_dof_elem, nv = s->n_var;
   const double *U = &s->U[(long)nv * n3 * e], *Ja = fv_elem_metrics(s, e);
   const double *sJ = fv_elem_sJ(s, e);
@@ -154,8 +164,11 @@ static void element_max_lambda(const Solver *s, int e, int dims, double lam_sum[
       u[v] = U[v * n3 + q];
     solver_node_prim(s, (long)e * n3 + q, u, pr, Y, &c);
     if (!(pr[PDENS] > 0.0) || !(pr[PRES] > 0.0)) {
-      lam_sum[0] = -1.0;
-      return;
+      if (check || pr[PDENS] != pr[PDENS]) {
+        lam_sum[0] = -1.0;
+        return;
+      }
+      continue; /* GALAEXI: the node's NaN speed of sound drops out of the maximum */
     }
     double coeff = !s->viscous ? 0.0
                    : s->mech   ? mix_viscous_spectral_coeff(&s->phys, s->mix_transport, pr, c)
@@ -231,7 +244,7 @@ double timedisc_calc_dt(const Solver *s, const TimeDisc *td) {
 #pragma omp parallel for schedule(static) reduction(max : lmax, lvmax, bad)
   for (int e = 0; e < s->mesh->n_elems; e++) {
     double l[2];
-    element_max_lambda(s, e, td->dims, l);
+    element_max_lambda(s, e, td->dims, td->check_admissible, l);
     if (l[0] < 0.0 || l[0] != l[0] || l[1] != l[1]) bad = e > bad ? e : bad;
     /* FLEXI's dtElem = CFLScale(FVE) 2 / lambda: an FV element's radius scaled to the DG factor */
     if (fv_elem_is_gauss_fv(s, e)) l[0] *= dg_over_fv;

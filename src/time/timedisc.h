@@ -9,6 +9,8 @@ typedef struct {
   const LowStorageRK *rk;
   double tend, cfl_scale, dfl_scale, analyze_dt;
   int dims; /* Dimension: 3, or 2 (FLEXI's 2-D build: the zeta direction left out of dt) */
+  int check_admissible; /* CheckAdmissibility: 1 stop at rho or p <= 0; 0 (GALAEXI) only at a
+                           NaN density, other inadmissible nodes left out of dt */
   int n_write_data;
   long max_iter;
   double *k;  /* RK register (2N: k; 3S*: S2) */

@@ -24,22 +24,8 @@ source "$(dirname "$0")/script_lib.sh"
 require_python numpy h5py
 enter_scratch
 
-cat >case.ini <<'INI'
-Backend        = cpu
-MeshFile       = box
-BoxElems       = (/2,2,2/)
-BoxLower       = (/-1.,-1.,-1./)
-BoxUpper       = (/1.,1.,1./)
-BoxPeriodic    = (/T,T,T/)
-NodeType       = GAUSS-LOBATTO
-SplitDG        = none
-IniExactFunc   = 4
-AdvVel         = (/0.3,0.3,0.3/)
-TimeDiscMethod = carpenterrk4-5
-CFLscale       = 0.25
-tend           = 0.5
-Analyze_dt     = 0.25
-INI
+write_p3d_case case.ini
+printf 'tend = 0.5\nAnalyze_dt = 0.25\n' >>case.ini
 
 write_mesh() {
   "$hexdg" mesh box --elems 2,2,2 --lower -1,-1,-1 --upper 1,1,1 --periodic T,T,T \

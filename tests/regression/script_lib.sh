@@ -70,3 +70,23 @@ INI
   local line
   for line in "$@"; do echo "$line" >>"$file"; done
 }
+
+# write_p3d_case file: FLEXI's convtest/p_3D set-up on the built-in 2x2x2 periodic box [-1,1]^3
+# (weak form on Gauss-Lobatto nodes, manufactured solution 4, AdvVel 0.3, CFLscale 0.25, CPU);
+# the caller appends N, Riemann, tend, Analyze_dt as it needs
+write_p3d_case() {
+  cat >"$1" <<'INI'
+Backend        = cpu
+MeshFile       = box
+BoxElems       = (/2,2,2/)
+BoxLower       = (/-1.,-1.,-1./)
+BoxUpper       = (/1.,1.,1./)
+BoxPeriodic    = (/T,T,T/)
+NodeType       = GAUSS-LOBATTO
+SplitDG        = none
+IniExactFunc   = 4
+AdvVel         = (/0.3,0.3,0.3/)
+TimeDiscMethod = carpenterrk4-5
+CFLscale       = 0.25
+INI
+}
