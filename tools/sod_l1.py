@@ -5,8 +5,9 @@ usage: sod_l1.py STATE.h5 MESH.h5
 
 Sod's tube (left rho, u, p = 1, 0, 1; right 0.125, 0, 0.1; kappa 1.4; jump at x = 0.5) on a mesh
 with one element across y and z whose xi direction is x (FLEXI's SOD_100_mesh.h5). DG elements
-are integrated with their Gauss weights, elements marked in FV_Elems (ElemData, VarNamesAdd) by
-their equidistant subcell means. docs/regress.md uses it to compare hexdg's and FLEXI's states.
+are integrated with the quadrature of their nodes (the state file's NodeType: Gauss or
+Gauss-Lobatto), elements marked in FV_Elems (ElemData, VarNamesAdd) by their equidistant subcell
+means. docs/regress.md uses it to compare hexdg's and FLEXI's states.
 """
 import sys
 
@@ -42,6 +43,19 @@ def exact_density(x, t):
     return np.select([s < ul - cl, s < u - c_sl, s < u, s < shock], [rl, fan, rho_sl, rho_sr], rr)
 
 
+def lobatto(N):
+    """Gauss-Lobatto nodes and weights on [-1, 1]: the ends and the roots of P_N'."""
+    PN = np.polynomial.legendre.Legendre.basis(N)
+    x = np.concatenate(([-1.0], np.sort(PN.deriv().roots().real), [1.0]))
+    return x, 2.0 / (N * (N + 1) * PN(x) ** 2)
+
+
+def node_type(state):
+    v = state.attrs.get("NodeType", b"GAUSS")
+    v = v[0] if np.ndim(v) else v
+    return (v.decode() if isinstance(v, bytes) else str(v)).strip().upper()
+
+
 def main():
     state, mesh = h5py.File(sys.argv[1], "r"), h5py.File(sys.argv[2], "r")
     t = float(state.attrs["Time"][0])
@@ -51,14 +65,16 @@ def main():
     dx = 1.0 / len(xc)
     names = [n.decode().strip() for n in state.attrs.get("VarNamesAdd", [])]
     fv = state["ElemData"][:, names.index("FV_Elems")] if "FV_Elems" in names else np.zeros(len(xc))
-    xg, wg = np.polynomial.legendre.leggauss(N + 1)
+    lgl = node_type(state) == "GAUSS-LOBATTO"
+    xg, wg = lobatto(N) if lgl else np.polynomial.legendre.leggauss(N + 1)
     h = 2.0 / (N + 1)
     xs, ws = -1.0 + h * (np.arange(N + 1) + 0.5), np.full(N + 1, h)
     err = 0.0
     for e in range(len(xc)):
         xi, wi = (xs, ws) if fv[e] else (xg, wg)
         err += np.sum(0.5 * dx * wi * np.abs(U[e, 0, 0, :, 0] - exact_density(xc[e] + 0.5 * dx * xi, t)))
-    print(f"{sys.argv[1]}: t = {t:g}, N = {N}, {int(fv.sum())} FV elements, L1(rho) = {err:.4e}")
+    print(f"{sys.argv[1]}: t = {t:g}, N = {N} ({'Gauss-Lobatto' if lgl else 'Gauss'} nodes), "
+          f"{int(fv.sum())} FV elements, L1(rho) = {err:.4e}")
 
 
 if __name__ == "__main__":
