@@ -371,8 +371,8 @@ int gpu_mpi_stage(GpuMpi *m, const DevData *d, const DevPhysics *ph, double a, d
                   bool first_stage);
 /* Lifted gradients (and the viscous volume term in Ut) of the current state, on s_elem. */
 int gpu_mpi_lifting(GpuMpi *m, const DevData *d, const DevPhysics *ph, double c);
-/* Spreading of the blending factors on s_elem (FV_doExtendAlpha): alpha_side goes through the
- * host (a few doubles per MPI side, once per pass). */
+/* Spreading of the blending factors on s_elem (FV_doExtendAlpha): the remote halves of
+ * alpha_side GPU to GPU (IPC) or through the host (a few doubles per MPI side, once per pass). */
 int gpu_mpi_fv_alpha(GpuMpi *m, const DevData *d);
 
 /* Species transport (mix_visc.cu; a viscous mixture on one rank): BR1 face values of

@@ -33,10 +33,11 @@ extern "C" {
 #include "parallel/parallel.h"
 }
 
-/* Slots of the GPU exchanges (EXCH_U..EXCH_FLUX) and the direction of each. */
-enum { IPC_SLOTS = 4 };
+/* Slots of the GPU exchanges (EXCH_U..EXCH_FLUX, then the blending factors' spreading, one slot
+ * per direction) and the direction of each. */
+enum { IPC_ALPHA_TO_MASTER = 4, IPC_ALPHA_TO_SLAVE = 5, IPC_SLOTS = 6 };
 static const int SLOT_DIRECTION[IPC_SLOTS] = {EXCH_TO_MASTER, EXCH_TO_SLAVE, EXCH_TO_MASTER,
-                                              EXCH_TO_SLAVE};
+                                              EXCH_TO_SLAVE,  EXCH_TO_MASTER, EXCH_TO_SLAVE};
 
 /* The IPC flags of a rank ([slot][kind][neighbour], device memory, 0 or 1): FLAG_SENT[k] is
  * raised by neighbour k once its block is in our receive buffer, FLAG_DONE[k] by neighbour k once
@@ -138,6 +139,7 @@ static int create_host_buffers(GpuMpi *m, const DevData *d) {
 /* Doubles per side of a slot (0: the slot is not used by this run). */
 static long slot_doubles_per_side(const DevData *d, int slot) {
   if (slot == EXCH_U || slot == EXCH_FLUX) return (long)d->nvar * d->n2;
+  if (slot >= IPC_ALPHA_TO_MASTER) return d->alpha && d->fv_extend ? 1 : 0;
   return d->viscous ? (long)HX_NGRAD * d->n2 : 0;
 }
 
@@ -447,9 +449,9 @@ void gpu_mpi_destroy(GpuMpi *m) {
 }
 
 int gpu_mpi_capturable(const GpuMpi *m, const DevData *d) {
-  /* the host transport and the blending factors' spreading call MPI inside a stage; the
-   * mixture's stages are left uncaptured (its chemistry stage reads counts on the host) */
-  return m->transport == GPU_TRANSPORT_IPC && !d->mech && !(d->alpha && d->fv_extend);
+  /* the host transport calls MPI inside a stage; the mixture's stages are left uncaptured (its
+   * chemistry stage reads counts on the host) */
+  return m->transport == GPU_TRANSPORT_IPC && !d->mech;
 }
 
 const char *gpu_mpi_transport(const GpuMpi *m) {
@@ -633,11 +635,33 @@ int gpu_mpi_stage(GpuMpi *m, const DevData *d, const DevPhysics *ph, double a, d
   return launch_surface_update(d, ph, a, b, c, first_stage, m->s_elem);
 }
 
-/* The spreading needs the neighbours' alpha across rank boundaries: per pass the side arrays go
- * to the host, the CPU exchange (slot EXCH_ALPHA, as src/dg/indicator.c) fills in the remote
- * halves, and they come back. A few doubles per MPI side, on the element stream. */
+/* IPC: the remote halves of alpha_side GPU to GPU (one double per side; the blocks of the MPI
+ * sides are contiguous in both halves), on s_mpi between two events, no host call. */
+static int fv_alpha_via_ipc(GpuMpi *m, const DevData *d) {
+  const size_t ns = d->n_sides;
+  double *master = d->alpha_side, *slave = d->alpha_side + ns;
+  for (int pass = 0; pass < d->fv_n_extend; pass++) {
+    HX_CHECK(launch_fv_alpha_to_sides(d, m->s_elem));
+    CU_CHECK(cudaEventRecord(m->ev_stage, m->s_elem));
+    CU_CHECK(cudaStreamWaitEvent(m->s_mpi, m->ev_stage, 0));
+    HX_CHECK(exchange_slot(m, IPC_ALPHA_TO_MASTER, slave + m->first_yours, slave + m->first_mpi, 1,
+                           EXCH_TO_MASTER));
+    HX_CHECK(exchange_slot(m, IPC_ALPHA_TO_SLAVE, master + m->first_mpi, master + m->first_yours,
+                           1, EXCH_TO_SLAVE));
+    CU_CHECK(cudaEventRecord(m->ev_remote, m->s_mpi));
+    CU_CHECK(cudaStreamWaitEvent(m->s_elem, m->ev_remote, 0));
+    HX_CHECK(launch_fv_alpha_extend(d, m->s_elem));
+  }
+  return HX_OK;
+}
+
+/* The spreading needs the neighbours' alpha across rank boundaries. IPC transport: on the
+ * devices (fv_alpha_via_ipc). Host transport: per pass the side arrays go to the host, the CPU
+ * exchange (slot EXCH_ALPHA, as src/dg/indicator.c) fills in the remote halves, and they come
+ * back. A few doubles per MPI side, on the element stream. */
 int gpu_mpi_fv_alpha(GpuMpi *m, const DevData *d) {
   if (!d->fv_extend) return HX_OK;
+  if (m->transport == GPU_TRANSPORT_IPC) return fv_alpha_via_ipc(m, d);
   size_t ns = d->n_sides, bytes = sizeof(double) * 2 * (ns ? ns : 1);
   if (!m->h_alpha) CU_CHECK(cudaMallocHost((void **)&m->h_alpha, bytes));
   for (int pass = 0; pass < d->fv_n_extend; pass++) {

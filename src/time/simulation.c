@@ -65,8 +65,8 @@ int simulation_define_params(Params *p) {
                                 "(cuda when a GPU is visible). Command line: --backend."));
   HX_CHECK(params_define(p, "Backend", "UseCudaGraphs", PARAM_LOGICAL, 0, "T", false,
                          "CUDA backend: capture a whole time step in a CUDA graph (several MPI "
-                         "ranks: the RK stages, with MPITransport = ipc and no alpha spreading "
-                         "across ranks; otherwise they launch kernel by kernel)."));
+                         "ranks: the RK stages, with MPITransport = ipc and no chemistry; "
+                         "otherwise they launch kernel by kernel)."));
   HX_CHECK(
       params_define(p, "Backend", "OverlapMPI", PARAM_LOGICAL, 0, "T", false,
                     "CUDA backend on several MPI ranks: compute the MPI sides first on the "
