@@ -365,6 +365,7 @@ static int choose_transport(GpuMpi *m, const DevData *d, int requested) {
   char why[256] = "";
   m->transport = GPU_TRANSPORT_HOST;
   if (requested == GPU_TRANSPORT_HOST) return HX_OK;
+  const size_t bytes_before = m->bytes; /* the IPC buffers leave the count if not used */
   int ok = ipc_setup(m, d, why, sizeof why);
   int failed_somewhere = par_any(!ok);
   /* ranks that share a GPU time-slice it: a device-side wait keeps its context busy until the
@@ -376,6 +377,7 @@ static int choose_transport(GpuMpi *m, const DevData *d, int requested) {
     return HX_OK;
   }
   ipc_release(m);
+  m->bytes = bytes_before;
   if (!failed_somewhere) {
     if (par_is_root())
       printf("GPU MPI transport: host (ranks share a GPU; MPITransport = ipc forces CUDA IPC)\n");
