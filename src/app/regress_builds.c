@@ -148,7 +148,8 @@ int rg_build_map(const RgKeyFile *kf, const int *digits, RgBuild *b) {
   add(b, "NodeType", nodes, false);
   /* GALAEXI stops only at a NaN density (its CalcTimeStep sets no error for p <= 0; the NaN
    * speed of sound drops out of its maximum): its checks ran through such states */
-  if (strcasestr(get(kf, digits, "binary", ""), "galaexi")) add(b, "CheckAdmissibility", "F", false);
+  if (strcasestr(get(kf, digits, "binary", ""), "galaexi"))
+    add(b, "CheckAdmissibility", "F", false);
   /* FLEXI's 2-D build on its one-layer meshes: hexdg runs them in 3-D, the time step without zeta */
   if (on(get(kf, digits, "FLEXI_2D", "OFF"))) add(b, "Dimension", "2", false);
   /* FLEXI's split form reads SplitDG from the parameter file (default PI, as hexdg's) */

@@ -162,10 +162,10 @@ int launch_face_flux(const DevData *d, const DevPhysics *ph, double c_stage, int
                      cudaStream_t s, bool dependent) {
   int n = (last - first) * d->n2, threads = 128;
   if (n <= 0) return HX_OK;
-  CU_CHECK(launch_kernel(dependent,
-                         d->sgs_model != SGS_NONE ? face_flux_kernel<true> : face_flux_kernel<false>,
-                         dim3((n + threads - 1) / threads), dim3(threads), 0, s, *d, *ph, c_stage,
-                         first, last));
+  void (*k)(DevData, DevPhysics, double, int, int) =
+      d->sgs_model != SGS_NONE ? face_flux_kernel<true> : face_flux_kernel<false>;
+  CU_CHECK(launch_kernel(dependent, k, dim3((n + threads - 1) / threads), dim3(threads), 0, s, *d,
+                         *ph, c_stage, first, last));
   return HX_OK;
 }
 

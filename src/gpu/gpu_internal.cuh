@@ -255,9 +255,10 @@ int volume_integral_configure(const DevData *d);
  * memory), with this launch configuration. */
 bool volint_kep_launch_config(const DevData *d, int *elems_per_block, int *threads_per_elem,
                               size_t *shared_bytes);
-/* VolInt, SurfInt and the RK update of one stage in one kernel (KG/PI at N >= 6, or the weak form;
- * no FV, air): saves the Ut round trip. volint_update_fused: d qualifies (HEXDG_FUSED_UPDATE=F: never). dependent: a
- * dependent launch after the face flux kernel (the volume sums before the wait). */
+/* VolInt, SurfInt and the RK update of one stage in one kernel (KG/PI from N = 4 on, or the weak
+ * form; no FV, air): saves the Ut round trip. volint_update_fused: d qualifies
+ * (HEXDG_FUSED_UPDATE=F: never). dependent: a dependent launch after the face flux kernel (the
+ * volume sums before the wait). */
 bool volint_update_fused(const DevData *d);
 /* The weak form's twin (volint_kernels.cu): whether d qualifies, and its launch. */
 bool weak_update_possible(const DevData *d);

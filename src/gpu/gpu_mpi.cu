@@ -16,8 +16,8 @@
  *   ipc: when every neighbour is on this node and its GPU is reachable (peer access or the same
  *     GPU), the sender copies its block straight into the neighbour's device receive buffer
  *     (CUDA IPC) and raises a flag in the neighbour's memory; the receiver's stream waits for
- *     that flag on the device. No host call orders an exchange, so a whole RK stage (a step but
- *     its dt reduction) can be captured in a CUDA graph.
+ *     that flag on the device. No host call orders an exchange, so the RK stages of a step (all
+ *     but its dt reduction) can be captured in a CUDA graph.
  * The host transport calls MPI from this thread inside a stage (MPI_THREAD_FUNNELED), so its
  * stages cannot be captured. */
 #include <stdio.h>
@@ -184,7 +184,8 @@ static int ipc_flags_init(GpuMpi *m, char *why, size_t len) {
     return 0;
   }
   for (int slot = 0; slot < IPC_SLOTS; slot++)
-    for (int k = 0; k < m->n_nbr; k++) host[((size_t)slot * FLAG_KINDS + FLAG_DONE) * m->n_nbr + k] = 1u;
+    for (int k = 0; k < m->n_nbr; k++)
+      host[((size_t)slot * FLAG_KINDS + FLAG_DONE) * m->n_nbr + k] = 1u;
   cudaError_t err = cudaMemcpy(m->ipc_flags, host, n * sizeof(unsigned), cudaMemcpyHostToDevice);
   free(host);
   IPC_TRY(err, "cudaMemcpy of the IPC flags failed");
@@ -544,8 +545,8 @@ static int exchange_via_ipc(GpuMpi *m, int slot, const double *send, double *rec
   }
   if (in->n) {
     HX_CHECK(ipc_flags_launch(ipc_wait_kernel, in->wait, in->n, m->s_mpi));
-    CU_CHECK(cudaMemcpyAsync(recv, m->ipc_recv[slot], sizeof(double) * dps * recv_sides(m, direction),
-                             cudaMemcpyDeviceToDevice, m->s_mpi));
+    const size_t bytes = sizeof(double) * dps * recv_sides(m, direction);
+    CU_CHECK(cudaMemcpyAsync(recv, m->ipc_recv[slot], bytes, cudaMemcpyDeviceToDevice, m->s_mpi));
     HX_CHECK(ipc_flags_launch(ipc_raise_kernel, in->raise, in->n, m->s_mpi));
   }
   return HX_OK;
