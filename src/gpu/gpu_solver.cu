@@ -470,11 +470,11 @@ static int enqueue_mix_stage(GpuSolver *g, int st) {
                                  g->ev_faces[st], g->s_elem);
 }
 
-/* The fused stage on one stream (N >= 6, KG/PI, one GPU): face lifting, lifting, face flux and
- * VolInt + update, each a dependent launch of the one before (launch_kernel): the lifting derives
- * w, the face flux computes the Riemann fluxes and the update kernel stages its elements and sums
- * the volume terms while the kernel before still runs. At small loads the four kernels overlap
- * instead of running one after the other. */
+/* The fused stage on one stream (one GPU, volint_update_fused: KG/PI from N = 4 on, or the weak
+ * form): face lifting, lifting, face flux and VolInt + update, each a dependent launch of the one
+ * before (launch_kernel): the lifting derives w, the face flux computes the Riemann fluxes and the
+ * update kernel stages its elements and sums the volume terms while the kernel before still runs.
+ * At small loads the four kernels overlap instead of running one after the other. */
 static int enqueue_chained_stage(GpuSolver *g, int st, double a, double b) {
   const double c = g->rk->c[st];
   const bool visc = g->d.viscous;

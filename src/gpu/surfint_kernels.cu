@@ -28,9 +28,8 @@ __global__ static void surface_update_kernel(DevData d, DevPhysics ph, double a,
 /* VolInt (KG/PI) + SurfInt + update: the volume kernel's staging and line sums, then each node's
  * surface terms and RK update without storing Ut. A block's element data are read before any of
  * its nodes is written (one barrier), and a block reads no other element's volume data. The
- * volume sums of a thread's nodes (at most VOLINT_UPDATE_PASSES) need only U: they come before
+ * volume sums of a thread's nodes (at most FUSED_UPDATE_PASSES) need only U: they come before
  * the wait of a dependent launch, the surface terms (face fluxes, Ut_visc) after it. */
-#define VOLINT_UPDATE_PASSES 2
 template <int NP, bool PI>
 __global__ static void __launch_bounds__(256, 2)
     volint_update_kernel(DevData d, DevPhysics ph, double a, double b, double c_stage,
@@ -44,15 +43,15 @@ __global__ static void __launch_bounds__(256, 2)
   const bool active = le < elems_per_block && e < d.n_elems;
   const double *cache = kep_stage<NP>(d, ph.pp, smem, le, lt, e, active, threads_per_elem);
   if (!active) return;
-  double acc[VOLINT_UPDATE_PASSES][HX_NVAR];
+  double acc[FUSED_UPDATE_PASSES][HX_NVAR];
 #pragma unroll
-  for (int p = 0; p < VOLINT_UPDATE_PASSES; p++)
+  for (int p = 0; p < FUSED_UPDATE_PASSES; p++)
     if (lt + p * threads_per_elem < N3)
       kep_volume_node<NP, PI>(smem, cache, lt + p * threads_per_elem, acc[p]);
   pdl_wait(); /* the face fluxes and Ut_visc of the kernels before (dependent launch) */
   if (backup && blockIdx.x == 0 && threadIdx.x == 0) d.sc->t_good = d.sc->t;
 #pragma unroll
-  for (int p = 0; p < VOLINT_UPDATE_PASSES; p++) {
+  for (int p = 0; p < FUSED_UPDATE_PASSES; p++) {
     const int q = lt + p * threads_per_elem;
     double u_new[HX_NVAR];
     if (q < N3)
@@ -84,7 +83,7 @@ bool volint_update_fused(const DevData *d) {
    * -10 % at 1.1e5 DOF: fused from N = 4 on, at N = 3 below 1e6 DOF */
   const bool small = (double)d->n_elems * d->n3 < 1e6;
   return (d->np >= 5 || small) && volint_kep_launch_config(d, &epb, &tpe, &bytes) &&
-         tpe * VOLINT_UPDATE_PASSES >= d->n3;
+         tpe * FUSED_UPDATE_PASSES >= d->n3;
 }
 
 int volint_update_configure(const DevData *d, int shared_bytes) {

@@ -21,10 +21,10 @@ __device__ static bool node_lambdas(const DevData &d, const PhysParams &pp, int 
   for (int v = 0; v < HX_NVAR; v++)
     u[v] = Ue[v * d.n3 + q];
   cons_to_prim(&pp, u, pr);
-  if (!(pr[PDENS] > 0.0) || !(pr[PRES] > 0.0)) {
-    if (d.check_admissible || pr[PDENS] != pr[PDENS]) return false;
+  const int status = timestep_node_status(d.check_admissible, pr[PDENS], pr[PRES]);
+  if (status <= 0) {
     for (int dir = 0; dir < 3; dir++) lam[dir] = lamv[dir] = 0.0;
-    return true;
+    return status == 0;
   }
   double c = speed_of_sound(&pp, pr), sJ = d.sJ[(size_t)e * d.n3 + q];
   double coeff = !d.viscous ? 0.0

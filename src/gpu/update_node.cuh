@@ -116,4 +116,9 @@ __device__ static __forceinline__ void update_node_from(const DevData &d, const 
   }
 }
 
+/* The fused VolInt + update kernels (KG/PI: surfint_kernels.cu, weak form: volint_kernels.cu)
+ * hold the volume terms of at most this many nodes per thread across the wait of a dependent
+ * launch; a degree whose elements need more passes is not fused. */
+#define FUSED_UPDATE_PASSES 2
+
 #endif

@@ -144,9 +144,11 @@ __global__ static void __launch_bounds__(VOLINT_THREADS, VOLINT_MIN_BLOCKS)
 
 /* Weak form + SurfInt + update in one kernel (one GPU, air, no FV), the weak-form twin of the
  * KG/PI volint_update_kernel (surfint_kernels.cu): the contravariant fluxes staged, the volume
- * sums of a thread's nodes (at most WEAK_UPDATE_PASSES) before the wait of a dependent launch,
- * the surface terms (face fluxes, Ut_visc) and the update after it; no Ut round trip. */
-#define WEAK_UPDATE_PASSES 2
+ * sums of a thread's nodes (at most FUSED_UPDATE_PASSES) before the wait of a dependent launch,
+ * the surface terms (face fluxes, Ut_visc) and the update after it; no Ut round trip. Its
+ * wait-and-update tail repeats the KG/PI kernel's on purpose: one shared device function for both
+ * (with the volume terms passed as an array) made this kernel 10 % slower on the H100 (NS N = 5
+ * 5.42 -> 5.99e-10), the KG/PI one unchanged. */
 __global__ static void __launch_bounds__(VOLINT_THREADS, VOLINT_MIN_BLOCKS)
     weak_update_kernel(DevData d, DevPhysics ph, double a, double b, double c_stage, bool backup,
                        int elems_per_block, int threads_per_elem) {
@@ -164,15 +166,15 @@ __global__ static void __launch_bounds__(VOLINT_THREADS, VOLINT_MIN_BLOCKS)
     for (int q = lt; q < n3; q += threads_per_elem) stage_node<true>(d, ph.pp, e, q, cache);
   __syncthreads();
   if (!active) return;
-  double acc[WEAK_UPDATE_PASSES][HX_NVAR];
+  double acc[FUSED_UPDATE_PASSES][HX_NVAR];
 #pragma unroll
-  for (int p = 0; p < WEAK_UPDATE_PASSES; p++)
+  for (int p = 0; p < FUSED_UPDATE_PASSES; p++)
     if (lt + p * threads_per_elem < n3)
       volume_node<true, true>(d, ph, Dv, cache, e, lt + p * threads_per_elem, acc[p]);
   pdl_wait(); /* the face fluxes and Ut_visc of the kernels before (dependent launch) */
   if (backup && blockIdx.x == 0 && threadIdx.x == 0) d.sc->t_good = d.sc->t;
 #pragma unroll
-  for (int p = 0; p < WEAK_UPDATE_PASSES; p++) {
+  for (int p = 0; p < FUSED_UPDATE_PASSES; p++) {
     const int q = lt + p * threads_per_elem;
     double u_new[HX_NVAR];
     if (q < n3)
@@ -265,7 +267,7 @@ bool volint_kep_launch_config(const DevData *d, int *elems_per_block, int *threa
 bool weak_update_possible(const DevData *d) {
   VolintConfig c = volint_config(d);
   return d->split == SPLIT_NONE && c.use_shared &&
-         c.threads_per_elem * WEAK_UPDATE_PASSES >= d->n3 &&
+         c.threads_per_elem * FUSED_UPDATE_PASSES >= d->n3 &&
          gpu_env_flag("HEXDG_WEAK_FUSED", true);
 }
 

@@ -150,6 +150,15 @@ HD static inline void viscous_flux_normal_les(const PhysParams *pp, const double
  *                toulorgerk4-8c 3.328, toulorgerk3-7c 3.342, toulorgerk4-8f 3.142.
  * The element step is min(dt_conv(e), dt_visc(e)) and the global step the minimum over the
  * elements; each direction's maximum is taken over the nodes before the three are summed. */
+/* How the time step treats a node of density rho and pressure p: 1 admissible (rho, p > 0); -1
+ * the run stops (CheckAdmissibility = T, or a NaN density); 0 left out of the maximum (F: as
+ * GALAEXI, whose CalcTimeStep flags only a NaN density and whose fmax drops the node's NaN speed
+ * of sound). */
+HD static inline int timestep_node_status(int check_admissible, double rho, double p) {
+  if (rho > 0.0 && p > 0.0) return 1;
+  return check_admissible || rho != rho ? -1 : 0;
+}
+
 HD static inline double viscous_spectral_coeff(const PhysParams *pp, const double *prim) {
   const double kappa_s_pr = pp->kappa / pp->Pr;
   const double factor = kappa_s_pr > 4.0 / 3.0 ? kappa_s_pr : 4.0 / 3.0;

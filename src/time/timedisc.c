@@ -163,13 +163,12 @@ static void element_max_lambda(const Solver *s, int e, int dims, int check, doub
     for (int v = 0; v < nv; v++)
       u[v] = U[v * n3 + q];
     solver_node_prim(s, (long)e * n3 + q, u, pr, Y, &c);
-    if (!(pr[PDENS] > 0.0) || !(pr[PRES] > 0.0)) {
-      if (check || pr[PDENS] != pr[PDENS]) {
-        lam_sum[0] = -1.0;
-        return;
-      }
-      continue; /* GALAEXI: the node's NaN speed of sound drops out of the maximum */
+    const int status = timestep_node_status(check, pr[PDENS], pr[PRES]);
+    if (status < 0) {
+      lam_sum[0] = -1.0;
+      return;
     }
+    if (status == 0) continue;
     double coeff = !s->viscous ? 0.0
                    : s->mech   ? mix_viscous_spectral_coeff(&s->phys, s->mix_transport, pr, c)
                    : s->sgs    ? viscous_spectral_coeff_les(&s->phys, pr, mu_t, lambda_t)
