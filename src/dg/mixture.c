@@ -71,6 +71,33 @@ static int ref_state_composition(const Params *p, const ChemMech *m, int i, int 
   return HX_OK;
 }
 
+/* Whether RefState i is the total state of a BC 27 boundary (its entries: Tt, flow angles, -,
+ * pt, as for air). */
+static int ref_state_is_total(const Solver *s, int i) {
+  for (int b = 0; b < s->mesh->n_bcs; b++)
+    if (s->bc_info[2 * b] == BC_INFLOW_TOTAL && s->bc_info[2 * b + 1] == i) return 1;
+  return 0;
+}
+
+/* ref_U of a BC 27 RefState: the total state at rest (rho = pt W / (R Tt), T = Tt), which carries
+ * the inflow's composition to mix_bc_outer_state. */
+static int total_ref_state(Solver *s, int i, const double *Y) {
+  const ChemMech *m = s->mech;
+  const double *prim = s->exact.ref_prim[i], Tt = prim[PDENS], pt = prim[PRES];
+  if (!(Tt > CHEM_T_LOW && Tt < m->T_hi && pt > 0.0))
+    return HX_ERROR(HX_ERR_INPUT,
+                    "RefState #%d is the total state of a BC 27 inflow (Tt, alpha, beta, -, pt), "
+                    "but Tt = %g K is outside [%g, %g] K or pt = %g Pa is not positive; check "
+                    "its first (Tt) and last (pt) entries",
+                    i + 1, Tt, CHEM_T_LOW, m->T_hi, pt);
+  const double W = chem_mean_mw(m, Y, 1), zero[3] = {0.0, 0.0, 0.0};
+  mix_prim_to_cons(m, pt * W / (CHEM_R * Tt), zero, Tt, Y, &s->ref_U[(size_t)i * s->n_var]);
+  if (par_is_root())
+    printf("  RefState %d (total state of BC 27): Tt %.6g K, pt %.6g Pa, W %.6g kg/kmol\n", i + 1,
+           Tt, pt, W);
+  return HX_OK;
+}
+
 /* The conservative RefStates of the mixture (rho, u, v, w, p of RefState; T = p W / (rho R), which
  * also replaces the air's T in ref_prim). */
 static int mixture_ref_states(const Params *p, Solver *s) {
@@ -91,6 +118,10 @@ static int mixture_ref_states(const Params *p, Solver *s) {
     double Y[HX_MAX_SPECIES];
     const double *prim = s->exact.ref_prim[i];
     HX_CHECK(ref_state_composition(p, m, i, n_y, Y));
+    if (ref_state_is_total(s, i)) { /* BC 27: Tt, angles, pt; ref_U the total state at rest */
+      HX_CHECK(total_ref_state(s, i, Y));
+      continue;
+    }
     double T = mix_temperature(m, prim[PDENS], prim[PRES], Y);
     if (!(T > CHEM_T_LOW && T < m->T_hi))
       return HX_ERROR(HX_ERR_INPUT,
@@ -124,8 +155,8 @@ static int mixture_check_options(const Solver *s) {
                       "boundary '%s' has BC type %d, which is not implemented for reacting "
                       "flow (Mechanism = %s) yet; use 2 (exact function / RefState inflow and "
                       "supersonic outflow), 3 or 4 (adiabatic or isothermal no-slip wall), 9 "
-                      "(slip wall), 23, 24 or 25 (Mach, pressure or subsonic outflow), or a "
-                      "periodic box",
+                      "(slip wall), 23, 24 or 25 (Mach, pressure or subsonic outflow), 27 (total-"
+                      "state inflow), or a periodic box",
                       s->mesh->bcs[b].name, type, mp);
   }
   int w = s->exact.which;

@@ -119,18 +119,71 @@ HD static inline void mix_bc_outflow_subsonic(const ChemMech *m, double p_set, c
   mix_bc_state_rho_p(m, gamma * p_star / (c * c), p_set, vel, Y, uR);
 }
 
+/* Residual of 27's characteristic condition for the mixture at the boundary temperature T:
+ * A |v_b| - 2 c_b / (gamma - 1) - R with |v_b| = sqrt(2 (h(Tt) - h(T))), c_b = sqrt(gamma R_t T);
+ * it falls as T rises (|v_b| falls, c_b rises). */
+HD static inline double mix_inflow_total_residual(const ChemMech *m, const double *Yt, double T,
+                                                  double A, double h_t, double gamma, double R_t,
+                                                  double riemann_out) {
+  const double speed = sqrt(fmax(2.0 * (h_t - chem_h_mass(m, T, Yt, 1)), 0.0));
+  return A * speed - 2.0 * sqrt(gamma * R_t * T) / (gamma - 1.0) - riemann_out;
+}
+
+/* 27 for the mixture: bc_inflow_total (Carlson 2011, Eqs. 37-47; Slater 2001) with the exact
+ * thermally perfect relations. Prescribed: total temperature Tt, total pressure pt, flow direction
+ * a (ref: Tt, alpha, beta, -, pt as for air) and the composition Yt of the RefState. The outgoing
+ * invariant R = -u.n - 2c/(gamma-1) is taken from the inner point with its frozen gamma = rho c^2
+ * / p (as 23-25); the boundary temperature solves A |v_b| - 2 c_b/(gamma-1) = R (A = -a.n,
+ * |v_b| from h(Tt) = h(T_b) + |v_b|^2/2, c_b = sqrt(gamma R_t T_b)) by bisection in [CHEM_T_LOW,
+ * Tt], with T_b = Tt where even |v_b| = 0 leaves the left side larger (the air's min(T_b, Tt));
+ * the pressure from the isentrope of the fixed composition, ln(p_b/pt) = sum_k X_k (s_k(T_b) -
+ * s_k(Tt)) / R (the mixing entropies cancel). With constant cp this is bc_inflow_total. */
+HD static inline void mix_bc_inflow_total(const ChemMech *m, const double *ref, const double *Yt,
+                                          const double n[3], const double *prim, double c,
+                                          double *uR) {
+  const double Tt = ref[PDENS], pt = ref[PRES];
+  double a[3];
+  bc_inflow_direction(ref[VEL1], ref[VEL2], a);
+  const double A = -(a[0] * n[0] + a[1] * n[1] + a[2] * n[2]);
+  const double gamma = prim[PDENS] * c * c / prim[PRES];
+  const double riemann_out = -bc_normal_velocity(prim, n) - 2.0 * c / (gamma - 1.0);
+  const double W = chem_mean_mw(m, Yt, 1), R_t = CHEM_R / W, h_t = chem_h_mass(m, Tt, Yt, 1);
+  double T_b = Tt;
+  /* (a residual within round-off of 0 at Tt is the gas at rest at the total state: |v_b| =
+     sqrt(2 (h_t - h)) would turn h's round-off into a velocity of sqrt(eps)) */
+  if (mix_inflow_total_residual(m, Yt, Tt, A, h_t, gamma, R_t, riemann_out) < -1e-12 * c) {
+    double lo = CHEM_T_LOW, hi = Tt;
+    for (int it = 0; it < 60; it++) {
+      const double mid = 0.5 * (lo + hi);
+      if (mix_inflow_total_residual(m, Yt, mid, A, h_t, gamma, R_t, riemann_out) >= 0.0)
+        lo = mid;
+      else
+        hi = mid;
+    }
+    T_b = 0.5 * (lo + hi);
+  }
+  const double speed = sqrt(fmax(2.0 * (h_t - chem_h_mass(m, T_b, Yt, 1)), 0.0));
+  double ds = 0.0;
+  for (int k = 0; k < m->n_species; k++)
+    ds += Yt[k] * W / m->mw[k] * (chem_s_R(m, k, T_b) - chem_s_R(m, k, Tt));
+  const double p_b = pt * exp(ds);
+  const double vel[3] = {speed * a[0], speed * a[1], speed * a[2]};
+  mix_prim_to_cons(m, p_b / (R_t * T_b), vel, T_b, Yt, uR);
+}
+
 /* Whether the mixture implements BC type `type` on boundary faces. */
 HD static inline int mix_bc_supported(int type) {
   return type == BC_EXACT || type == BC_WALL_ADIABATIC || type == BC_WALL_ISOTHERMAL ||
          type == BC_WALL_SLIP || type == BC_OUTFLOW_MACH || type == BC_OUTFLOW_PRESSURE ||
-         type == BC_OUTFLOW_SUBSONIC;
+         type == BC_OUTFLOW_SUBSONIC || type == BC_INFLOW_TOTAL;
 }
 
 /* Outer state of a boundary face point of BC type `type` (bc.h's codes, mix_bc_supported) from
  * the inner state uL and the outward unit normal n: 2 the exact function; 9 the slip wall's mirror
  * state (normal momentum reversed); 3, 4 the no-slip wall state; 23, 24, 25 the outflow states
- * above. `state`: the 0-based RefState of 4 (its T = p W / (rho R) is the wall temperature), 23
- * (the Mach number in its u entry), 24 and 25 (its pressure), as bc_outer_state. T_guess starts
+ * above, 27 the total-state inflow. `state`: the 0-based RefState of 4 (its T = p W / (rho R) is
+ * the wall temperature), 23 (the Mach number in its u entry), 24 and 25 (its pressure), 27 (Tt,
+ * angles, pt; its composition from ref_U), as bc_outer_state. T_guess starts
  * the Newton iteration for the inner temperature. */
 HD static inline void mix_bc_outer_state(const ChemMech *m, const ExactFuncParams *ef,
                                          const double *ref_U, int type, int state, double T_guess,
@@ -167,6 +220,14 @@ HD static inline void mix_bc_outer_state(const ChemMech *m, const ExactFuncParam
   case BC_OUTFLOW_SUBSONIC:
     mix_bc_outflow_subsonic(m, bc_prescribed_pressure(ef, state, t), n, prim, Y, c, uR);
     break;
+  case BC_INFLOW_TOTAL: { /* the composition: the RefState's (mixture_ref_states) */
+    const double *ref = ref_U + (size_t)state * nv;
+    double Yt[HX_MAX_SPECIES];
+    for (int k = 0; k < m->n_species; k++)
+      Yt[k] = ref[HX_SPEC0 + k] / ref[DENS];
+    mix_bc_inflow_total(m, ef->ref_prim[state], Yt, n, prim, c, uR);
+    break;
+  }
   default: /* BC_OUTFLOW_PRESSURE */
     mix_bc_outflow_pressure(m, bc_prescribed_pressure(ef, state, t), n, uL, prim, Y, c, uR);
     break;

@@ -9,7 +9,8 @@
  *    (the species wave at rest) conserves the mass of every species and the energy to round-off;
  *  - isothermal walls (4) at twice the gas temperature: the energy rises, the masses are
  *    conserved to round-off and the gas next to the walls warms up;
- *  - a BC code the mixture lacks (27) is refused with HX_ERR_INPUT. */
+ *  - total-state inflow (27) at the gas's own temperature and pressure keeps it at rest;
+ *  - a BC code the mixture lacks (22, an air exact function) is refused with HX_ERR_INPUT. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -158,6 +159,25 @@ static void test_outflow_at_rest(void **state) {
                            1e-9);
 }
 
+/* 27 with the gas's own temperature and pressure as the total state (Tt, 0, 0, 0, pt) and its
+ * composition: the gas at rest stays at rest (the characteristic condition gives T_b = Tt, so
+ * v_b = 0 and p_b = pt; T from the Newton iteration's tolerance, as 23). */
+static void test_total_inflow_at_rest(void **state) {
+  (void)state;
+  const char *more[] = {"tend = 2e-5", NULL};
+  Simulation *gas = bc_box("BoundaryType = (/24,2/)", GAS_STATE, more);
+  assert_non_null(gas);
+  double pr[HX_NPRIM], Y[HX_MAX_SPECIES], c, u[HX_NVAR_MAX];
+  const Solver *s = gas->solver;
+  for (int v = 0; v < s->n_var; v++)
+    u[v] = s->U[(long)v * s->n_dof_elem];
+  solver_node_prim(s, 0, u, pr, Y, &c);
+  char ref2[128];
+  snprintf(ref2, sizeof ref2, "RefState = (/%.17g,0.,0.,0.,%.17g/)", pr[TEMP], pr[PRES]);
+  simulation_destroy(gas);
+  check_rest_stays_uniform("BoundaryType = (/27,2/)", ref2, 1e-9);
+}
+
 static void test_pressure_outflow_lower_pressure(void **state) {
   (void)state;
   const char *more[] = {"tend = 2e-5", NULL};
@@ -275,13 +295,13 @@ static void test_isothermal_wall_heats(void **state) {
 static void test_unsupported_code_refused(void **state) {
   (void)state;
   const char *more[] = {"tend = 1e-6", NULL}, *all[64];
-  bc_box_options("BoundaryType = (/27,2/)", "RefState = (/300.,0.,0.,0.,101325./)", more, all);
+  bc_box_options("BoundaryType = (/22,1/)", "RefState = (/1.0294,0.,0.,0.,101325./)", more, all);
   Params *p = harness_params(all);
   assert_non_null(p);
   Simulation *sim = NULL;
   const int rc = simulation_create(p, NULL, &sim);
   params_destroy(p);
-  printf("  27 -> %d\n", rc);
+  printf("  22 -> %d\n", rc);
   assert_int_equal(rc, HX_ERR_INPUT);
 }
 
@@ -292,6 +312,7 @@ int main(void) {
   harness_scratch_dir("reacting_bc");
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_outflow_at_rest),
+      cmocka_unit_test(test_total_inflow_at_rest),
       cmocka_unit_test(test_pressure_outflow_lower_pressure),
       cmocka_unit_test(test_adiabatic_wall),
       cmocka_unit_test(test_isothermal_wall_heats),

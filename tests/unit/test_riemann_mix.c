@@ -16,7 +16,11 @@
  *    consistent (rho Y_k u . m for L = R);
  *  - fv_mix_admissible_fraction: the limited state mean + t (u - mean) is admissible (partial
  *    densities >= 0, energy margin >= eps, internal energy above that of CHEM_T_LOW) and t is
- *    the largest such t. */
+ *    the largest such t;
+ *  - the total-state inflow BC 27 (mix_bc_inflow_total): for argon the air's bc_inflow_total;
+ *    for Li 2004 mixtures the boundary state has the total enthalpy h(Tt) and the entropy
+ *    s(Tt, pt) of the prescribed total state, satisfies the characteristic condition, and a gas
+ *    at rest at the total state gives the total state back. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -29,8 +33,10 @@
 #include <cmocka.h>
 
 #include "chem_test_util.h"
+#include "physics/bc.h"
 #include "physics/eos.h"
 #include "physics/fvblend_mix.h"
+#include "physics/mixture_bc.h"
 #include "physics/riemann.h"
 #include "physics/riemann_mix.h"
 #include "physics/splitflux.h"
@@ -731,6 +737,128 @@ static void test_li_admissible_fraction(void **state) {
   chem_mech_free(m);
 }
 
+/* ------------------------------------------------------------------------------------------- */
+/* BC 27: total temperature, total pressure and direction prescribed */
+
+/* A random total state (Tt, alpha, beta, -, pt) and a unit outward normal n with the inflow
+ * direction entering the domain (A = -a . n >= 0.2). */
+static void random_total_state(double *ref, double *n, double *A) {
+  ref[PDENS] = uniform(300.0, 2500.0);
+  ref[VEL1] = uniform(-40.0, 40.0);
+  ref[VEL2] = uniform(-40.0, 40.0);
+  ref[VEL3] = 0.0;
+  ref[PRES] = log_uniform(1e4, 1e7);
+  double a[3];
+  bc_inflow_direction(ref[VEL1], ref[VEL2], a);
+  do {
+    random_unit(n);
+    if (dot3(a, n) > 0.0)
+      for (int d = 0; d < 3; d++)
+        n[d] = -n[d];
+    *A = -dot3(a, n);
+  } while (*A < 0.2);
+}
+
+/* An inner point of subsonic inflow through n: temperature near Tt, u . n = -(0..0.8) c. */
+static void inflow_inner_point(const ChemMech *m, const double *Y, double Tt, double pt,
+                               const double *n, Point *s) {
+  const double T = Tt * uniform(0.7, 1.0), p = pt * uniform(0.5, 1.0);
+  const double rho = p * chem_mean_mw(m, Y, 1) / (CHEM_R * T);
+  double vel[3] = {0.0, 0.0, 0.0};
+  point_make(m, rho, vel, T, Y, s);
+  const double un = -uniform(0.0, 0.8) * s->c;
+  double t[3];
+  random_unit(t);
+  const double tn = dot3(t, n);
+  for (int d = 0; d < 3; d++)
+    vel[d] = un * n[d] + 0.3 * s->c * (t[d] - tn * n[d]);
+  point_make(m, rho, vel, T, Y, s);
+}
+
+static void test_argon_inflow_total_matches_air(void **state) {
+  (void)state;
+  ChemMech *m = argon_load();
+  PhysParams pp;
+  physparams_set(&pp, 5.0 / 3.0, CHEM_R / ARGON_W);
+  const double Y[1] = {1.0};
+  double worst = 0.0;
+  for (int i = 0; i < 300; i++) {
+    double ref[HX_NPRIM] = {0}, n[3], A, Uair[HX_NVAR], Umix[HX_NVAR_MAX];
+    random_total_state(ref, n, &A);
+    Point s;
+    inflow_inner_point(m, Y, ref[PDENS], ref[PRES], n, &s);
+    double pa[HX_NPRIM];
+    memcpy(pa, s.prim, sizeof pa);
+    bc_inflow_total(&pp, ref, n, pa);
+    prim_set_temperature(&pp, pa);
+    prim_to_cons(&pp, pa, Uair);
+    mix_bc_inflow_total(m, ref, Y, n, s.prim, s.c, Umix);
+    const double scale[5] = {Uair[DENS], Uair[DENS] * s.c, Uair[DENS] * s.c, Uair[DENS] * s.c,
+                             Uair[ENER]};
+    for (int v = 0; v < HX_NVAR; v++)
+      worst = fmax(worst, fabs(Umix[v] - Uair[v]) / scale[v]);
+  }
+  printf("  BC 27, argon against the ideal gas: max rel. difference %.1e\n", worst);
+  assert_true(worst <= 1e-12);
+  chem_mech_free(m);
+}
+
+static void test_li_inflow_total_properties(void **state) {
+  (void)state;
+  ChemMech *m = li_load();
+  const int ns = m->n_species;
+  double worst_h = 0.0, worst_s = 0.0, worst_char = 0.0, worst_rest = 0.0;
+  for (int i = 0; i < 300; i++) {
+    double ref[HX_NPRIM] = {0}, n[3], A, Yt[HX_MAX_SPECIES], Y[HX_MAX_SPECIES], U[HX_NVAR_MAX];
+    random_mass_fractions(ns, Yt);
+    /* the inner gas: the inflow's composition (half the points) or another one (the invariant
+       may then have no boundary temperature above CHEM_T_LOW: checked where T_b is inside) */
+    if (i % 2)
+      random_mass_fractions(ns, Y);
+    else
+      memcpy(Y, Yt, sizeof(double) * ns);
+    random_total_state(ref, n, &A);
+    const double Tt = ref[PDENS], pt = ref[PRES];
+    Point in, out;
+    inflow_inner_point(m, Y, Tt, pt, n, &in);
+    mix_bc_inflow_total(m, ref, Yt, n, in.prim, in.c, U);
+    out.prim[TEMP] = Tt;
+    assert_int_equal(mix_cons_to_prim(m, U, out.prim, out.Y, &out.c), 0);
+    const double T_b = out.prim[TEMP], p_b = out.prim[PRES];
+    const double v2 = dot3(out.prim + VEL1, out.prim + VEL1), cp = chem_cp_mass(m, Tt, Yt, 1);
+    /* total enthalpy and entropy of the prescribed total state */
+    const double h_t = chem_h_mass(m, Tt, Yt, 1);
+    worst_h = fmax(worst_h, fabs(chem_h_mass(m, T_b, Yt, 1) + 0.5 * v2 - h_t) / (cp * Tt));
+    worst_s =
+        fmax(worst_s, fabs(chem_s_mass(m, T_b, p_b, Yt, 1) - chem_s_mass(m, Tt, pt, Yt, 1)) / cp);
+    /* A |v_b| - 2 c_b / (gamma - 1) = the inner invariant, gamma the inner frozen one */
+    const double gamma = in.prim[PDENS] * in.c * in.c / in.prim[PRES];
+    const double R_t = CHEM_R / chem_mean_mw(m, Yt, 1);
+    const double lhs = A * sqrt(v2) - 2.0 * sqrt(gamma * R_t * T_b) / (gamma - 1.0);
+    const double rhs = -dot3(in.prim + VEL1, n) - 2.0 * in.c / (gamma - 1.0);
+    if (sqrt(v2) > 1e-8 * in.c && T_b > 1.01 * CHEM_T_LOW) /* not the T_b = Tt branch */
+      worst_char = fmax(worst_char, fabs(lhs - rhs) / in.c);
+    /* the gas at rest at the total state: the total state back */
+    Point rest;
+    const double zero[3] = {0.0, 0.0, 0.0};
+    point_make(m, pt * chem_mean_mw(m, Yt, 1) / (CHEM_R * Tt), zero, Tt, Yt, &rest);
+    mix_bc_inflow_total(m, ref, Yt, n, rest.prim, rest.c, U);
+    for (int v = 0; v < HX_NVAR + ns; v++) {
+      const double sc = v >= MOM1 && v <= MOM3 ? rest.U[DENS] * rest.c : fabs(rest.U[v]) + 1e-300;
+      if (v < HX_NVAR || rest.U[v] > 1e-12 * rest.U[DENS])
+        worst_rest = fmax(worst_rest, fabs(U[v] - rest.U[v]) / sc);
+    }
+  }
+  printf("  BC 27, Li 2004: max rel. error of h_t %.1e, s_t %.1e, characteristic %.1e, rest "
+         "state %.1e\n",
+         worst_h, worst_s, worst_char, worst_rest);
+  assert_true(worst_h <= 1e-12);
+  assert_true(worst_s <= 1e-12);
+  assert_true(worst_char <= 1e-10);
+  assert_true(worst_rest <= 1e-12);
+  chem_mech_free(m);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_argon_is_ideal_gas),
@@ -744,6 +872,8 @@ int main(void) {
       cmocka_unit_test(test_gri30_air_temperature),
       cmocka_unit_test(test_li_split_species_flux),
       cmocka_unit_test(test_li_admissible_fraction),
+      cmocka_unit_test(test_argon_inflow_total_matches_air),
+      cmocka_unit_test(test_li_inflow_total_properties),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
