@@ -11,7 +11,9 @@
  *    identical.
  *  - species transport (mu0 > 0, mix_visc.cu): the species wave with SpeciesLewis (constant mu)
  *    and SpeciesSchmidt (Sutherland, power law), all three lifting forms, and with adiabatic,
- *    isothermal, slip-wall and exact-function boundaries: CPU and GPU within 1e-12.
+ *    isothermal, slip-wall and exact-function boundaries: CPU and GPU within 1e-12;
+ *  - total-state inflow (27) of another composition into a curved duct with subsonic outflow
+ *    (25), 40 steps: CPU and GPU within 1e-12.
  * Skipped without a GPU or without the mechanism. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -293,18 +295,65 @@ static void test_species_transport_walls(void **state) {
   assert_true(d2 <= 1e-12);
 }
 
+/* Total-state inflow (27; Tt, angles, pt of RefState 2) into the gas at rest, against a subsonic
+ * outflow (25) at a lower pressure: the gas is drawn in through the curved duct; GPU and CPU
+ * agree. */
+static void test_total_inflow_agrees(void **state) {
+  (void)state;
+  if (!ready()) skip();
+  static const char *const DUCT[] = {"ProjectName = gpu_mixture_duct",
+                                     "MeshFile = box",
+                                     "BoxElems = (/6,2,2/)",
+                                     "NGeo = 3",
+                                     "BoxCurving = 0.06",
+                                     "BoxLower = (/0.,0.,0./)",
+                                     "BoxUpper = (/1.,1.,1./)",
+                                     "BoxPeriodic = (/F,T,T/)",
+                                     "BoundaryName = BC_xminus",
+                                     "BoundaryType = (/27,2/)",
+                                     "BoundaryName = BC_xplus",
+                                     "BoundaryType = (/25,3/)",
+                                     "N = 3",
+                                     "IniExactFunc = 1",
+                                     "IniRefState = 1",
+                                     "RefState = (/0.2123976,0.,0.,0.,101325./)",
+                                     "RefState = (/1300.,10.,5.,0.,110000./)",
+                                     "RefState = (/0.2123976,0.,0.,0.,95000./)",
+                                     "RefStateX = H2:2,O2:1,N2:3.76",
+                                     "RefStateX = H2:1,O2:1,N2:3.76",
+                                     "RefStateX = H2:2,O2:1,N2:3.76",
+                                     "Riemann = HLLC",
+                                     "ChemistrySplitting = none",
+                                     "CalcErrorNorms = F",
+                                     "tend = 1e10",
+                                     "maxIter = 40",
+                                     NULL};
+  const char *lobatto[] = {mech_line, "NodeType = GAUSS-LOBATTO", "SplitDG = PI", NULL};
+  const char *gauss[] = {mech_line, "NodeType = GAUSS", "SplitDG = none", NULL};
+  const double d1 = gpu_cpu_difference(DUCT, lobatto), d2 = gpu_cpu_difference(DUCT, gauss);
+  printf("  total-state inflow (27) and subsonic outflow (25) GPU-CPU: Gauss-Lobatto PI %.3e, "
+         "Gauss weak form %.3e\n",
+         d1, d2);
+  assert_true(d1 <= 1e-12);
+  assert_true(d2 <= 1e-12);
+}
+
 int main(void) {
   char buf[4096];
   const char *path = chem_test_mech_path("li", buf, sizeof buf);
   have_mech = chem_test_have(path);
   snprintf(mech_line, sizeof mech_line, "Mechanism = %s", path);
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_species_wave_agrees), cmocka_unit_test(test_freestream),
-      cmocka_unit_test(test_fv_tube_agrees),      cmocka_unit_test(test_tube_with_chemistry),
-      cmocka_unit_test(test_box_ignition),        cmocka_unit_test(test_max_pressure_agrees),
+      cmocka_unit_test(test_species_wave_agrees),
+      cmocka_unit_test(test_freestream),
+      cmocka_unit_test(test_fv_tube_agrees),
+      cmocka_unit_test(test_tube_with_chemistry),
+      cmocka_unit_test(test_box_ignition),
+      cmocka_unit_test(test_max_pressure_agrees),
       cmocka_unit_test(test_species_transport_lewis),
       cmocka_unit_test(test_species_transport_schmidt),
       cmocka_unit_test(test_species_transport_walls),
+      cmocka_unit_test(test_total_inflow_agrees),
   };
   const char *filter = getenv("HEXDG_TEST_FILTER"); /* e.g. "test_species_transport*" */
   if (filter && filter[0]) cmocka_set_test_filter(filter);
