@@ -3,13 +3,15 @@
  *
  * The pieces: regress_ini.c reads reggie's key files, regress_combos.c expands value lists into
  * combinations, regress_builds.c maps FLEXI's CMake options to hexdg parameters,
- * regress_run.c prepares a run directory and runs hexdg, regress_analyze.c evaluates
- * analyze.ini, regress_report.c prints the table; regress.c drives them. */
+ * regress_run.c prepares a run directory and starts hexdg, regress_jobs.c keeps up to --jobs
+ * cores' worth of runs going, regress_analyze.c evaluates analyze.ini, regress_report.c prints the
+ * table; regress.c drives them. */
 #ifndef HEXDG_REGRESS_H
 #define HEXDG_REGRESS_H
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 /* Entry point; argv[0] is the first argument after "regress". Returns the exit status. */
 int regress_command(int argc, char **argv);
@@ -97,6 +99,7 @@ typedef struct {
   const char *hexdg;   /* executable */
   const char *mpiexec; /* NULL: none found */
   int timeout_s;
+  bool one_thread; /* --jobs > 1: OMP_NUM_THREADS=1 unless the environment sets it */
 } RgExec;
 
 int rg_mkdir_p(const char *path);
@@ -106,10 +109,55 @@ int rg_copy_example(const char *src, const char *dst);
  * EXCLUDE:/nocrosscombination: lines are commented out, the build's overrides appended. */
 int rg_write_parameter_file(const char *src, const RgKeyFile *kf, const int *digits,
                             const RgBuild *b, const char *dst);
-/* Runs hexdg in dir (std.out / std.err there). *ok: exit status 0; err: the first error line
- * of the run (empty if none). Returns HX_OK unless the run could not be started. */
-int rg_exec(const RgExec *ex, const char *dir, int ranks, const char *restart, const char *suffix,
-            bool *ok, char *err, size_t n_err, double *wall_s);
+/* Starts hexdg in dir (std.out / std.err there) in a process group of its own, on `ranks` ranks
+ * through ex->mpiexec when ranks > 1. Returns HX_OK unless the run could not be started. */
+int rg_spawn(const RgExec *ex, const char *dir, int ranks, const char *restart, const char *suffix,
+             pid_t *pid);
+/* Judges a finished run from its wait status: *ok: exit status 0 within the time limit; err: why
+ * not (the first error line of the run, the time limit, the signal), empty when ok. */
+void rg_judge(const RgExec *ex, const char *dir, int ranks, int status, bool timed_out, bool *ok,
+              char *err, size_t n_err);
+
+/* ---- runs under way at once (regress_jobs.c) ---- */
+typedef struct {
+  char dir[1024]; /* run directory */
+  int ranks;      /* slots it takes */
+  void *owner;    /* the caller's: whose run this is */
+  int index;      /* the caller's: which run of the owner */
+  int number;     /* the caller's: place in start order (progress lines) */
+  pid_t pid;
+  double t0; /* start, monotonic seconds */
+  bool timed_out;
+} RgJob;
+
+typedef struct {
+  int slots; /* --jobs K: cores' worth of runs at once */
+  int used;  /* slots taken by the runs under way */
+  RgJob *jobs;
+  int n, cap;
+} RgPool;
+
+typedef struct {
+  RgJob job;
+  bool ok; /* as rg_judge */
+  double wall_s;
+  char err[400];
+} RgDone;
+
+/* Whether a run on `ranks` ranks may start now: it fits into the free slots, or nothing runs (a
+ * run wider than the pool runs alone). */
+bool rg_pool_fits(const RgPool *p, int ranks);
+/* Starts job (dir, ranks and the caller's fields set) with rg_spawn. */
+int rg_pool_start(RgPool *p, const RgExec *ex, const RgJob *job, const char *restart,
+                  const char *suffix);
+/* Waits for a run to finish, stopping runs past the time limit meanwhile: true with *done, or
+ * false when none is under way. */
+bool rg_pool_wait(RgPool *p, const RgExec *ex, RgDone *done);
+void rg_pool_free(RgPool *p);
+/* From now on SIGINT, SIGTERM and SIGHUP kill the runs under way (rg_pool_wait) and keep new
+ * ones from starting; rg_pool_interrupted: the signal, or 0. */
+void rg_pool_catch_signals(void);
+int rg_pool_interrupted(void);
 
 /* ---- analyzers (regress_analyze.c) ---- */
 enum { RG_PASS = 0, RG_FAIL, RG_UNSUPPORTED, RG_SKIPPED, RG_DRY };
@@ -123,6 +171,7 @@ typedef struct {
   char tolerance[48];
   int status;
   char reason[400];
+  int block, pos; /* place in the table: runs finish out of order under --jobs (regress.c) */
 } RgRow;
 
 typedef struct {

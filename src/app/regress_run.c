@@ -1,17 +1,15 @@
 /* One run of a reggie check: the run directory (a copy of the example folder with the expanded
- * parameter file) and hexdg started in it, on k ranks through mpiexec, with a time limit. */
+ * parameter file) and hexdg started in it, on k ranks through mpiexec; the judgement of its end. */
 #define _GNU_SOURCE /* strcasestr */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "app/regress.h"
@@ -172,6 +170,7 @@ static void child(const RgExec *ex, const char *dir, int ranks, const char *rest
   dup2(fe, 2);
   setpgid(0, 0);
   clean_mpi_environment();
+  if (ex->one_thread) setenv("OMP_NUM_THREADS", "1", 0); /* K runs on K cores */
   char nbuf[16];
   rg_fmt(nbuf, sizeof nbuf, "%d", ranks);
   const char *argv[10];
@@ -216,30 +215,18 @@ static void first_error(const char *dir, char *err, size_t n) {
   if (!err[0]) rg_fmt(err, n, "%s", last);
 }
 
-int rg_exec(const RgExec *ex, const char *dir, int ranks, const char *restart, const char *suffix,
-            bool *ok, char *err, size_t n_err, double *wall_s) {
-  struct timespec t0, t1;
-  clock_gettime(CLOCK_MONOTONIC, &t0);
+int rg_spawn(const RgExec *ex, const char *dir, int ranks, const char *restart, const char *suffix,
+             pid_t *pid) {
   fflush(NULL);
-  pid_t pid = fork();
-  if (pid < 0) return HX_ERROR(HX_ERR_IO, "cannot fork a run: %s", strerror(errno));
-  if (pid == 0) child(ex, dir, ranks, restart, suffix);
-  int status = 0;
-  bool timed_out = false;
-  for (;;) {
-    pid_t w = waitpid(pid, &status, WNOHANG);
-    if (w == pid) break;
-    clock_gettime(CLOCK_MONOTONIC, &t1);
-    double t = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
-    if (!timed_out && ex->timeout_s > 0 && t > ex->timeout_s) {
-      timed_out = true;
-      kill(-pid, SIGKILL); /* the run's process group: mpiexec and its ranks */
-    }
-    struct timespec pause = {0, 20000000};
-    nanosleep(&pause, NULL);
-  }
-  clock_gettime(CLOCK_MONOTONIC, &t1);
-  *wall_s = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+  *pid = fork();
+  if (*pid < 0) return HX_ERROR(HX_ERR_IO, "cannot fork the run in %s: %s", dir, strerror(errno));
+  if (*pid == 0) child(ex, dir, ranks, restart, suffix);
+  setpgid(*pid, *pid); /* as the child does: a kill of the group cannot come before it exists */
+  return HX_OK;
+}
+
+void rg_judge(const RgExec *ex, const char *dir, int ranks, int status, bool timed_out, bool *ok,
+              char *err, size_t n_err) {
   *ok = !timed_out && WIFEXITED(status) && WEXITSTATUS(status) == 0;
   if (timed_out)
     rg_fmt(err, n_err, "stopped after the time limit of %d s (--timeout)", ex->timeout_s);
@@ -254,5 +241,4 @@ int rg_exec(const RgExec *ex, const char *dir, int ranks, const char *restart, c
       rg_fmt(err, n_err, "exit status %d on %d rank(s), no error message in std.err/std.out",
              WEXITSTATUS(status), ranks);
   }
-  return HX_OK;
 }
