@@ -7,12 +7,11 @@
 #include <string.h>
 
 #include "core/error.h"
+#include "dg/fv_gauss_pointwise.h"
 #include "dg/indicator.h"
 #include "mesh/facemap.h"
 #include "parallel/exchange.h"
-#include "physics/bc.h"
-#include "physics/fvblend.h"
-#include "physics/riemann.h"
+#include "physics/indicators.h"
 
 /* out = M applied along direction d of the n0 x n1 x n2 array in (i fastest); M is m x n_d, out
  * has m entries in direction d. */
@@ -36,12 +35,12 @@ static void tensor_pass(const double *M, int m, int d, const int dims[3], const 
       }
 }
 
-/* The subcell means of an np x np face array (both directions). */
+/* M applied in both directions of an np x np face array (M = to_fv: the subcell means; out may
+ * not alias in). */
 static void face_means(int np, const double *M, const double *in, double *out) {
-  double tmp[HX_NPMAX * HX_NPMAX];
-  const int dims[3] = {np, np, 1};
-  tensor_pass(M, np, 0, dims, in, tmp);
-  tensor_pass(M, np, 1, dims, tmp, out);
+  for (int q = 0; q < np; q++)
+    for (int p = 0; p < np; p++)
+      out[q * np + p] = fvg_face_mean(np, M, in, 1, p, q);
 }
 
 /* The subcell means of an np^3 array of DG node values (out may not alias in). */
@@ -209,19 +208,6 @@ static void subcell_geometry(const Solver *s, struct FVGauss *g, int e) {
     subcell_means(s, &s->geo.metrics[(9L * e + c) * n3], &g->Ja[(9L * e + c) * n3]);
 }
 
-/* The local side of direction d on the minus (plus = 0) or plus face. */
-static int local_side(int d, int plus) {
-  for (int ls = 0; ls < 6; ls++)
-    if (side_normal_dir(ls) == d && side_is_plus(ls) == plus) return ls;
-  return -1;
-}
-
-/* Line index (a np + b, as fv->metrics) of volume node q in direction d. */
-static int line_of(int np, int d, int q) {
-  const int i = q % np, j = (q / np) % np, k = q / (np * np);
-  return d == 0 ? j * np + k : d == 1 ? i * np + k : i * np + j;
-}
-
 /* Length of the path x(xi) for xi_d in [x0, x1] along one line: |dx/dxi_d| (values P[c][l] at
  * the Gauss nodes of the line, stride ps between c) integrated with np Gauss points (FLEXI
  * src/fv/fv_metrics.f90, Integrate_Path). */
@@ -264,15 +250,15 @@ static void subcell_distances(const Solver *s, struct FVGauss *g, int e) {
       for (int c = 0; c < 3; c++)
         for (int l = 0; l < np; l++)
           line[c * np + l] = P[c][q + l * st];
-      const int ln = line_of(np, d, q);
+      const int ln = fvg_line_of(np, d, q);
       const long at = ((long)e * 3 + d) * n3 + (long)ln * np;
       for (int i = 0; i < np; i++) {
         const double b0 = -1.0 + i * h, b1 = i == N ? 1.0 : -1.0 + (i + 1) * h;
         g->dx_l[at + i] = path_length(s, line, np, b0, b0 + 0.5 * h);
         g->dx_r[at + i] = path_length(s, line, np, b1 - 0.5 * h, b1);
       }
-      dg_dx[local_side(d, 0)][ln] = path_length(s, line, np, -1.0, s->disc.x[0]);
-      dg_dx[local_side(d, 1)][ln] = path_length(s, line, np, s->disc.x[N], 1.0);
+      dg_dx[fvg_local_side(d, 0)][ln] = path_length(s, line, np, -1.0, s->disc.x[0]);
+      dg_dx[fvg_local_side(d, 1)][ln] = path_length(s, line, np, s->disc.x[N], 1.0);
     }
   }
   for (int ls = 0; ls < 6; ls++) {
@@ -281,7 +267,7 @@ static void subcell_distances(const Solver *s, struct FVGauss *g, int e) {
     const int *map = &s->s2v[(flip * 6 + ls) * n2];
     double *dist = flip == 0 ? &g->dist_master[2L * n2 * side] : &g->dist_slave[2L * n2 * side];
     for (int f = 0; f < n2; f++) {
-      const int ln = line_of(np, d, map[f]);
+      const int ln = fvg_line_of(np, d, map[f]);
       const long at = ((long)e * 3 + d) * n3 + (long)ln * np;
       dist[f] = plus ? g->dx_r[at + N] : g->dx_l[at];
       dist[n2 + f] = dg_dx[ls][ln];
@@ -430,15 +416,6 @@ static void side_flags(const Solver *s, struct FVGauss *g) {
     g->side_fv[side] = g->fv_master[side] != 0.0 || g->fv_slave[side] != 0.0;
 }
 
-/* Limited slope of the boundary subcell in the inward direction (physical, FLEXI
- * src/fv/fv_prolongtoface.f90, FV_ProlongToDGFace): from the ghost g at distance gd beyond the
- * subcell's centre, its mean q0 and its inner neighbour q1 at distance d1. */
-static double boundary_slope(const FVBlend *fv, double g, double gd, double q0, double q1,
-                             double d1) {
-  if (fv->limiter == FV_LIM_FIRST_ORDER) return 0.0;
-  return fv_limited_slope(fv->limiter, (q0 - g) / gd, (q1 - q0) / d1, fv->line.sweby_beta);
-}
-
 /* What the other element of a side sees of element e beyond the face (FLEXI
  * src/fv/fv_reconstruction.f90, FV_PrepareSurfGradient, and FV_DGtoFV on it): the primitive
  * state of the node layer next to the face, for a DG element its subcell means on the face. */
@@ -480,26 +457,23 @@ static void gather_ghosts(const Solver *s, const double *U, int e, double t) {
     const double *other_dist = &(flip == 0 ? g->dist_slave : g->dist_master)[2L * n2 * side];
     const int other_dg = (flip == 0 ? g->fv_slave : g->fv_master)[side] == 0.0;
     for (int f = 0; f < n2; f++) {
-      const int line = line_of(np, side_normal_dir(ls), map[f]);
+      const int line = fvg_line_of(np, side_normal_dir(ls), map[f]);
       double pr[HX_NPRIM];
       if (bc >= 0) {
-        double uL[HX_NVAR], uR[HX_NVAR], mv[3], x[3], n[3], t1[3], t2[3];
+        double uL[HX_NVAR], mv[3], x[3];
         for (int c = 0; c < 3; c++) {
           mv[c] = g->face_mv[((long)side * 3 + c) * n2 + f];
           x[c] = g->face_x[((long)side * 3 + c) * n2 + f];
         }
-        fv_interface_frame(mv, n, t1, t2);
         for (int v = 0; v < HX_NVAR; v++)
           uL[v] = U[((long)e * nv + v) * n3 + map[f]];
-        bc_outer_state(s->bc_info[2 * bc], s->bc_info[2 * bc + 1], &s->exact, &s->phys, uL, n, x, t,
-                       uR);
-        cons_to_prim(&s->phys, uR, pr);
-        gd[ls * n2 + line] = own[f];
+        fvg_boundary_ghost(s->bc_info[2 * bc], s->bc_info[2 * bc + 1], &s->exact, &s->phys, uL, mv,
+                           x, t, pr);
       } else {
         for (int v = 0; v < HX_NVAR; v++)
           pr[v] = other[v * n2 + f];
-        gd[ls * n2 + line] = own[f] + other_dist[other_dg * n2 + f];
       }
+      gd[ls * n2 + line] = fvg_ghost_distance(bc >= 0, own[f], other_dist[other_dg * n2 + f]);
       for (int v = 0; v < HX_NVAR; v++)
         gh[(ls * HX_NVAR + v) * n2 + line] = pr[v];
     }
@@ -521,23 +495,20 @@ static void reconstruct_faces(const Solver *s, const double *U, int e) {
     double *Uf = flip == 0 ? &s->U_master[blk * side] : &s->U_slave[blk * side];
     const int *map = &s->s2v[(flip * 6 + ls) * n2];
     for (int f = 0; f < n2; f++) {
-      const int q0 = map[f], line = line_of(np, d, q0);
+      const int q0 = map[f], line = fvg_line_of(np, d, q0);
       const long at = ((long)e * 3 + d) * n3 + (long)line * np;
       const double d1 =
           plus ? g->dx_l[at + N] + g->dx_r[at + N - 1] : g->dx_r[at] + g->dx_l[at + 1];
       const double dface = plus ? g->dx_r[at + N] : g->dx_l[at];
-      double u0[HX_NVAR], u1[HX_NVAR], p0[HX_NPRIM], p1[HX_NPRIM], pf[HX_NPRIM], uf[HX_NVAR];
+      double u0[HX_NVAR], u1[HX_NVAR], uf[HX_NVAR];
       for (int v = 0; v < HX_NVAR; v++) {
         u0[v] = U[((long)e * nv + v) * n3 + q0];
         u1[v] = U[((long)e * nv + v) * n3 + q0 + inward];
       }
-      cons_to_prim(&s->phys, u0, p0);
-      cons_to_prim(&s->phys, u1, p1);
-      for (int v = 0; v < HX_NVAR; v++) /* from the centre to the face, against the inward slope */
-        pf[v] = p0[v] - dface * boundary_slope(&s->fv, gh[(ls * HX_NVAR + v) * n2 + line],
-                                               gd[ls * n2 + line], p0[v], p1[v], d1);
-      if (!(pf[PDENS] > 0.0 && pf[PRES] > 0.0)) continue; /* keep the mean */
-      prim_to_cons(&s->phys, pf, uf);
+      if (!fvg_reconstruct_face(&s->phys, s->fv.limiter, s->fv.line.sweby_beta, u0, u1,
+                                &gh[ls * HX_NVAR * n2 + line], n2, gd[ls * n2 + line], d1, dface,
+                                uf))
+        continue; /* keep the mean */
       for (int v = 0; v < HX_NVAR; v++)
         Uf[v * n2 + f] = uf[v];
     }
@@ -573,45 +544,6 @@ void fv_gauss_prolong_start(const Solver *s, const double *U) {
   }
 }
 
-/* One line of an FV element (FLEXI src/fv/fv_reconstruction.f90, FV_CalcGradients, and
- * src/fv/fv_volint.f90): the limited physical slope of every subcell from the difference
- * quotients to its neighbours (the end subcells' to the ghosts gl, gr at distances dgl, dgr),
- * the subcell faces' states at the distances dxl, dxr from the centres, and the interface fluxes;
- * res as fv_line_residual's. */
-static void gauss_line(const Solver *s, const double *prim, int base, int stride, const double *gl,
-                       const double *gr, int gs, double dgl, double dgr, const double *dxl,
-                       const double *dxr, const double *mv, double *Ut) {
-  const FVBlend *fv = &s->fv;
-  const int np = s->np, n3 = s->n_dof_elem;
-  double slope[HX_NPMAX][HX_NVAR];
-  for (int v = 0; v < HX_NVAR; v++) {
-    const double *q = &prim[v * n3 + base];
-    double sd[HX_NPMAX + 1]; /* sd[i]: the difference quotient between subcells i - 1 and i */
-    sd[0] = (q[0] - gl[v * gs]) / dgl;
-    for (int i = 1; i < np; i++)
-      sd[i] = (q[i * stride] - q[(i - 1) * stride]) / (dxr[i - 1] + dxl[i]);
-    sd[np] = (gr[v * gs] - q[(np - 1) * stride]) / dgr;
-    for (int i = 0; i < np; i++)
-      slope[i][v] = fv->limiter == FV_LIM_FIRST_ORDER
-                        ? 0.0
-                        : fv_limited_slope(fv->limiter, sd[i], sd[i + 1], fv->line.sweby_beta);
-  }
-  for (int i = 0; i + 1 < np; i++) { /* interface i + 1/2 */
-    double pL[HX_NVAR], pR[HX_NVAR], nL[HX_NVAR], nR[HX_NVAR], F[HX_NVAR];
-    for (int v = 0; v < HX_NVAR; v++) {
-      nL[v] = prim[v * n3 + base + i * stride];
-      nR[v] = prim[v * n3 + base + (i + 1) * stride];
-      pL[v] = nL[v] + slope[i][v] * dxr[i];
-      pR[v] = nR[v] - slope[i + 1][v] * dxl[i + 1];
-    }
-    fv_interface_flux(s->riemann, s->disc.split, &s->phys, pL, pR, nL, nR, &mv[3 * i], F);
-    for (int v = 0; v < HX_NVAR; v++) {
-      Ut[v * n3 + base + i * stride] += F[v] * fv->line.inv_w[i];
-      Ut[v * n3 + base + (i + 1) * stride] -= F[v] * fv->line.inv_w[i + 1];
-    }
-  }
-}
-
 void fv_gauss_subcell_volume(const Solver *s, int e, const double *prim, double *Ut) {
   const struct FVGauss *g = s->fv.gauss;
   const int np = s->np, N = np - 1, n3 = s->n_dof_elem, n2 = s->n_dof_face;
@@ -620,16 +552,18 @@ void fv_gauss_subcell_volume(const Solver *s, int e, const double *prim, double 
     Ut[q] = 0.0;
   for (int d = 0; d < 3; d++) {
     const int stride = d == 0 ? 1 : d == 1 ? np : np * np;
-    const int lm = local_side(d, 0), lp = local_side(d, 1);
+    const int lm = fvg_local_side(d, 0), lp = fvg_local_side(d, 1);
     for (int a = 0; a < np; a++)
       for (int b = 0; b < np; b++) {
         const int base = d == 0 ? (b * np + a) * np : d == 1 ? b * np * np + a : b * np + a;
         const int line = a * np + b;
         const long at = ((long)e * 3 + d) * n3 + (long)line * np;
         const double *mv = &s->fv.metrics[(((long)e * 3 + d) * np * np + line) * N * 3];
-        gauss_line(s, prim, base, stride, &gh[lm * HX_NVAR * n2 + line],
-                   &gh[lp * HX_NVAR * n2 + line], n2, gd[lm * n2 + line], gd[lp * n2 + line],
-                   &g->dx_l[at], &g->dx_r[at], mv, Ut);
+        fvg_line_residual(s->riemann, s->disc.split, s->fv.limiter, s->fv.line.sweby_beta, &s->phys,
+                          np, s->fv.line.inv_w, prim, n3, base, stride,
+                          &gh[lm * HX_NVAR * n2 + line], &gh[lp * HX_NVAR * n2 + line], n2,
+                          gd[lm * n2 + line], gd[lp * n2 + line], &g->dx_l[at], &g->dx_r[at], mv, 3,
+                          Ut);
       }
   }
 }
@@ -639,25 +573,18 @@ static void face_subcell_flux(const Solver *s, const struct FVGauss *g, int side
                               double *F) {
   const int nv = s->n_var, n2 = s->n_dof_face, bc = s->mesh->side_bc[side];
   const long blk = (long)nv * n2;
-  double uL[HX_NVAR], uR[HX_NVAR], mv[3], x[3], n[3], t1[3], t2[3];
+  double uL[HX_NVAR], uR[HX_NVAR], mv[3], x[3];
   for (int c = 0; c < 3; c++) {
     mv[c] = g->face_mv[((long)side * 3 + c) * n2 + f];
     x[c] = g->face_x[((long)side * 3 + c) * n2 + f];
   }
-  const double area = fv_interface_frame(mv, n, t1, t2);
-  for (int v = 0; v < HX_NVAR; v++)
+  for (int v = 0; v < HX_NVAR; v++) {
     uL[v] = s->U_master[blk * side + v * n2 + f];
-  if (bc < 0) {
-    for (int v = 0; v < HX_NVAR; v++)
-      uR[v] = s->U_slave[blk * side + v * n2 + f];
-    riemann_flux(s->riemann, s->disc.split, &s->phys, uL, uR, n, t1, t2, F);
-  } else {
-    const int type = s->bc_info[2 * bc], state = s->bc_info[2 * bc + 1];
-    bc_outer_state(type, state, &s->exact, &s->phys, uL, n, x, t, uR);
-    bc_advective_flux(type, s->riemann_bc, s->disc.split, &s->phys, uL, uR, n, t1, t2, F);
+    uR[v] = bc < 0 ? s->U_slave[blk * side + v * n2 + f] : 0.0;
   }
-  for (int v = 0; v < HX_NVAR; v++)
-    F[v] *= area;
+  fvg_face_subcell_flux(s->riemann, s->riemann_bc, s->disc.split, &s->phys, &s->exact,
+                        bc < 0 ? -1 : s->bc_info[2 * bc], bc < 0 ? 0 : s->bc_info[2 * bc + 1], uL,
+                        uR, mv, x, t, F);
 }
 
 /* The face subcell fluxes of the FV sides in [first, last) and their DG form in s->flux. */
@@ -725,30 +652,18 @@ void fv_gauss_surface_end(const Solver *s, double *Ut) {
     memcpy(ut, &g->ut_save[blk * e], sizeof(double) * blk);
     for (int ls = 0; ls < 6; ls++) {
       const int side = m->elem_to_side[6 * e + ls], flip = m->elem_to_side_flip[6 * e + ls];
-      const double sign = flip == 0 ? s_h : -s_h; /* the outward flux over the subcell width */
       const int *map = &s->s2v[(flip * 6 + ls) * n2];
       for (int v = 0; v < nv; v++)
         for (int f = 0; f < n2; f++)
-          ut[v * n3 + map[f]] += sign * g->flux_fv[fblk * side + v * n2 + f];
+          ut[v * n3 + map[f]] += fvg_surface_term(flip, s_h, g->flux_fv[fblk * side + v * n2 + f]);
     }
   }
 }
 
 void fv_gauss_switch_element(const Solver *s, int e, int to_fv, double *u, double *tmp) {
-  const int np = s->np, n3 = s->n_dof_elem, dims[3] = {np, np, np};
+  const int n3 = s->n_dof_elem;
   const double *sJ_dg = &s->geo.sJ[(long)n3 * e], *sJ_fv = &s->fv.gauss->sJ[(long)n3 * e];
-  const double *sJ_in = to_fv ? sJ_dg : sJ_fv, *sJ_out = to_fv ? sJ_fv : sJ_dg;
-  const double *M = to_fv ? s->fv.to_fv : s->fv.to_dg;
-  const int cons = s->fv.switch_conservative;
-  double *a = tmp, *b = tmp + n3;
-  for (int v = 0; v < s->n_var; v++) {
-    double *uv = &u[(long)v * n3];
-    for (int q = 0; q < n3; q++)
-      a[q] = cons ? uv[q] / sJ_in[q] : uv[q];
-    tensor_pass(M, np, 0, dims, a, b);
-    tensor_pass(M, np, 1, dims, b, a);
-    tensor_pass(M, np, 2, dims, a, b);
-    for (int q = 0; q < n3; q++)
-      uv[q] = cons ? b[q] * sJ_out[q] : b[q];
-  }
+  fv_switch_element_between(s->np, to_fv ? s->fv.to_fv : s->fv.to_dg, s->n_var,
+                            to_fv ? sJ_dg : sJ_fv, to_fv ? sJ_fv : sJ_dg, s->fv.switch_conservative,
+                            u, tmp);
 }

@@ -10,7 +10,8 @@
  * subcells), the flux is computed there with the subcell-mean face normals, and a DG neighbour
  * takes the DG polynomial with those subcell means (conservative: both sides integrate the same
  * flux).
- * docs/fv.md. CPU backend (OpenMP, MPI), Euler, air: the set-up refuses the rest with a message. */
+ * docs/fv.md. CPU backend (OpenMP, MPI) and CUDA backend on one rank (gpu/fv_gauss_kernels.cu; the
+ * pointwise parts shared: dg/fv_gauss_pointwise.h), Euler, air: the set-up refuses the rest. */
 #ifndef HEXDG_FV_GAUSS_H
 #define HEXDG_FV_GAUSS_H
 

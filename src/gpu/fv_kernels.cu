@@ -85,10 +85,13 @@ __device__ static void positivity_element(const DevData &d, const PhysParams &pp
                          mins[1] >= FV_POSITIVITY_EPS * pp.kappa_m1 * -mins[3]);
   if (!__syncthreads_or(need)) return;
   const double *w = d.disc->w, *sJ = d.sJ + (size_t)e * n3;
+  /* an FV element of Gauss-node switching: the equidistant subcells (node_volume_weight of fv.c) */
+  const bool subcells = active && d.fvg_sJ && d.fv_elems[e];
   double sums[6] = {0.0, 0.0, 0.0, 0.0, 0.0, 0.0};
   if (active)
     for (int q = lt; q < n3; q += tpe) {
-      double wq = w[q % np] * w[(q / np) % np] * w[q / (np * np)] / sJ[q];
+      double wq = subcells ? d.fvg_h3 / d.fvg_sJ[(size_t)e * n3 + q]
+                           : w[q % np] * w[(q / np) % np] * w[q / (np * np)] / sJ[q];
       sums[5] += wq;
       for (int v = 0; v < HX_NVAR; v++) sums[v] += wq * ue[v * n3 + q];
     }
@@ -472,7 +475,8 @@ int launch_fv_alpha_extend(const DevData *d, cudaStream_t s) {
 }
 
 int launch_fv_volume(const DevData *d, const DevPhysics *ph, cudaStream_t s) {
-  if (d->n_elems == 0) return HX_OK;
+  /* Gauss-node switching: launch_fvg_volume, once the ghosts of the face work are there */
+  if (d->n_elems == 0 || d->fvg_sJ) return HX_OK;
   CU_CHECK(volume_dispatch(d, ph, true, s));
   return HX_OK;
 }

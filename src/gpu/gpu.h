@@ -56,6 +56,9 @@ void gpu_solver_destroy(GpuSolver *g);
 int gpu_step(GpuSolver *g, double t_analyze, double *t, double *dt, int *landed);
 
 int gpu_download_state(GpuSolver *g, double *U);
+/* FV_Mode = switching: the device's FV_Elems (which elements hold subcell means) into fv_elems
+ * ([elem]); nothing without switching. */
+int gpu_download_fv_elems(GpuSolver *g, int *fv_elems);
 /* U: the new solution (NULL: keep the device's), t: its time. */
 int gpu_upload_state(GpuSolver *g, const double *U, double t);
 /* Shock capturing keeps a copy of the state at the start of each step that passed the

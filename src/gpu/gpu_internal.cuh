@@ -139,6 +139,20 @@ typedef struct {
   const double *ind_static, *fv_to_fv, *fv_to_dg;
   int *fv_elems;
   const int *ind_boundary; /* [elem] FVBoundaries flags; NULL when off */
+  /* FV switching on Gauss nodes (fv_gauss_kernels.cu, dg/fv_gauss.h; fvg_sJ NULL otherwise), as
+   * struct FVGauss: an FV element's U holds the means of equidistant subcells, fvg_sJ [elem][n3]
+   * and fvg_Ja [elem][9][n3] their Jacobians and metric terms (ApplyJac, the time step);
+   * fvg_face_mv, fvg_face_x [side][3][n2] the face subcells' mean n dS and positions; fvg_dx_l,
+   * fvg_dx_r [elem][3][line][np]; fvg_dist_master/_slave [side][2][n2]. Work arrays of a stage:
+   * fvg_U_face, fvg_multi [side][master | slave][5][n2] (face states, the reconstruction's
+   * neighbours), fvg_flux [side][nvar][n2] (flux . n dS of the face subcells), fvg_ghost
+   * [elem][6][5][n2], fvg_ghost_dx [elem][6][n2], fvg_prim [elem][5][n3]. fvg_s_h = 1 / h,
+   * fvg_h3 = h^3 (h the subcell width in reference space). */
+  const double *fvg_sJ, *fvg_Ja, *fvg_face_mv, *fvg_face_x, *fvg_dx_l, *fvg_dx_r;
+  const double *fvg_dist_master, *fvg_dist_slave;
+  double *fvg_U_face, *fvg_multi, *fvg_flux, *fvg_ghost, *fvg_ghost_dx, *fvg_prim;
+  double fvg_s_h, fvg_h3;
+  double fvg_dt_scale; /* an FV element's spectral radius times this (timedisc_gauss_fv_scale) */
   /* FV_PositivityLimiter: per element [4] the minima of rho, p, -rho, -rho E of the state after
    * the stage's update, as ordered keys (fv_key; the update kernel reduces, the post-update
    * kernel reads and resets them to FV_KEY_NONE); NULL without the limiter */
@@ -305,6 +319,13 @@ int launch_fv_switch(const DevData *d, const DevPhysics *ph, double c_stage, boo
 typedef int (*IndAlloc)(void *ctx, void **ptr, size_t bytes, const void *host, const char *what);
 int ind_upload(DevData *d, const Solver *s, IndAlloc alloc, void *ctx);
 int fv_configure(const DevData *d);
+/* FV switching on Gauss nodes (fv_gauss_kernels.cu; nothing unless d->fvg_sJ): the set-up data of
+ * s->fv.gauss and the stage's work arrays (after ind_upload); the face work of a stage after the
+ * DG face fluxes (face subcell states, ghosts, face subcell fluxes and their DG form in flux);
+ * the FV elements' subcell operator into Ut after VolInt and launch_fvg_faces. */
+int fvg_upload(DevData *d, const Solver *s, IndAlloc alloc, void *ctx);
+int launch_fvg_faces(const DevData *d, const DevPhysics *ph, double c_stage, cudaStream_t s);
+int launch_fvg_volume(const DevData *d, const DevPhysics *ph, cudaStream_t s);
 /* The subcell metrics of src/dg/fv.c reordered for the volume kernel's interface numbering. */
 extern "C" void fv_device_metrics(int np, long n_elems, const double *host, double *out);
 

@@ -112,6 +112,10 @@ static size_t planned_bytes(const Solver *s) {
     vol += ne * (n3 * nv + 9 * np * np * (np - 1) + 2);
     face += 2 * ns;
   }
+  if (s->fv.gauss) { /* switching on Gauss nodes (fv_gauss_kernels.cu, fvg_upload) */
+    vol += ne * (n3 * (1 + 9 + 6 + HX_NVAR) + 6 * n2 * (HX_NVAR + 1));
+    face += ns * n2 * (3 + 3 + 2 + 2 + 4 * HX_NVAR + nv);
+  }
   return sizeof(double) * (vol + face) + sizeof(int) * (6 * ns + 12 * ne + 30 * n2) +
          sizeof(Disc) + sizeof(StepScalars);
 }
@@ -230,6 +234,8 @@ static int upload_fv(GpuSolver *g, const Solver *s) {
     CU_CHECK(cudaMemset(d->fv_minima, 0xff, bytes));
   }
   HX_CHECK(ind_upload(d, s, ind_alloc, g)); /* FLEXI's indicators, FV switching */
+  HX_CHECK(fvg_upload(d, s, ind_alloc, g)); /* switching on Gauss nodes: the subcells' data */
+  if (fv->gauss) d->fvg_dt_scale = timedisc_gauss_fv_scale(s, g->rk);
   return s->mech ? HX_OK : fv_configure(d);
 }
 
@@ -513,6 +519,7 @@ static int enqueue_stages(GpuSolver *g) {
       HX_CHECK(launch_lifting(&g->d, &g->ph, 0, g->s_side));
     }
     HX_CHECK(launch_face_flux(&g->d, &g->ph, rk->c[st], 0, n_sides, g->s_side));
+    HX_CHECK(launch_fvg_faces(&g->d, &g->ph, rk->c[st], g->s_side)); /* FV on Gauss nodes */
     CU_CHECK(cudaEventRecord(g->ev_faces[st], g->s_side));
     if (volint_update_fused(&g->d)) { /* VolInt after the faces, in the update kernel */
       CU_CHECK(cudaStreamWaitEvent(g->s_elem, g->ev_faces[st], 0));
@@ -521,6 +528,7 @@ static int enqueue_stages(GpuSolver *g) {
     }
     HX_CHECK(launch_volume_integral(&g->d, &g->ph, g->s_elem));
     CU_CHECK(cudaStreamWaitEvent(g->s_elem, g->ev_faces[st], 0));
+    HX_CHECK(launch_fvg_volume(&g->d, &g->ph, g->s_elem)); /* needs the face work's ghosts */
     HX_CHECK(launch_surface_update(&g->d, &g->ph, a, b, rk->c[st], st == 0, g->s_elem));
   }
   HX_CHECK(launch_time_advance(&g->d, g->s_elem));
@@ -619,6 +627,12 @@ extern "C" int gpu_upload_state(GpuSolver *g, const double *U, double t) {
 extern "C" int gpu_download_state(GpuSolver *g, double *U) {
   size_t n = (size_t)g->d.nvar * g->d.n3 * g->d.n_elems;
   CU_CHECK(cudaMemcpy(U, g->d.U, sizeof(double) * n, cudaMemcpyDeviceToHost));
+  return HX_OK;
+}
+
+extern "C" int gpu_download_fv_elems(GpuSolver *g, int *fv_elems) {
+  if (!g->d.fv_elems || g->d.n_elems == 0) return HX_OK;
+  CU_CHECK(cudaMemcpy(fv_elems, g->d.fv_elems, sizeof(int) * g->d.n_elems, cudaMemcpyDeviceToHost));
   return HX_OK;
 }
 

@@ -12,6 +12,7 @@
 extern "C" {
 #include "dg/indicator.h"
 #include "mesh/facemap.h"
+#include "parallel/parallel.h"
 #include "physics/eos.h"
 #include "physics/fvblend.h"
 #include "physics/indicators.h"
@@ -48,6 +49,12 @@ __device__ static void gather_ghost_dev(const DevData &d, const PhysParams &pp, 
       ghost[ind_ghost_index(np, dir, plus, i, j, k)] = ind_quantity(d.ind_code, pp.kappa_m1, u);
     }
   }
+}
+
+/* The Jacobians of element e's FV representation: the equidistant subcells' on Gauss nodes
+ * (dg/fv_gauss.h), else the nodes' own (the LGL subcells). */
+__device__ static inline const double *fv_rep_sJ(const DevData &d, int e) {
+  return (d.fvg_sJ ? d.fvg_sJ : d.sJ) + (size_t)e * d.n3;
 }
 
 __device__ static double persson_dev(const DevData &d, const PhysParams &pp, const double *Ue,
@@ -104,7 +111,8 @@ __device__ static double ind_value_raw_dev(const DevData &d, const PhysParams &p
   if (modal && d.fv_elems && d.fv_elems[e]) { /* an FV element's modes: its DG form */
     for (int q = 0; q < nv * n3; q++)
       u[q] = Ue[q];
-    fv_switch_element(d.np, d.fv_to_dg, nv, sJ, d.switch_conservative, u, a);
+    fv_switch_element_between(d.np, d.fv_to_dg, nv, fv_rep_sJ(d, e), sJ, d.switch_conservative, u,
+                              a);
     Ue = u;
   }
   switch (d.fv_indicator) {
@@ -151,20 +159,22 @@ __global__ static void switch_kernel(DevData d, DevPhysics ph, double c_stage, i
   d.ind_value[e] = value;
   const int n3 = d.n3, nv = d.nvar, was_fv = d.fv_elems[e];
   int now_fv = fv_switch_decide(was_fv, value, d.ind_upper, d.ind_lower, allow_to_dg);
-  const double *sJ = d.sJ + (size_t)e * n3;
+  const double *sJ = d.sJ + (size_t)e * n3, *sJ_fv = fv_rep_sJ(d, e);
   double *w = d.ind_scratch + ind_scratch_size(nv, n3, d.n2) * e;
   double *u = w, *a = w + (size_t)nv * n3, *b = a + 3 * n3;
   double *ue = d.U + (size_t)e * nv * n3;
   if (now_fv != was_fv && !now_fv && d.to_dg_indicator) { /* FLEXI: the DG state must be smooth */
     for (int q = 0; q < nv * n3; q++)
       u[q] = ue[q];
-    fv_switch_element(d.np, d.fv_to_dg, nv, sJ, d.switch_conservative, u, a);
+    fv_switch_element_between(d.np, d.fv_to_dg, nv, sJ_fv, sJ, d.switch_conservative, u, a);
     if (persson_dev(d, ph.pp, u, a, b) > d.to_dg_limit) now_fv = 1;
   }
   if (now_fv != was_fv) {
     const double *M = now_fv ? d.fv_to_fv : d.fv_to_dg;
-    fv_switch_element(d.np, M, nv, sJ, d.switch_conservative, ue, a);
-    fv_switch_element(d.np, M, nv, sJ, d.switch_conservative, d.k + (size_t)e * nv * n3, a);
+    const double *sJ_in = now_fv ? sJ : sJ_fv, *sJ_out = now_fv ? sJ_fv : sJ;
+    fv_switch_element_between(d.np, M, nv, sJ_in, sJ_out, d.switch_conservative, ue, a);
+    fv_switch_element_between(d.np, M, nv, sJ_in, sJ_out, d.switch_conservative,
+                              d.k + (size_t)e * nv * n3, a);
     d.fv_elems[e] = now_fv;
   }
   d.alpha[e] = now_fv ? 1.0 : 0.0;
@@ -201,11 +211,12 @@ int ind_upload(DevData *d, const Solver *s, IndAlloc alloc, void *ctx) {
   const size_t ne = s->mesh->n_elems ? s->mesh->n_elems : 1;
   d->fv_mode = fv->mode;
   if (!ind_device_path(fv)) return HX_OK;
-  if (fv->gauss)
+  if (fv->gauss && par_size() > 1)
     return HX_ERROR(HX_ERR_INPUT,
                     "FV_Mode = switching on NodeType = GAUSS (FLEXI's FV = SWITCH build) runs "
-                    "on the CPU backend only in this version; set Backend = cpu (Backend = auto "
-                    "chooses it) or NodeType = GAUSS-LOBATTO");
+                    "on one rank on the GPU in this version (several ranks: the CPU backend); "
+                    "run one rank, or set Backend = cpu (Backend = auto chooses it on several "
+                    "ranks)");
   if (s->mech)
     return HX_ERROR(HX_ERR_INPUT,
                     "IndicatorType = %d with FV_Mode = %d: the GPU backend runs "

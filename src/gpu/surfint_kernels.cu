@@ -11,7 +11,8 @@ extern "C" {
 #include "physics/mixture.h"
 }
 
-template <int NV>
+/* FVG: FV switching on Gauss nodes (update_node_from's FV elements). */
+template <int NV, bool FVG = false>
 __global__ static void surface_update_kernel(DevData d, DevPhysics ph, double a, double b,
                                              double c_stage, bool backup) {
   size_t gid = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
@@ -21,7 +22,7 @@ __global__ static void surface_update_kernel(DevData d, DevPhysics ph, double a,
   const bool node = gid < (size_t)d.n_elems * d.n3;
   const int e = node ? (int)(gid / d.n3) : -1;
   double u_new[NV ? NV : HX_NVAR_MAX];
-  if (node) update_node<NV>(d, ph, a, b, c_stage, dt, backup, gid, e, u_new);
+  if (node) update_node<NV, FVG>(d, ph, a, b, c_stage, dt, backup, gid, e, u_new);
   if (NV == HX_NVAR && d.fv_minima) update_minima(d, ph.pp, e, u_new);
 }
 
@@ -122,7 +123,10 @@ int launch_surface_update(const DevData *d, const DevPhysics *ph, double a, doub
     CU_CHECK(cudaGetLastError());
     return launch_mix_post_update(d, s);
   }
-  surface_update_kernel<HX_NVAR><<<blocks, threads, 0, s>>>(*d, *ph, a, b, c_stage, backup);
+  if (d->fvg_sJ)
+    surface_update_kernel<HX_NVAR, true><<<blocks, threads, 0, s>>>(*d, *ph, a, b, c_stage, backup);
+  else
+    surface_update_kernel<HX_NVAR><<<blocks, threads, 0, s>>>(*d, *ph, a, b, c_stage, backup);
   CU_CHECK(cudaGetLastError());
   return d->alpha ? launch_fv_post_update(d, ph, s) : HX_OK;
 }

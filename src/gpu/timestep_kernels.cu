@@ -26,13 +26,15 @@ __device__ static bool node_lambdas(const DevData &d, const PhysParams &pp, int 
     for (int dir = 0; dir < 3; dir++) lam[dir] = lamv[dir] = 0.0;
     return status == 0;
   }
-  double c = speed_of_sound(&pp, pr), sJ = d.sJ[(size_t)e * d.n3 + q];
+  /* an FV element of Gauss-node switching: its subcells' Jacobians and metrics (timedisc.c) */
+  const bool sub = d.fvg_sJ && d.fv_elems[e];
+  double c = speed_of_sound(&pp, pr), sJ = (sub ? d.fvg_sJ : d.sJ)[(size_t)e * d.n3 + q];
   double coeff = !d.viscous ? 0.0
                  : d.sgs_mu_max
                      ? viscous_spectral_coeff_les(&pp, pr, mu_t, d.sgs_lambda_factor * mu_t)
                      : viscous_spectral_coeff(&pp, pr);
   for (int dir = 0; dir < 3; dir++) {
-    const double *Ja = d.metrics + ((size_t)e * 9 + dir * 3) * d.n3 + q;
+    const double *Ja = (sub ? d.fvg_Ja : d.metrics) + ((size_t)e * 9 + dir * 3) * d.n3 + q;
     double m0 = Ja[0], m1 = Ja[d.n3], m2 = Ja[2 * d.n3];
     double vn = pr[VEL1] * m0 + pr[VEL2] * m1 + pr[VEL3] * m2;
     double mn = sqrt(m0 * m0 + m1 * m1 + m2 * m2);
@@ -81,6 +83,8 @@ __global__ static void lambda_max_kernel(DevData d, DevPhysics ph) {
       lsum += red[2][0];
       lvsum += red[5][0];
     }
+    /* FLEXI's dtElem = CFLScale(FVE) 2 / lambda: an FV element's radius scaled to the DG factor */
+    if (d.fvg_sJ && d.fv_elems[e]) lsum *= d.fvg_dt_scale;
     /* blending: the smaller of the DG and the FV limit where alpha > FV_alpha_min (as the CPU) */
     if (d.alpha_dt)
       lsum = fv_blend_dt_lambda(lsum, d.alpha_dt[e], d.fv_alpha_min, d.dt_blend_scale);

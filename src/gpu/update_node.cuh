@@ -8,6 +8,7 @@
 
 extern "C" {
 #include "dg/faceops.h"
+#include "dg/fv_gauss_pointwise.h"
 #include "physics/eos.h"
 #include "physics/mixture.h"
 }
@@ -39,34 +40,51 @@ __device__ static __forceinline__ void update_minima(const DevData &d, const Phy
     for (int r = 0; r < 4; r++) atomicMin(&d.fv_minima[4 * (size_t)e + r], k[r]);
 }
 
+/* FV switching on Gauss nodes: the surface term of node q of FV element e (fv_gauss_surface_end),
+ * added to acc: on each element face it touches, the face subcell's flux over the subcell width
+ * (the face subcell f whose boundary subcell is q: the CPU's map, searched). */
+__device__ static __forceinline__ void fvg_surface_node(const DevData &d, int e, int q,
+                                                        const int ijk[3], double *acc) {
+  for (int ls = 0; ls < 6; ls++) {
+    if (ijk[side_normal_dir(ls)] != (side_is_plus(ls) ? d.N : 0)) continue;
+    const int side = d.elem_sides[2 * (6 * e + ls)], flip = d.elem_sides[2 * (6 * e + ls) + 1];
+    const int *map = d.s2v + (flip * 6 + ls) * d.n2;
+    int f = 0;
+    while (f < d.n2 - 1 && map[f] != q)
+      f++;
+    const double *F = d.fvg_flux + (size_t)side * d.nvar * d.n2 + f;
+    for (int v = 0; v < HX_NVAR; v++)
+      acc[v] += fvg_surface_term(flip, d.fvg_s_h, F[v * d.n2]);
+  }
+}
+
 /* One node's update; returns its new state in u_new. NV: the number of variables (HX_NVAR for
  * air; 0: d.nvar, the mixture's 5 + species). backup: first stage of a step whose state
- * passed the check (dt > 0): the state before the update goes to U_good (shock capturing). */
-template <int NV>
-__device__ static __forceinline__ void update_node_from(const DevData &d, const DevPhysics &ph,
-                                                        double a, double b, double c_stage,
-                                                        double dt, bool backup, size_t gid, int e,
-                                                        double *acc, double *u_new);
+ * passed the check (dt > 0): the state before the update goes to U_good (shock capturing).
+ * FVG: FV switching on Gauss nodes (d.fvg_sJ set): an FV element's node is a subcell, with the
+ * face subcell fluxes and the subcell's Jacobian. */
+template <int NV, bool FVG = false>
+__device__ static __forceinline__ void
+update_node_from(const DevData &d, const DevPhysics &ph, double a, double b, double c_stage,
+                 double dt, bool backup, size_t gid, int e, double *acc, double *u_new);
 
-template <int NV>
-__device__ static __forceinline__ void update_node(const DevData &d, const DevPhysics &ph,
-                                                   double a, double b, double c_stage, double dt,
-                                                   bool backup, size_t gid, int e,
-                                                   double *u_new) {
+template <int NV, bool FVG = false>
+__device__ static __forceinline__ void update_node(const DevData &d, const DevPhysics &ph, double a,
+                                                   double b, double c_stage, double dt, bool backup,
+                                                   size_t gid, int e, double *u_new) {
   const int q = (int)(gid - (size_t)e * d.n3);
   const double *ut = d.Ut + (size_t)e * d.nvar * d.n3 + q;
   const int nv = NV ? NV : d.nvar;
   double acc[NV ? NV : HX_NVAR_MAX];
   for (int v = 0; v < nv; v++) acc[v] = ut[v * d.n3];
-  update_node_from<NV>(d, ph, a, b, c_stage, dt, backup, gid, e, acc, u_new);
+  update_node_from<NV, FVG>(d, ph, a, b, c_stage, dt, backup, gid, e, acc, u_new);
 }
 
 /* The update of one node from its advective volume term acc (overwritten). */
-template <int NV>
-__device__ static __forceinline__ void update_node_from(const DevData &d, const DevPhysics &ph,
-                                                        double a, double b, double c_stage,
-                                                        double dt, bool backup, size_t gid, int e,
-                                                        double *acc, double *u_new) {
+template <int NV, bool FVG>
+__device__ static __forceinline__ void
+update_node_from(const DevData &d, const DevPhysics &ph, double a, double b, double c_stage,
+                 double dt, bool backup, size_t gid, int e, double *acc, double *u_new) {
   const int q = (int)(gid - (size_t)e * d.n3);
   const int np = d.np, N = d.N;
   int ijk[3] = {q % np, (q / np) % np, q / (np * np)};
@@ -76,7 +94,9 @@ __device__ static __forceinline__ void update_node_from(const DevData &d, const 
     const double *uv = d.Ut_visc + (size_t)e * d.nvar * d.n3 + q;
     for (int v = 0; v < nv; v++) acc[v] = uv[v * d.n3] + acc[v];
   }
-  for (int ls = 0; ls < 6; ls++) {
+  const bool fv_elem = FVG && d.fv_elems[e];
+  if (fv_elem) fvg_surface_node(d, e, q, ijk, acc);
+  for (int ls = 0; ls < 6 && !fv_elem; ls++) {
     double w = surface_weight(disc, ls, ijk[side_normal_dir(ls)]);
     if (w == 0.0) continue;
     int side = d.elem_sides[2 * (6 * e + ls)], flip = d.elem_sides[2 * (6 * e + ls) + 1];
@@ -90,7 +110,8 @@ __device__ static __forceinline__ void update_node_from(const DevData &d, const 
       acc[v] += w * fl;
     }
   }
-  double sJ = d.sJ[gid], S[NV ? NV : HX_NVAR_MAX] = {0.0, 0.0, 0.0, 0.0, 0.0};
+  double sJ = fv_elem ? d.fvg_sJ[gid] : d.sJ[gid],
+         S[NV ? NV : HX_NVAR_MAX] = {0.0, 0.0, 0.0, 0.0, 0.0};
   if (NV == HX_NVAR && d.has_source) { /* the manufactured solutions with a source are air cases */
     const double *x = d.elem_x + (size_t)e * 3 * d.n3 + q;
     double xq[3] = {x[0], x[d.n3], x[2 * d.n3]};

@@ -171,15 +171,19 @@ HD static inline double ind_checkerboard(long global_id) {
 /* The switched representation of one element (FV_Mode = switching): u [nv][n3] -> M applied along
  * each direction, where M is the 1D matrix of the switch (np x np; DG -> FV: the subcell means of
  * the nodal polynomial, FV -> DG: its inverse). conservative (FV_SwitchConservative): the matrix
- * acts on u J (sJ = 1/J), so that sum w J u of the element is kept exactly. tmp: 2 n3 doubles. */
-HD static inline void fv_switch_element(int np, const double *M, int nv, const double *sJ,
-                                        int conservative, double *u, double *tmp) {
+ * acts on u J, J = 1/sJ_in of the representation converted from, and the result is divided by
+ * J = 1/sJ_out of the one converted to, so that the element's integral of J u is kept exactly
+ * (Gauss-node switching: the DG nodes' and the subcells' Jacobians, dg/fv_gauss.h). tmp: 2 n3
+ * doubles. */
+HD static inline void fv_switch_element_between(int np, const double *M, int nv,
+                                                const double *sJ_in, const double *sJ_out,
+                                                int conservative, double *u, double *tmp) {
   const int n3 = np * np * np;
   double *a = tmp, *b = tmp + n3;
   for (int v = 0; v < nv; v++) {
     double *uv = u + (long)v * n3;
     for (int q = 0; q < n3; q++)
-      a[q] = conservative ? uv[q] / sJ[q] : uv[q];
+      a[q] = conservative ? uv[q] / sJ_in[q] : uv[q];
     for (int q = 0; q < n3; q++)
       b[q] = fv_modal_pass_node(np, M, 0, a, q);
     for (int q = 0; q < n3; q++)
@@ -187,8 +191,14 @@ HD static inline void fv_switch_element(int np, const double *M, int nv, const d
     for (int q = 0; q < n3; q++)
       b[q] = fv_modal_pass_node(np, M, 2, a, q);
     for (int q = 0; q < n3; q++)
-      uv[q] = conservative ? b[q] * sJ[q] : b[q];
+      uv[q] = conservative ? b[q] * sJ_out[q] : b[q];
   }
+}
+
+/* The same where both representations share the nodes' Jacobians (the LGL subcells). */
+HD static inline void fv_switch_element(int np, const double *M, int nv, const double *sJ,
+                                        int conservative, double *u, double *tmp) {
+  fv_switch_element_between(np, M, nv, sJ, sJ, conservative, u, tmp);
 }
 
 /* FVBoundaries: the IndValue of an element flagged at such a boundary. */

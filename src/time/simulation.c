@@ -153,7 +153,11 @@ static int update_elem_cost(Simulation *sim) {
 }
 
 int simulation_sync_host(Simulation *sim) {
-  if (sim->backend == BACKEND_CUDA) return gpu_download_state(sim->gpu, sim->solver->U);
+  if (sim->backend != BACKEND_CUDA) return HX_OK;
+  HX_CHECK(gpu_download_state(sim->gpu, sim->solver->U));
+  /* switching: which elements hold subcell means (the state file's FV_Elems, the host's analysis
+   * of FV elements on Gauss nodes) */
+  if (sim->solver->fv.fv_elems) HX_CHECK(gpu_download_fv_elems(sim->gpu, sim->solver->fv.fv_elems));
   return HX_OK;
 }
 
@@ -271,8 +275,8 @@ static int backend_init(const Params *p, Simulation *sim) {
   HX_CHECK(params_get_logical(p, "OverlapMPI", &overlap));
   /* the GPU's reacting flow: species transport on one rank (gpu_solver_create says why not) */
   const bool gpu_mix = !sim->solver->mech || !sim->solver->viscous || par_size() == 1;
-  /* FV switching on Gauss nodes: CPU only (dg/fv_gauss.h) */
-  const bool gpu_fv = !sim->solver->fv.gauss;
+  /* FV switching on Gauss nodes: the GPU on one rank (gpu/fv_gauss_kernels.cu), else the CPU */
+  const bool gpu_fv = !sim->solver->fv.gauss || par_size() == 1;
   if (sim->backend == BACKEND_AUTO) /* the same choice on every rank */
     sim->backend =
         par_any(gpu_device_count() == 0) || !gpu_mix || !gpu_fv ? BACKEND_CPU : BACKEND_CUDA;

@@ -217,6 +217,10 @@ static double dg_over_fv_factor(const Solver *s, const LowStorageRK *rk) {
   return timedisc_cfl_factor(s, rk, 1.0) / fv_cfl_factor(s, rk, 1.0);
 }
 
+double timedisc_gauss_fv_scale(const Solver *s, const LowStorageRK *rk) {
+  return dg_over_fv_factor(s, rk);
+}
+
 double timedisc_blend_scale(const Solver *s, const LowStorageRK *rk) {
   const double dg_over_fv = dg_over_fv_factor(s, rk);
   return dg_over_fv > 1.0 ? dg_over_fv : 1.0;

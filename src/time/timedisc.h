@@ -42,6 +42,9 @@ void timedisc_init_dt_alpha(Solver *s, TimeDisc *td, double t);
 /* Factor on a blended element's spectral radius: max(1, DG factor / FV factor), so that
  * factor / (lambda * scale) = min(DG, FV factor) / lambda (fv_blend_dt_lambda of dg/fv.h). */
 double timedisc_blend_scale(const Solver *s, const LowStorageRK *rk);
+/* FV switching on Gauss nodes: the factor on an FV element's spectral radius (the DG CFL factor
+ * over FLEXI's CFLScale(1) factor), so that dt = DG factor / (lambda * this) is FLEXI's dtElem. */
+double timedisc_gauss_fv_scale(const Solver *s, const LowStorageRK *rk);
 
 /* Convective time-step factor: dt = factor / lambda with FLEXI's convention
  * CFLscale * alpha(N) / (2N+1) * 2, alpha from the scheme's stability table for the node type. */

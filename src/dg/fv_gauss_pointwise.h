@@ -1,0 +1,159 @@
+/* The pointwise parts of FV switching on Gauss nodes (dg/fv_gauss.h), host+device: the CPU loops
+ * of src/dg/fv_gauss.c and the CUDA kernels of src/gpu/fv_gauss_kernels.cu call the same code.
+ * FLEXI src/fv/fv_reconstruction.f90, fv_prolongtoface.f90, fv_volint.f90 (FV = SWITCH build with
+ * NODETYPE = GAUSS); docs/fv.md. Layouts follow struct FVGauss (dg/fv_gauss.h). */
+#ifndef HEXDG_FV_GAUSS_POINTWISE_H
+#define HEXDG_FV_GAUSS_POINTWISE_H
+
+#include "core/hd.h"
+#include "mesh/facemap.h"
+#include "physics/bc.h"
+#include "physics/eos.h"
+#include "physics/fvblend.h"
+#include "physics/riemann.h"
+
+/* The local side of direction d on the minus (plus = 0) or plus face. */
+HD static inline int fvg_local_side(int d, int plus) {
+  for (int ls = 0; ls < 6; ls++)
+    if (side_normal_dir(ls) == d && side_is_plus(ls) == plus) return ls;
+  return -1;
+}
+
+/* Line index (a np + b, as fv->metrics and FVGauss.dx_l) of volume node q in direction d. */
+HD static inline int fvg_line_of(int np, int d, int q) {
+  const int i = q % np, j = (q / np) % np, k = q / (np * np);
+  return d == 0 ? j * np + k : d == 1 ? i * np + k : i * np + j;
+}
+
+/* Mean over face subcell (p, q) of an np x np face array (p fastest, entries stride apart): the 1D
+ * matrix M (to_fv: subcell means, to_dg: their inverse) along p, then along q, the sums in the
+ * order of two tensor passes. */
+HD static inline double fvg_face_mean(int np, const double *M, const double *in, int stride, int p,
+                                      int q) {
+  double acc = 0.0;
+  for (int l = 0; l < np; l++) {
+    double t = 0.0;
+    for (int m = 0; m < np; m++)
+      t += M[p * np + m] * in[(l * np + m) * stride];
+    acc += M[q * np + l] * t;
+  }
+  return acc;
+}
+
+/* Limited slope of the boundary subcell in the inward direction (physical, FLEXI
+ * src/fv/fv_prolongtoface.f90, FV_ProlongToDGFace): from the ghost g at distance gd beyond the
+ * subcell's centre, its mean q0 and its inner neighbour q1 at distance d1. */
+HD static inline double fvg_boundary_slope(int limiter, double sweby_beta, double g, double gd,
+                                           double q0, double q1, double d1) {
+  if (limiter == FV_LIM_FIRST_ORDER) return 0.0;
+  return fv_limited_slope(limiter, (q0 - g) / gd, (q1 - q0) / d1, sweby_beta);
+}
+
+/* An FV element's state at one face subcell: its boundary subcell u0 (inner neighbour u1 at
+ * distance d1) reconstructed over the distance dface to the face, the slope limited against the
+ * primitive ghost gh[v * gs] at distance gd. Returns 0 (uf untouched: keep the mean) where the
+ * reconstructed density or pressure is not positive. */
+HD static inline int fvg_reconstruct_face(const PhysParams *pp, int limiter, double sweby_beta,
+                                          const double *u0, const double *u1, const double *gh,
+                                          int gs, double gd, double d1, double dface, double *uf) {
+  double p0[HX_NPRIM], p1[HX_NPRIM], pf[HX_NPRIM];
+  cons_to_prim(pp, u0, p0);
+  cons_to_prim(pp, u1, p1);
+  for (int v = 0; v < HX_NVAR; v++) /* from the centre to the face, against the inward slope */
+    pf[v] =
+        p0[v] - dface * fvg_boundary_slope(limiter, sweby_beta, gh[v * gs], gd, p0[v], p1[v], d1);
+  if (!(pf[PDENS] > 0.0 && pf[PRES] > 0.0)) return 0;
+  prim_to_cons(pp, pf, uf);
+  return 1;
+}
+
+/* The ghost beyond a boundary face subcell (FLEXI's GetBoundaryFVgradient): the primitive
+ * boundary state pr of the boundary subcell mean uL, with the face subcell's mean n dS mv and
+ * position x. */
+HD static inline void fvg_boundary_ghost(int type, int state, const ExactFuncParams *ef,
+                                         const PhysParams *pp, const double *uL, const double mv[3],
+                                         const double x[3], double t, double *pr) {
+  double uR[HX_NVAR], n[3], t1[3], t2[3];
+  fv_interface_frame(mv, n, t1, t2);
+  bc_outer_state(type, state, ef, pp, uL, n, x, t, uR);
+  cons_to_prim(pp, uR, pr);
+}
+
+/* Distance from a boundary subcell's centre to its ghost (FLEXI's FV_sdx_Face inverted): own, the
+ * centre's distance from the face; at a boundary the ghost sits on the face, else beyond it at
+ * the other element's distance (its first subcell centre or first Gauss node). */
+HD static inline double fvg_ghost_distance(int boundary, double own, double other) {
+  return boundary ? own : own + other;
+}
+
+/* Flux . n dS of one face subcell (inviscid air): mv the subcell mean of n dS, x its position;
+ * inner sides (bc_type < 0) take the Riemann solver of uL, uR, boundaries the boundary flux of
+ * the outer state of uL at time t. */
+HD static inline void fvg_face_subcell_flux(int riemann, int riemann_bc, int split,
+                                            const PhysParams *pp, const ExactFuncParams *ef,
+                                            int bc_type, int bc_state, const double *uL,
+                                            const double *uR_inner, const double mv[3],
+                                            const double x[3], double t, double *F) {
+  double uR[HX_NVAR], n[3], t1[3], t2[3];
+  const double area = fv_interface_frame(mv, n, t1, t2);
+  if (bc_type < 0) {
+    for (int v = 0; v < HX_NVAR; v++)
+      uR[v] = uR_inner[v];
+    riemann_flux(riemann, split, pp, uL, uR, n, t1, t2, F);
+  } else {
+    bc_outer_state(bc_type, bc_state, ef, pp, uL, n, x, t, uR);
+    bc_advective_flux(bc_type, riemann_bc, split, pp, uL, uR, n, t1, t2, F);
+  }
+  for (int v = 0; v < HX_NVAR; v++)
+    F[v] *= area;
+}
+
+/* One line of an FV element (FLEXI src/fv/fv_reconstruction.f90, FV_CalcGradients, and
+ * src/fv/fv_volint.f90): the limited physical slope of every subcell from the difference
+ * quotients to its neighbours (the end subcells' to the ghosts gl[v * gs], gr[v * gs] at the
+ * distances dgl, dgr), the subcell faces' states at the distances dxl, dxr from the centres, and
+ * the interface fluxes with the interface vectors mv[m * ms + c]; prim[v * vs + base + i * stride]
+ * the primitive subcell means, Ut[v * vs + ...] += the residual (fv_line_residual's convention;
+ * inv_w: 1 / the subcell widths). */
+HD static inline void fvg_line_residual(int riemann, int split, int limiter, double sweby_beta,
+                                        const PhysParams *pp, int np, const double *inv_w,
+                                        const double *prim, int vs, int base, int stride,
+                                        const double *gl, const double *gr, int gs, double dgl,
+                                        double dgr, const double *dxl, const double *dxr,
+                                        const double *mv, int ms, double *Ut) {
+  double slope[HX_NPMAX][HX_NVAR];
+  for (int v = 0; v < HX_NVAR; v++) {
+    const double *q = &prim[v * vs + base];
+    double sd[HX_NPMAX + 1]; /* sd[i]: the difference quotient between subcells i - 1 and i */
+    sd[0] = (q[0] - gl[v * gs]) / dgl;
+    for (int i = 1; i < np; i++)
+      sd[i] = (q[i * stride] - q[(i - 1) * stride]) / (dxr[i - 1] + dxl[i]);
+    sd[np] = (gr[v * gs] - q[(np - 1) * stride]) / dgr;
+    for (int i = 0; i < np; i++)
+      slope[i][v] = limiter == FV_LIM_FIRST_ORDER
+                        ? 0.0
+                        : fv_limited_slope(limiter, sd[i], sd[i + 1], sweby_beta);
+  }
+  for (int i = 0; i + 1 < np; i++) { /* interface i + 1/2 */
+    double pL[HX_NVAR], pR[HX_NVAR], nL[HX_NVAR], nR[HX_NVAR], F[HX_NVAR];
+    for (int v = 0; v < HX_NVAR; v++) {
+      nL[v] = prim[v * vs + base + i * stride];
+      nR[v] = prim[v * vs + base + (i + 1) * stride];
+      pL[v] = nL[v] + slope[i][v] * dxr[i];
+      pR[v] = nR[v] - slope[i + 1][v] * dxl[i + 1];
+    }
+    fv_interface_flux(riemann, split, pp, pL, pR, nL, nR, &mv[i * ms], F);
+    for (int v = 0; v < HX_NVAR; v++) {
+      Ut[v * vs + base + i * stride] += F[v] * inv_w[i];
+      Ut[v * vs + base + (i + 1) * stride] -= F[v] * inv_w[i + 1];
+    }
+  }
+}
+
+/* The surface term of an FV element's boundary subcell (fv_gauss_surface_end): the outward face
+ * subcell flux over the subcell width, from the master's flux F; s_h = 1 / h. */
+HD static inline double fvg_surface_term(int flip, double s_h, double F) {
+  return (flip == 0 ? s_h : -s_h) * F;
+}
+
+#endif

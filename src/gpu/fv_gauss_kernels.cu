@@ -1,0 +1,296 @@
+/* FV switching on Gauss nodes on the device (one rank, Euler, air), the twin of src/dg/fv_gauss.c
+ * (FLEXI's FV = SWITCH build with NODETYPE = GAUSS; docs/fv.md): the pointwise parts are
+ * dg/fv_gauss_pointwise.h, the same code as the CPU's. Not a performance path: simple kernels,
+ * one thread per face subcell or per element face subcell, one block per FV element.
+ *   launch_fvg_faces   after the DG face fluxes of the stage (on the side stream), for the sides
+ *                      with an FV element: both face states at the face subcells and what each
+ *                      element's reconstruction sees of the other (fv_gauss_prolong_start); the
+ *                      FV elements' ghosts and reconstructed face states (fill_flux_start's
+ *                      part); the face subcell fluxes and their DG form in d->flux for a DG
+ *                      neighbour (fill_flux_fv_range);
+ *   launch_fvg_volume  after VolInt, once the ghosts are there: the FV elements' subcell
+ *                      operator replaces their Ut (fv_gauss_subcell_volume);
+ * the surface term of the FV elements (fv_gauss_surface_end) and their subcell Jacobians are the
+ * update kernel's (update_node.cuh, FVG), the switch the indicator kernels'. */
+#include "gpu/gpu_internal.cuh"
+
+extern "C" {
+#include "dg/faceops.h"
+#include "dg/fv_gauss.h"
+#include "dg/fv_gauss_pointwise.h"
+#include "physics/eos.h"
+}
+
+#define FVG_THREADS 128
+
+__device__ static inline bool fvg_is_fv(const DevData &d, int e) {
+  return e >= 0 && d.fv_elems[e];
+}
+
+/* An FV element touches the side (FLEXI's FV_Elems_Sum > 0). */
+__device__ static inline bool fvg_side_fv(const DevData &d, const int *info) {
+  return fvg_is_fv(d, info[0]) || fvg_is_fv(d, info[2]);
+}
+
+/* Element e's state at face subcell f of its local side ls (flip: its orientation on the side),
+ * uf, and what the other element's reconstruction sees, mp (primitive): an FV element's boundary
+ * subcell mean; for a DG element the subcell means of its face polynomial and of its first node
+ * layer's primitive values (face_state and multi_state of fv_gauss.c). */
+__device__ static void face_state_point(const DevData &d, const PhysParams &pp, int e, int ls,
+                                        int flip, int f, double *uf, double *mp) {
+  const int np = d.np, n2 = d.n2, n3 = d.n3;
+  const int *map = d.s2v + (flip * 6 + ls) * n2;
+  const double *Ue = d.U + (size_t)e * d.nvar * n3;
+  if (d.fv_elems[e]) {
+    for (int v = 0; v < HX_NVAR; v++)
+      uf[v] = Ue[v * n3 + map[f]];
+    cons_to_prim(&pp, uf, mp);
+    return;
+  }
+  const int p = f % np, q = f / np;
+  double buf[HX_NPMAX * HX_NPMAX];
+  for (int v = 0; v < HX_NVAR; v++) {
+    for (int g = 0; g < n2; g++)
+      buf[g] = prolong_to_face_point(d.disc, Ue + v * n3, map[g], ls);
+    uf[v] = fvg_face_mean(np, d.fv_to_fv, buf, 1, p, q);
+  }
+  for (int v = 0; v < HX_NVAR; v++) { /* the first node layer, primitive, one variable at a time */
+    for (int g = 0; g < n2; g++) {
+      double u[HX_NVAR], pr[HX_NPRIM];
+      for (int w = 0; w < HX_NVAR; w++)
+        u[w] = Ue[w * n3 + map[g]];
+      cons_to_prim(&pp, u, pr);
+      buf[g] = pr[v];
+    }
+    mp[v] = fvg_face_mean(np, d.fv_to_fv, buf, 1, p, q);
+  }
+}
+
+/* One thread per face subcell of the sides with an FV element: both elements' face states
+ * (fvg_U_face) and reconstruction neighbours (fvg_multi), slot 0 the master's, 1 the slave's. */
+__global__ static void face_states_kernel(DevData d, DevPhysics ph) {
+  const int gid = blockIdx.x * blockDim.x + threadIdx.x;
+  if (gid >= d.n_sides * d.n2 || !(d.sc->dt > 0.0)) return;
+  const int side = gid / d.n2, f = gid % d.n2;
+  const int *info = d.side_info + 6 * side;
+  if (!fvg_side_fv(d, info)) return;
+  for (int slot = 0; slot < 2; slot++) {
+    const int e = info[2 * slot], ls = info[2 * slot + 1], flip = slot ? info[4] : 0;
+    if (e < 0) continue; /* a boundary side's slave */
+    double uf[HX_NVAR], mp[HX_NPRIM];
+    face_state_point(d, ph.pp, e, ls, flip, f, uf, mp);
+    double *U = d.fvg_U_face + ((size_t)side * 2 + slot) * HX_NVAR * d.n2 + f;
+    double *M = d.fvg_multi + ((size_t)side * 2 + slot) * HX_NVAR * d.n2 + f;
+    for (int v = 0; v < HX_NVAR; v++) {
+      U[v * d.n2] = uf[v];
+      M[v * d.n2] = mp[v];
+    }
+  }
+}
+
+/* One thread per face subcell f of local side ls of an FV element e (gather_ghosts and
+ * reconstruct_faces of fv_gauss.c): the ghost beyond the face and its distance, kept for the
+ * volume kernel, then the element's face state reconstructed into its slot of fvg_U_face (each
+ * thread writes its own subcell: no two threads write one value). */
+__global__ static void elem_faces_kernel(DevData d, DevPhysics ph, double c_stage) {
+  const int np = d.np, N = d.N, n2 = d.n2, n3 = d.n3;
+  const int gid = blockIdx.x * blockDim.x + threadIdx.x;
+  if (gid >= d.n_elems * 6 * n2 || !(d.sc->dt > 0.0)) return;
+  const int e = gid / (6 * n2), ls = (gid / n2) % 6, f = gid % n2;
+  if (!d.fv_elems[e]) return;
+  const int side = d.elem_sides[2 * (6 * e + ls)], flip = d.elem_sides[2 * (6 * e + ls) + 1];
+  const int *info = d.side_info + 6 * side, bc = info[5];
+  const int slot = flip == 0 ? 0 : 1, dir = side_normal_dir(ls), plus = side_is_plus(ls);
+  const int q0 = d.s2v[(flip * 6 + ls) * n2 + f], line = fvg_line_of(np, dir, q0);
+  const double *own = (slot ? d.fvg_dist_slave : d.fvg_dist_master) + 2 * (size_t)n2 * side;
+  const double *other_dist = (slot ? d.fvg_dist_master : d.fvg_dist_slave) + 2 * (size_t)n2 * side;
+  const int other_dg = !fvg_is_fv(d, info[slot ? 0 : 2]);
+  const double *Ue = d.U + (size_t)e * d.nvar * n3;
+  double u0[HX_NVAR], pr[HX_NPRIM];
+  for (int v = 0; v < HX_NVAR; v++)
+    u0[v] = Ue[v * n3 + q0];
+  if (bc >= 0) {
+    double mv[3], x[3];
+    for (int c = 0; c < 3; c++) {
+      mv[c] = d.fvg_face_mv[((size_t)side * 3 + c) * n2 + f];
+      x[c] = d.fvg_face_x[((size_t)side * 3 + c) * n2 + f];
+    }
+    fvg_boundary_ghost(d.bc_info[2 * bc], d.bc_info[2 * bc + 1], &ph.ef, &ph.pp, u0, mv, x,
+                       d.sc->t + c_stage * d.sc->dt, pr);
+  } else {
+    const double *M = d.fvg_multi + ((size_t)side * 2 + (1 - slot)) * HX_NVAR * n2 + f;
+    for (int v = 0; v < HX_NVAR; v++)
+      pr[v] = M[v * n2];
+  }
+  const double gd = fvg_ghost_distance(bc >= 0, own[f], other_dist[other_dg * n2 + f]);
+  double *gh = d.fvg_ghost + ((size_t)e * 6 + ls) * HX_NVAR * n2 + line;
+  for (int v = 0; v < HX_NVAR; v++)
+    gh[v * n2] = pr[v];
+  d.fvg_ghost_dx[((size_t)e * 6 + ls) * n2 + line] = gd;
+  /* the face state: the boundary subcell reconstructed to the face */
+  const int inward = (plus ? -1 : 1) * (dir == 0 ? 1 : dir == 1 ? np : np * np);
+  const size_t at = ((size_t)e * 3 + dir) * n3 + (size_t)line * np;
+  const double d1 =
+      plus ? d.fvg_dx_l[at + N] + d.fvg_dx_r[at + N - 1] : d.fvg_dx_r[at] + d.fvg_dx_l[at + 1];
+  const double dface = plus ? d.fvg_dx_r[at + N] : d.fvg_dx_l[at];
+  double u1[HX_NVAR], uf[HX_NVAR];
+  for (int v = 0; v < HX_NVAR; v++)
+    u1[v] = Ue[v * n3 + q0 + inward];
+  if (!fvg_reconstruct_face(&ph.pp, d.fv_limiter, d.fv_line->sweby_beta, u0, u1, pr, 1, gd, d1,
+                            dface, uf))
+    return; /* keep the mean */
+  double *U = d.fvg_U_face + ((size_t)side * 2 + slot) * HX_NVAR * n2 + f;
+  for (int v = 0; v < HX_NVAR; v++)
+    U[v * n2] = uf[v];
+}
+
+/* One thread per face subcell of the sides with an FV element: flux . n dS (fvg_flux). */
+__global__ static void subcell_flux_kernel(DevData d, DevPhysics ph, double c_stage) {
+  const int gid = blockIdx.x * blockDim.x + threadIdx.x;
+  if (gid >= d.n_sides * d.n2 || !(d.sc->dt > 0.0)) return;
+  const int side = gid / d.n2, f = gid % d.n2, n2 = d.n2;
+  const int *info = d.side_info + 6 * side, bc = info[5];
+  if (!fvg_side_fv(d, info)) return;
+  double uL[HX_NVAR], uR[HX_NVAR], mv[3], x[3], F[HX_NVAR];
+  for (int c = 0; c < 3; c++) {
+    mv[c] = d.fvg_face_mv[((size_t)side * 3 + c) * n2 + f];
+    x[c] = d.fvg_face_x[((size_t)side * 3 + c) * n2 + f];
+  }
+  const double *UL = d.fvg_U_face + (size_t)side * 2 * HX_NVAR * n2 + f;
+  for (int v = 0; v < HX_NVAR; v++) {
+    uL[v] = UL[v * n2];
+    uR[v] = bc < 0 ? UL[(HX_NVAR + v) * n2] : 0.0;
+  }
+  fvg_face_subcell_flux(d.riemann, d.riemann_bc, d.split, &ph.pp, &ph.ef,
+                        bc < 0 ? -1 : d.bc_info[2 * bc], bc < 0 ? 0 : d.bc_info[2 * bc + 1], uL, uR,
+                        mv, x, d.sc->t + c_stage * d.sc->dt, F);
+  double *out = d.fvg_flux + (size_t)side * d.nvar * n2 + f;
+  for (int v = 0; v < HX_NVAR; v++)
+    out[v * n2] = F[v];
+}
+
+/* One thread per face point of the sides with an FV element: the DG form of the face subcell
+ * fluxes (the polynomial with these subcell means) replaces the DG face flux in d->flux. */
+__global__ static void dg_flux_kernel(DevData d) {
+  const int gid = blockIdx.x * blockDim.x + threadIdx.x;
+  if (gid >= d.n_sides * d.n2 || !(d.sc->dt > 0.0)) return;
+  const int side = gid / d.n2, f = gid % d.n2, np = d.np;
+  if (!fvg_side_fv(d, d.side_info + 6 * side)) return;
+  const double *F = d.fvg_flux + (size_t)side * d.nvar * d.n2;
+  double *out = d.flux + (size_t)side * d.nvar * d.n2 + f;
+  for (int v = 0; v < HX_NVAR; v++)
+    out[v * d.n2] = fvg_face_mean(np, d.fv_to_dg, F + v * d.n2, 1, f % np, f / np);
+}
+
+/* One block per element, one thread per line of a direction: an FV element's Ut = its subcell
+ * operator (fv_gauss_subcell_volume; VolInt left 0 R_DG there). The directions one after the
+ * other, as on the CPU (each node's sum in the same order); the primitive subcell means in
+ * fvg_prim. */
+__global__ static void volume_kernel(DevData d, DevPhysics ph) {
+  const int e = blockIdx.x, np = d.np, N = d.N, n2 = d.n2, n3 = d.n3;
+  if (!d.fv_elems[e] || !(d.sc->dt > 0.0)) return; /* the whole block */
+  const double *Ue = d.U + (size_t)e * d.nvar * n3;
+  double *prim = d.fvg_prim + (size_t)e * HX_NVAR * n3, *ut = d.Ut + (size_t)e * d.nvar * n3;
+  for (int q = threadIdx.x; q < n3; q += blockDim.x) {
+    double u[HX_NVAR], pr[HX_NPRIM];
+    for (int v = 0; v < HX_NVAR; v++)
+      u[v] = Ue[v * n3 + q];
+    cons_to_prim(&ph.pp, u, pr);
+    for (int v = 0; v < HX_NVAR; v++) {
+      prim[v * n3 + q] = pr[v];
+      ut[v * n3 + q] = 0.0;
+    }
+  }
+  __syncthreads();
+  const double *gh = d.fvg_ghost + (size_t)e * 6 * HX_NVAR * n2;
+  const double *gd = d.fvg_ghost_dx + (size_t)e * 6 * n2;
+  for (int dir = 0; dir < 3; dir++) {
+    const int stride = dir == 0 ? 1 : dir == 1 ? np : n2;
+    const int lm = fvg_local_side(dir, 0), lp = fvg_local_side(dir, 1);
+    for (int l = threadIdx.x; l < n2; l += blockDim.x) {
+      const int a = l / np, b = l % np, line = a * np + b;
+      const int base = dir == 0 ? (b * np + a) * np : dir == 1 ? b * n2 + a : b * np + a;
+      const size_t at = ((size_t)e * 3 + dir) * n3 + (size_t)line * np;
+      /* the interfaces in fv_device_metrics' order: [elem][dir][m][b np + a][3] */
+      const double *mv = d.fv_metrics + (((size_t)e * 3 + dir) * N * n2 + b * np + a) * 3;
+      fvg_line_residual(d.riemann, d.split, d.fv_limiter, d.fv_line->sweby_beta, &ph.pp, np,
+                        d.fv_line->inv_w, prim, n3, base, stride, gh + lm * HX_NVAR * n2 + line,
+                        gh + lp * HX_NVAR * n2 + line, n2, gd[lm * n2 + line], gd[lp * n2 + line],
+                        d.fvg_dx_l + at, d.fvg_dx_r + at, mv, 3 * n2, ut);
+    }
+    __syncthreads(); /* the next direction adds to the same nodes */
+  }
+}
+
+static unsigned fvg_blocks(long n) {
+  return (unsigned)((n + FVG_THREADS - 1) / FVG_THREADS);
+}
+
+int launch_fvg_faces(const DevData *d, const DevPhysics *ph, double c_stage, cudaStream_t s) {
+  if (!d->fvg_sJ || d->n_sides == 0) return HX_OK;
+  const long n_face = (long)d->n_sides * d->n2, n_elem = (long)d->n_elems * 6 * d->n2;
+  face_states_kernel<<<fvg_blocks(n_face), FVG_THREADS, 0, s>>>(*d, *ph);
+  CU_CHECK(cudaGetLastError());
+  if (n_elem > 0) {
+    elem_faces_kernel<<<fvg_blocks(n_elem), FVG_THREADS, 0, s>>>(*d, *ph, c_stage);
+    CU_CHECK(cudaGetLastError());
+  }
+  subcell_flux_kernel<<<fvg_blocks(n_face), FVG_THREADS, 0, s>>>(*d, *ph, c_stage);
+  CU_CHECK(cudaGetLastError());
+  dg_flux_kernel<<<fvg_blocks(n_face), FVG_THREADS, 0, s>>>(*d);
+  CU_CHECK(cudaGetLastError());
+  return HX_OK;
+}
+
+int launch_fvg_volume(const DevData *d, const DevPhysics *ph, cudaStream_t s) {
+  if (!d->fvg_sJ || d->n_elems == 0) return HX_OK;
+  int threads = 32;
+  while (threads < d->n2 && threads < 256)
+    threads *= 2;
+  volume_kernel<<<d->n_elems, threads, 0, s>>>(*d, *ph);
+  CU_CHECK(cudaGetLastError());
+  return HX_OK;
+}
+
+/* One array of FVGauss to the device (alloc: gpu_solver.cu's dev_alloc, which counts the bytes
+ * for the bytes/DOF report); host NULL: a work array, zeroed. */
+static int fvg_array(IndAlloc alloc, void *ctx, double **dev, size_t n, const double *host,
+                     const char *what) {
+  HX_CHECK(alloc(ctx, (void **)dev, sizeof(double) * (n ? n : 1), host, what));
+  if (!host) CU_CHECK(cudaMemset(*dev, 0, sizeof(double) * (n ? n : 1)));
+  return HX_OK;
+}
+
+int fvg_upload(DevData *d, const Solver *s, IndAlloc alloc, void *ctx) {
+  const struct FVGauss *g = s->fv.gauss;
+  if (!g) return HX_OK;
+  const size_t n3 = s->n_dof_elem, n2 = s->n_dof_face, ne = s->mesh->n_elems;
+  const size_t ns = s->mesh->n_sides;
+  d->fvg_s_h = 1.0 / g->h;
+  d->fvg_h3 = pow(g->h, 3); /* the subcell volume in reference space (node_volume_weight) */
+  double *p = NULL;
+  HX_CHECK(fvg_array(alloc, ctx, &p, ne * n3, g->sJ, "FV subcell Jacobians"));
+  d->fvg_sJ = p;
+  HX_CHECK(fvg_array(alloc, ctx, &p, ne * 9 * n3, g->Ja, "FV subcell metrics"));
+  d->fvg_Ja = p;
+  HX_CHECK(fvg_array(alloc, ctx, &p, ns * 3 * n2, g->face_mv, "FV face subcell normals"));
+  d->fvg_face_mv = p;
+  HX_CHECK(fvg_array(alloc, ctx, &p, ns * 3 * n2, g->face_x, "FV face subcell positions"));
+  d->fvg_face_x = p;
+  HX_CHECK(fvg_array(alloc, ctx, &p, ne * 3 * n3, g->dx_l, "FV subcell distances"));
+  d->fvg_dx_l = p;
+  HX_CHECK(fvg_array(alloc, ctx, &p, ne * 3 * n3, g->dx_r, "FV subcell distances"));
+  d->fvg_dx_r = p;
+  HX_CHECK(fvg_array(alloc, ctx, &p, ns * 2 * n2, g->dist_master, "FV face distances"));
+  d->fvg_dist_master = p;
+  HX_CHECK(fvg_array(alloc, ctx, &p, ns * 2 * n2, g->dist_slave, "FV face distances"));
+  d->fvg_dist_slave = p;
+  HX_CHECK(
+      fvg_array(alloc, ctx, &d->fvg_U_face, ns * 2 * HX_NVAR * n2, NULL, "FV face subcell states"));
+  HX_CHECK(fvg_array(alloc, ctx, &d->fvg_multi, ns * 2 * HX_NVAR * n2, NULL,
+                     "FV face neighbour states"));
+  HX_CHECK(fvg_array(alloc, ctx, &d->fvg_flux, ns * s->n_var * n2, NULL, "FV face fluxes"));
+  HX_CHECK(fvg_array(alloc, ctx, &d->fvg_ghost, ne * 6 * HX_NVAR * n2, NULL, "FV ghost states"));
+  HX_CHECK(fvg_array(alloc, ctx, &d->fvg_ghost_dx, ne * 6 * n2, NULL, "FV ghost distances"));
+  return fvg_array(alloc, ctx, &d->fvg_prim, ne * HX_NVAR * n3, NULL, "FV primitive states");
+}
