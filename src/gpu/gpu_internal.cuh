@@ -138,6 +138,7 @@ typedef struct {
   double *ind_value, *ind_scratch;
   const double *ind_static, *fv_to_fv, *fv_to_dg;
   int *fv_elems;
+  int *fv_elems_good;      /* switching: the FV_Elems of U_good (restored with it) */
   const int *ind_boundary; /* [elem] FVBoundaries flags; NULL when off */
   /* FV switching on Gauss nodes (fv_gauss_kernels.cu, dg/fv_gauss.h; fvg_sJ NULL otherwise), as
    * struct FVGauss: an FV element's U holds the means of equidistant subcells, fvg_sJ [elem][n3]
@@ -315,6 +316,9 @@ int launch_ind_alpha(const DevData *d, const DevPhysics *ph, cudaStream_t s);
  * the switched elements, alpha = FV_Elems (fv_switch of dg/indicator.c). */
 int launch_fv_switch(const DevData *d, const DevPhysics *ph, double c_stage, bool first_stage,
                      cudaStream_t s);
+/* Switching, after the first stage's switch: FV_Elems to fv_elems_good when the step goes ahead
+ * (dt > 0), as the first stage's update keeps U in U_good. */
+int launch_fv_keep_good(const DevData *d, cudaStream_t s);
 /* Set-up of the above from s->fv (upload_fv of gpu_solver.cu passes its allocator, dev_alloc). */
 typedef int (*IndAlloc)(void *ctx, void **ptr, size_t bytes, const void *host, const char *what);
 int ind_upload(DevData *d, const Solver *s, IndAlloc alloc, void *ctx);

@@ -504,6 +504,7 @@ static int enqueue_stages(GpuSolver *g) {
     }
     double a, b;
     HX_CHECK(launch_fv_switch(&g->d, &g->ph, rk->c[st], st == 0, g->s_elem)); /* switching */
+    if (st == 0) HX_CHECK(launch_fv_keep_good(&g->d, g->s_elem));
     if (g->chain_stage) {
       HX_CHECK(stage_coefs(g, st, &a, &b));
       HX_CHECK(enqueue_chained_stage(g, st, a, b));
@@ -796,6 +797,9 @@ extern "C" int gpu_restore_good_state(GpuSolver *g, double *t) {
   CU_CHECK(cudaMemcpy(&g->sc_host->t_good, &g->d.sc->t_good, sizeof(double),
                       cudaMemcpyDeviceToHost));
   CU_CHECK(cudaMemcpy(g->d.U, g->d.U_good, sizeof(double) * n, cudaMemcpyDeviceToDevice));
+  if (g->d.fv_elems_good) /* switching: which elements of U_good hold subcell means */
+    CU_CHECK(cudaMemcpy(g->d.fv_elems, g->d.fv_elems_good, sizeof(int) * g->d.n_elems,
+                        cudaMemcpyDeviceToDevice));
   *t = g->sc_host->t_good;
   return gpu_upload_state(g, NULL, *t);
 }

@@ -180,6 +180,12 @@ __global__ static void switch_kernel(DevData d, DevPhysics ph, double c_stage, i
   d.alpha[e] = now_fv ? 1.0 : 0.0;
 }
 
+__global__ static void keep_good_kernel(DevData d) {
+  const int e = blockIdx.x * blockDim.x + threadIdx.x;
+  if (e >= d.n_elems || !(d.sc->dt > 0.0)) return;
+  d.fv_elems_good[e] = d.fv_elems[e];
+}
+
 static unsigned ind_blocks(const DevData *d) {
   return (unsigned)((d->n_elems + IND_THREADS - 1) / IND_THREADS);
 }
@@ -187,6 +193,13 @@ static unsigned ind_blocks(const DevData *d) {
 int launch_ind_alpha(const DevData *d, const DevPhysics *ph, cudaStream_t s) {
   if (!d->ind_value || d->fv_mode == FV_MODE_SWITCHING || d->n_elems == 0) return HX_OK;
   ind_alpha_kernel<<<ind_blocks(d), IND_THREADS, 0, s>>>(*d, *ph);
+  CU_CHECK(cudaGetLastError());
+  return HX_OK;
+}
+
+int launch_fv_keep_good(const DevData *d, cudaStream_t s) {
+  if (!d->fv_elems_good || d->n_elems == 0) return HX_OK;
+  keep_good_kernel<<<ind_blocks(d), IND_THREADS, 0, s>>>(*d);
   CU_CHECK(cudaGetLastError());
   return HX_OK;
 }
@@ -258,6 +271,8 @@ int ind_upload(DevData *d, const Solver *s, IndAlloc alloc, void *ctx) {
         alloc(ctx, (void **)&d->ind_boundary, sizeof(int) * ne, fv->fv_boundary, "FVBoundaries"));
   if (fv->mode == FV_MODE_SWITCHING) {
     HX_CHECK(alloc(ctx, (void **)&d->fv_elems, sizeof(int) * ne, fv->fv_elems, "FV_Elems"));
+    HX_CHECK(alloc(ctx, (void **)&d->fv_elems_good, sizeof(int) * ne, fv->fv_elems,
+                   "FV_Elems of the last admissible state"));
     double *alpha = (double *)malloc(sizeof(double) * ne);
     if (!alpha) return HX_ERROR(HX_ERR_MEM, "out of host memory (FV_Elems)");
     for (int e = 0; e < s->mesh->n_elems; e++)

@@ -285,6 +285,11 @@ static int backend_init(const Params *p, Simulation *sim) {
       sim->U_good = hx_malloc(sizeof(double) * sim->solver->n_var * sim->solver->n_dof,
                               "last admissible state");
       HX_ALLOC_CHECK(sim->U_good);
+      if (sim->solver->fv.fv_elems) {
+        sim->fv_elems_good = hx_malloc(sizeof(int) * sim->solver->mesh->n_elems,
+                                       "FV_Elems of the last admissible state");
+        HX_ALLOC_CHECK(sim->fv_elems_good);
+      }
     }
     snprintf(sim->device_name, sizeof sim->device_name, "CPU, %d OpenMP threads",
              omp_get_max_threads());
@@ -415,6 +420,7 @@ void simulation_destroy(Simulation *sim) {
   recordpoints_free(&sim->rp);
   gpu_solver_destroy(sim->gpu);
   free(sim->U_good);
+  free(sim->fv_elems_good);
   free(sim->elem_cost);
   maxpressure_free(&sim->maxp);
   chemstage_free(&sim->chem);
@@ -600,6 +606,8 @@ static int restore_good_state(Simulation *sim) {
   }
   if (!sim->U_good) return HX_ERR_INPUT;
   memcpy(sim->solver->U, sim->U_good, sizeof(double) * sim->solver->n_var * sim->solver->n_dof);
+  if (sim->fv_elems_good) /* switching: which elements of U_good hold subcell means */
+    memcpy(sim->solver->fv.fv_elems, sim->fv_elems_good, sizeof(int) * sim->solver->mesh->n_elems);
   sim->t = sim->t_good;
   sim->chem.owed = sim->chem_owed_good;
   return HX_OK;
@@ -675,6 +683,9 @@ static int advance(Simulation *sim, double t_ana, double *dt, int *land) {
   if (*dt < 0.0) return HX_ERR_NUMERIC;
   if (sim->U_good) { /* this state passed the check: keep it until the next step's check */
     memcpy(sim->U_good, sim->solver->U, sizeof(double) * sim->solver->n_var * sim->solver->n_dof);
+    if (sim->fv_elems_good)
+      memcpy(sim->fv_elems_good, sim->solver->fv.fv_elems,
+             sizeof(int) * sim->solver->mesh->n_elems);
     sim->t_good = sim->t;
     sim->chem_owed_good = sim->chem.owed;
   }

@@ -38,6 +38,7 @@ typedef struct {
    * the admissibility check (the CUDA backend keeps its own copy on the device) */
   double *U_good, t_good;
   double chem_owed_good; /* the chemistry U_good owes (ChemMergeHalfSteps) */
+  int *fv_elems_good;    /* FV switching: the FV_Elems of U_good */
   /* Reacting flow: the chemistry stage, the element costs written as ElemCost, the wall time of
    * the flow part (for the costs and the chemistry share) */
   ChemStage chem;
