@@ -31,8 +31,8 @@ import subprocess
 import sys
 import time
 
-FIELDS = ["mode", "gpus", "overlap", "transport", "load_per_gpu", "elems", "dof", "dof_per_gpu", "pid",
-          "seconds", "status"]
+FIELDS = ["mode", "gpus", "overlap", "transport", "graphs", "load_per_gpu", "elems", "dof", "dof_per_gpu",
+          "pid", "epid", "seconds", "status"]
 
 
 def elems_for(load, N):
@@ -40,23 +40,23 @@ def elems_for(load, N):
     return max(1, round((load / (N + 1) ** 3) ** (1.0 / 3.0)))
 
 
-def bench_cmd(args, gpus, elems, overlap):
+def bench_cmd(args, gpus, elems, overlap, graphs):
     launcher = args.launcher.format(n=gpus)
     return (shlex.split(launcher) + [args.hexdg, "bench", "--N", str(args.N), "--elems",
             ",".join(map(str, elems)), "--split", args.split, "--mu0", args.mu0,
             "--steps", str(args.steps), "--warmup", str(args.warmup), "--backend", args.backend,
-            "--overlap", overlap, "--transport", args.transport])
+            "--overlap", overlap, "--transport", args.transport, "--graphs", graphs])
 
 
-def run_point(args, mode, gpus, load, overlap, writer, log, one_gpu):
+def run_point(args, mode, gpus, load, overlap, graphs, writer, log, one_gpu):
     e = elems_for(load, args.N)
-    if gpus == 1 and load in one_gpu:  # weak and strong share the one-GPU run
-        row = dict(one_gpu[load], mode=mode)
+    if gpus == 1 and (load, graphs) in one_gpu:  # weak and strong share the one-GPU run
+        row = dict(one_gpu[(load, graphs)], mode=mode)
         writer.writerow(row)
         print(f"{mode:6s} gpus   1 (the same run as above)  PID {row['pid'] or '-':>11s}", flush=True)
         return
     elems = (gpus * e, e, e) if mode == "weak" else (e, e, e)
-    cmd = bench_cmd(args, gpus, elems, overlap)
+    cmd = bench_cmd(args, gpus, elems, overlap, graphs)
     if shutil.which("timeout"):  # SIGTERM lets mpiexec stop its ranks; SIGKILL 10 s later
         cmd = ["timeout", "-k", "10", str(args.timeout)] + cmd
     t0 = time.time()
@@ -74,18 +74,23 @@ def run_point(args, mode, gpus, load, overlap, writer, log, one_gpu):
     m = re.search(r"^PID (\S+) DOF (\S+) stages", text, re.M)
     s = re.search(r"steps in (\S+) s", text)
     tr = re.search(r"MPI (?:no )?overlap (\w+)", text)  # the transport the ranks used
+    gr = re.search(r"(no graph|graph),", text)  # whether the stages ran as CUDA graphs
+    ep = re.search(r"EPID (\S+) J", text)
     if status == "ok" and not m:
         status = "no PID line"
     dof = float(m.group(2)) if m else elems[0] * elems[1] * elems[2] * (args.N + 1) ** 3
     row = {"mode": mode, "gpus": gpus, "overlap": overlap,
-           "transport": tr.group(1) if tr else "-", "load_per_gpu": f"{load:.0e}",
+           "transport": tr.group(1) if tr else "-", "graphs": "F" if gr and gr.group(1) == "no graph"
+           else ("T" if gr else "-"), "load_per_gpu": f"{load:.0e}",
            "elems": "x".join(map(str, elems)), "dof": f"{dof:.0f}",
            "dof_per_gpu": f"{dof / gpus:.0f}", "pid": m.group(1) if m else "",
+           "epid": ep.group(1) if ep else "",
            "seconds": s.group(1) if s else "", "status": status}
     writer.writerow(row)
     if gpus == 1:
-        one_gpu[load] = row
-    print(f"{mode:6s} gpus {gpus:3d} overlap {overlap} {row['transport']:4s} elems {row['elems']:>12s} "
+        one_gpu[(load, graphs)] = row
+    print(f"{mode:6s} gpus {gpus:3d} overlap {overlap} {row['transport']:4s} graphs {row['graphs']} "
+          f"elems {row['elems']:>12s} "
           f"DOF/GPU {dof / gpus:10.3e}  PID {row['pid'] or '-':>11s}  {status}  "
           f"({time.time() - t0:.0f} s)", flush=True)
 
@@ -104,11 +109,12 @@ def cmd_run(args):
         for mode in args.modes.split(","):
             for load in loads:
                 for g in gpus:
-                    for ov in args.overlap.split(","):
-                        if g == 1 and ov != args.overlap.split(",")[0]:
-                            continue  # one rank has no exchange: overlap makes no difference
-                        run_point(args, mode, g, load, ov, w, log, one_gpu)
-                        f.flush()
+                    for gr in args.graphs.split(","):
+                        for ov in args.overlap.split(","):
+                            if g == 1 and ov != args.overlap.split(",")[0]:
+                                continue  # one rank has no exchange: overlap makes no difference
+                            run_point(args, mode, g, load, ov, gr, w, log, one_gpu)
+                            f.flush()
     print(f"wrote {path}")
 
 
@@ -132,7 +138,8 @@ def cmd_slurm(args):
 # hexdg scaling, {g} GPUs: one rank per GPU (hexdg picks the GPU from the node-local rank).
 export OMP_NUM_THREADS=1
 /usr/bin/python3 {here} run --hexdg {os.path.abspath(args.hexdg)} --gpus {gl} \\
-  --modes {args.modes} --loads {args.loads} --overlap {args.overlap} --transport {args.transport} --N {args.N} \\
+  --modes {args.modes} --loads {args.loads} --overlap {args.overlap} --transport {args.transport} \\
+  --graphs {args.graphs} --N {args.N} \\
   --split {args.split} --mu0 {args.mu0} --steps {args.steps} --warmup {args.warmup} \\
   --timeout {args.timeout} --backend {args.backend} --out {os.path.abspath(args.out)} \\
   --launcher "srun -n {{n}}"
@@ -149,20 +156,22 @@ def load_rows(out):
 def cmd_report(args):
     rows = load_rows(args.out)
     ok = [r for r in rows if r["status"] == "ok" and r["pid"]]
-    ref = {}  # PID on one GPU per (mode, load)
+    ref = {}  # PID on one GPU per (mode, load, graphs); older CSVs have no graphs column
     for r in ok:
         if int(r["gpus"]) == 1:
-            ref[(r["mode"], r["load_per_gpu"])] = float(r["pid"])
-    lines = ["| scaling | GPUs | overlap | transport | elements | DOF | DOF/GPU | PID [s] | efficiency |",
-             "|---|---|---|---|---|---|---|---|---|"]
-    for r in sorted(rows, key=lambda r: (r["mode"], float(r["load_per_gpu"]), int(r["gpus"]),
-                                         r["overlap"], r.get("transport", "-"))):
+            ref[(r["mode"], r["load_per_gpu"], r.get("graphs", "-"))] = float(r["pid"])
+    lines = ["| scaling | GPUs | overlap | transport | graphs | elements | DOF | DOF/GPU | PID [s] | "
+             "efficiency | EPID [J] |", "|---|---|---|---|---|---|---|---|---|---|---|"]
+    for r in sorted(rows, key=lambda r: (r["mode"], float(r["load_per_gpu"]), r.get("graphs", "-") != "T",
+                                         int(r["gpus"]), r["overlap"], r.get("transport", "-"))):
         pid = r["pid"] if r["status"] == "ok" and r["pid"] else r["status"]
-        base = ref.get((r["mode"], r["load_per_gpu"]))
+        gr = r.get("graphs", "-")
+        # the efficiency against one GPU with graphs: what a user gains or loses by adding GPUs
+        base = ref.get((r["mode"], r["load_per_gpu"], "T" if gr != "-" else "-"))
         eff = f"{base / float(r['pid']):.2f}" if base and r in ok else ""
         lines.append(f"| {r['mode']} | {r['gpus']} | {r['overlap'] if int(r['gpus']) > 1 else '-'}"
-                     f" | {r.get('transport', '-')} | {r['elems']} | {float(r['dof']):.3e} | {float(r['dof_per_gpu']):.3e} |"
-                     f" {pid} | {eff} |")
+                     f" | {r.get('transport', '-')} | {gr} | {r['elems']} | {float(r['dof']):.3e} |"
+                     f" {float(r['dof_per_gpu']):.3e} | {pid} | {eff} | {r.get('epid') or ''} |")
     table = "\n".join(lines) + "\n"
     with open(os.path.join(args.out, "scaling.md"), "w") as f:
         f.write(table)
@@ -181,14 +190,15 @@ def cmd_report(args):
             if r["mode"] != mode:
                 continue
             ov = r["overlap"] if int(r["gpus"]) > 1 else "1 GPU"
-            key = (int(r["gpus"]), ov, r.get("transport", "-") if ov != "1 GPU" else "-")
+            key = (int(r["gpus"]), ov, r.get("transport", "-") if ov != "1 GPU" else "-",
+                   r.get("graphs", "-"))
             series.setdefault(key, []).append((float(r["dof_per_gpu"]), float(r["pid"])))
-        for (g, ov, tr), pts in sorted(series.items()):
+        for (g, ov, tr, gr), pts in sorted(series.items()):
             pts.sort()
-            style = "-o" if ov in ("T", "1 GPU") else "--s"
+            style = ("-o" if ov in ("T", "1 GPU") else "--s") if gr != "F" else ":^"
             label = f"{g} GPU" + ("s" if g > 1 else "") + (
                 "" if ov == "1 GPU" else (", overlap" if ov == "T" else ", no overlap")) + (
-                f", {tr}" if tr != "-" else "")
+                f", {tr}" if tr != "-" else "") + (", no graphs" if gr == "F" else "")
             ax.loglog([p[0] for p in pts], [p[1] for p in pts], style, label=label)
         ax.set_xlabel("DOF per GPU")
         ax.set_ylabel("PID [s]")
@@ -215,6 +225,7 @@ def main():
         p.add_argument("--loads", default="1e5,1e6,1e7,3e7", help="DOF per GPU (weak) or in total (strong)")
         p.add_argument("--overlap", default="T,F", help="OverlapMPI values to run")
         p.add_argument("--transport", default="auto", help="MPITransport: auto, ipc or host")
+        p.add_argument("--graphs", default="T", help="UseCudaGraphs values to run (T,F: both)")
         p.add_argument("--N", type=int, default=7)
         p.add_argument("--split", default="PI")
         p.add_argument("--mu0", default="0.01", help="> 0: Navier-Stokes")

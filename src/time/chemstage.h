@@ -35,6 +35,9 @@ typedef struct {
   long steps_total;
   long intervals;      /* chemistry intervals integrated since the start (calls of the stage) */
   double imbalance;    /* max/mean over the ranks of wall_chem_window at the last analysis */
+  double window_max, window_mean; /* per time step of that window: the slowest rank's and the
+                                     ranks' mean chemistry wall time */
+  long window_iter0;   /* the time step at the start of that window */
   double steps_global; /* integrator steps of every rank, at the last analysis */
 } ChemStage;
 

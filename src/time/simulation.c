@@ -515,6 +515,10 @@ static void chem_imbalance(Simulation *sim) {
   par_sum(sum, 2);
   sim->chem.steps_global = sum[1];
   sim->chem.imbalance = sum[0] > 0.0 ? mx / (sum[0] / par_size()) : 1.0;
+  long steps = sim->iter - sim->chem.window_iter0;
+  sim->chem.window_max = steps > 0 ? mx / steps : 0.0;
+  sim->chem.window_mean = steps > 0 ? sum[0] / par_size() / steps : 0.0;
+  sim->chem.window_iter0 = sim->iter;
   sim->chem.wall_chem_window = 0.0;
 }
 
@@ -525,6 +529,10 @@ static void print_chemistry(const Simulation *sim, double wall) {
          "rank imbalance (max/mean) %.3f\n",
          wall > 0.0 ? 100.0 * cs->wall_chem / wall : 0.0,
          sim->iter > 0 ? cs->steps_global / (dofs * sim->iter) : 0.0, cs->imbalance);
+  if (cs->window_max > 0.0) /* the window since the last analysis */
+    printf("  chemistry per time step since the last analysis: slowest rank %.4g s, mean of the "
+           "ranks %.4g s\n",
+           cs->window_max, cs->window_mean);
   if (sim->backend == BACKEND_CUDA)
     printf("  chemistry on the GPU (%s): %.4g s of device time in %ld integrator launches, %.4g "
            "s per time step\n",
@@ -564,7 +572,7 @@ static int analyze_now(Simulation *sim, double dt, double wall_start, long stage
   double frac = tend > sim->t_start ? (sim->t - sim->t_start) / (tend - sim->t_start) : 1.0;
   double pid = stages > 0 ? wall * par_size() / (global_dof(s) * stages) : 0.0;
   double eta = frac > 0.0 ? wall * (1.0 - frac) / frac : 0.0;
-  printf("t = %.6e  (%5.1f%%)  dt = %.3e  iter %ld  wall %.1f s  ETA %.1f s  PID %.3e%s%s\n",
+  printf("t = %.6e  (%5.1f%%)  dt = %.3e  iter %ld  wall %.2f s  ETA %.1f s  PID %.3e%s%s\n",
          sim->t, 100.0 * (sim->t / (tend > 0 ? tend : 1.0)), dt, sim->iter, wall, eta, pid,
          epid[0] ? "  " : "", epid);
   if (sim->ana.calc_error_norms) {

@@ -1,0 +1,108 @@
+#!/usr/bin/env bash
+# Issue 21's runs on a machine of several GPUs (nvidia-h100-x4 / nvidia-h200-x4), after
+# `source .devdeps/setup.sh`:
+#   bash tools/device_multigpu.sh [mpitest] [tgv] [cascade] [det] ...
+# Each part has its own time limit; the parts run in the order given. Carry .devdeps, and for
+# det the mechanism (.oracle/mechanisms/h2o2.yaml), for cascade the level-1 mesh
+# (.r37/rotor37_L1_mesh.h5.gz, tools/mesh_cascade.py --level 1 --ngeo 2, gzipped).
+#   mpitest  tests/mpi/run_mpi_gpu.sh on the GPUs there are (2 and 4 ranks, MPITransport = ipc,
+#            CUDA graphs): states equal 1 rank to 1e-12
+#   tgv      air TGV box (N = 7, split PI, Navier-Stokes), tools/scaling.py: weak at 1.1e5 and 1e6
+#            DOF per GPU with and without CUDA graphs, strong at 1.7e7 DOF (overlap T and F),
+#            1/2/4 GPUs
+#   cascade  Rotor 37 cascade LES (level 1, N = 5) for CASCADE_STEPS steps from the start on
+#            1, 2 and 4 GPUs: PID, EPID, wall time per step
+#   det      2-D cellular detonation: tools/chem_scaling.py (weak and strong, weights F/T)
+# Files in $OUT (at most 8): multigpu.log, scaling.csv, scaling.md, scaling.png, chem_scaling.csv,
+# chem_scaling.md, chem_scaling.png, cascade.log (and build.log on a failure).
+set -u
+out=${OUT:-.}
+mkdir -p "$out"
+exec > >(tee -a "$out/multigpu.log") 2>&1
+export OMP_NUM_THREADS=${OMP_NUM_THREADS:-1}
+t_start=$(date +%s)
+say() { echo "== $(($(date +%s) - t_start)) s: $*"; }
+ngpu=$(nvidia-smi -L 2>/dev/null | grep -c GPU)
+say "GPUs: $ngpu"; nvidia-smi -L; nvidia-smi topo -m 2>/dev/null | head -8
+gpus=1; [ "$ngpu" -ge 2 ] && gpus=1,2; [ "$ngpu" -ge 4 ] && gpus=1,2,4
+
+left() { echo $(( ${DEADLINE:-585} - ($(date +%s) - t_start) )); }  # seconds to the deadline
+cmp_bin=build-gpu/tests/compare_states
+if ls .devbin/hexdg.xz.* >/dev/null 2>&1; then  # the binaries of an earlier call (same sources)
+  say "unpacking the carried binaries (.devbin)"
+  mkdir -p build-gpu/tests
+  cat .devbin/hexdg.xz.* | xz -d >build-gpu/hexdg
+  xz -dc .devbin/compare_states.xz >$cmp_bin
+  chmod +x build-gpu/hexdg $cmp_bin
+else
+  say "build"
+  [ -f build-gpu/CMakeCache.txt ] || cmake -S . -B build-gpu -DCMAKE_BUILD_TYPE=Release \
+    -DHEXDG_CUDA_ARCHS=90 $HEXDG_CMAKE_ARGS >"$out/build.log" 2>&1
+  if ! timeout 420 cmake --build build-gpu -j "$(nproc)" --target hexdg compare_states \
+      >>"$out/build.log" 2>&1; then
+    grep -m 20 -E "error|Error" "$out/build.log"; say "build failed"; exit 1
+  fi
+  rm -f "$out/build.log"
+  if [ "${EXPORT_BIN:-0}" = 1 ]; then  # for a later call on a fresh machine: carry .devbin
+    xz -T0 -6 -c build-gpu/hexdg | split -b 15M - "$out/hexdg.xz."
+    xz -T0 -6 -c $cmp_bin >"$out/compare_states.xz"
+    ls -la "$out"/hexdg.xz.* "$out/compare_states.xz"
+  fi
+fi
+say "built; hexdg sees $("$hexdg" --gpu-count) GPU(s)"
+
+for part in "$@"; do
+  case $part in
+  mpitest)
+    say "GPU MPI agreement (tests/mpi/run_mpi_gpu.sh, MPITransport = ipc)"
+    rm -rf /tmp/mpitest && mkdir -p /tmp/mpitest
+    (cd /tmp/mpitest && MPI_GPU_TRANSPORT=ipc MPI_RUN_TIMEOUT=90 timeout $(left) bash \
+      "$OLDPWD/tests/mpi/run_mpi_gpu.sh" "$hexdg" "$OLDPWD" "$mpiexec" \
+      "$OLDPWD/$cmp_bin" >/tmp/mpitest/log 2>&1; echo "rc $?" >>/tmp/mpitest/log)
+    grep -v "^  " /tmp/mpitest/log | cut -c1-170 | tail -60
+    ;;
+  tgv)
+    say "TGV scaling (N = 7 split PI NS): weak 1.1e5 / 1e6 with and without graphs, strong 1.7e7"
+    w=/tmp/tgvscaling; rm -rf $w
+    OMP_NUM_THREADS=8 timeout 200 /usr/bin/python3 tools/scaling.py run --hexdg "$hexdg" \
+      --launcher "$mpiexec -n {n}" --gpus $gpus --modes weak --loads 1.1e5,1e6 --overlap T \
+      --graphs T,F --steps 60 --warmup 5 --timeout 40 --out $w
+    OMP_NUM_THREADS=8 timeout 160 /usr/bin/python3 tools/scaling.py run --hexdg "$hexdg" \
+      --launcher "$mpiexec -n {n}" --gpus $gpus --modes strong --loads 1.7e7 --overlap T,F \
+      --graphs T --steps 12 --warmup 3 --timeout 60 --out $w
+    /usr/bin/python3 tools/scaling.py report --out $w
+    for f in scaling.csv scaling.md scaling.png; do [ -f $w/$f ] && cp $w/$f "$out/$f"; done
+    grep -E "^PID|bench:|rror" $w/bench.log | cut -c1-200 | tail -60
+    ;;
+  cascade)
+    say "Rotor 37 cascade LES, level 1, N = 5, ${CASCADE_STEPS:=300} steps on 1, 2, 4 GPUs"
+    w=/tmp/cascade; rm -rf $w; mkdir -p $w
+    gunzip -c .r37/rotor37_L1_mesh.h5.gz >$w/rotor37_L1_mesh.h5
+    cp parameter_files/rotor37_cascade_les.ini $w/
+    for g in ${gpus//,/ }; do
+      (cd $w && OMP_NUM_THREADS=8 timeout 150 "$mpiexec" -n $g "$hexdg" rotor37_cascade_les.ini \
+        --set maxIter=$CASCADE_STEPS --set Analyze_dt=1e-3 --set nWriteData=1000 \
+        --set RP_SamplingOffset=10 >run_g$g.log 2>&1; echo "rc $?" >>run_g$g.log)
+      echo "--- $g GPU(s):"; grep -E "^(t =|hexdg finished|MPI:|backend)|FV_alpha|rc |rror" \
+        $w/run_g$g.log | cut -c1-220
+      { echo "=== $g GPU(s)"; cat $w/run_g$g.log; } >>"$out/cascade.log"
+      rm -f $w/r37les_*.h5
+    done
+    ;;
+  det)
+    say "2-D detonation scaling (tools/chem_scaling.py)"
+    w=/tmp/detscaling; rm -rf $w
+    OMP_NUM_THREADS=4 timeout $(left) /usr/bin/python3 tools/chem_scaling.py run \
+      --hexdg "$hexdg" --mech .oracle/mechanisms/h2o2.yaml --gpus $gpus \
+      --pre-time ${DET_PRE:-1e-5} --steps ${DET_STEPS:-100} --timeout 150 \
+      --launcher "$mpiexec -n {n}" --out $w
+    /usr/bin/python3 tools/chem_scaling.py report --out $w
+    for f in chem_scaling.csv chem_scaling.md chem_scaling.png; do
+      [ -f $w/$f ] && cp $w/$f "$out/$f"
+    done
+    grep -E "^(t =|  chemistry|hexdg finished|hexdg: partition|MPI:)|rror" $w/runs.log | cut -c1-200 | tail -80
+    ;;
+  *) echo "unknown part $part" ;;
+  esac
+done
+say "done"
