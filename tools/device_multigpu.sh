@@ -4,7 +4,7 @@
 #   bash tools/device_multigpu.sh [mpitest] [tgv] [cascade] [det] ...
 # Each part has its own time limit; the parts run in the order given. Carry .devdeps, and for
 # det the mechanism (.oracle/mechanisms/h2o2.yaml), for cascade the level-1 mesh
-# (.r37/rotor37_L1_mesh.h5.gz, tools/mesh_cascade.py --level 1 --ngeo 2, gzipped).
+# (.r37/rotor37_L1_mesh.h5.xz: tools/mesh_cascade.py --level 1 --ngeo 2, xz -9: 1.9 MB).
 #   mpitest  tests/mpi/run_mpi_gpu.sh on the GPUs there are (2 and 4 ranks, MPITransport = ipc,
 #            CUDA graphs): states equal 1 rank to 1e-12
 #   tgv      air TGV box (N = 7, split PI, Navier-Stokes), tools/scaling.py: weak at 1.1e5 and 1e6
@@ -12,7 +12,8 @@
 #            1/2/4 GPUs
 #   cascade  Rotor 37 cascade LES (level 1, N = 5) for CASCADE_STEPS steps from the start on
 #            1, 2 and 4 GPUs: PID, EPID, wall time per step
-#   det      2-D cellular detonation: tools/chem_scaling.py (weak and strong, weights F/T)
+#   det      2-D cellular detonation: tools/chem_scaling.py (weak and strong, weights F/T);
+#            DET_SET="--set Partitioner=metis" passes keys to every run
 # Files in $OUT (at most 8): multigpu.log, scaling.csv, scaling.md, scaling.png, chem_scaling.csv,
 # chem_scaling.md, chem_scaling.png, cascade.log (and build.log on a failure).
 set -u
@@ -49,6 +50,9 @@ else
     ls -la "$out"/hexdg.xz.* "$out/compare_states.xz"
   fi
 fi
+hexdg=$PWD/build-gpu/hexdg
+mpiexec=$(grep -m1 '^MPIEXEC_EXECUTABLE' build-gpu/CMakeCache.txt 2>/dev/null | cut -d= -f2)
+[ -x "${mpiexec:-}" ] || mpiexec=$(command -v mpiexec)
 say "built; hexdg sees $("$hexdg" --gpu-count) GPU(s)"
 
 for part in "$@"; do
@@ -77,10 +81,10 @@ for part in "$@"; do
   cascade)
     say "Rotor 37 cascade LES, level 1, N = 5, ${CASCADE_STEPS:=300} steps on 1, 2, 4 GPUs"
     w=/tmp/cascade; rm -rf $w; mkdir -p $w
-    gunzip -c .r37/rotor37_L1_mesh.h5.gz >$w/rotor37_L1_mesh.h5
+    xz -dc .r37/rotor37_L1_mesh.h5.xz >$w/rotor37_L1_mesh.h5
     cp parameter_files/rotor37_cascade_les.ini $w/
     for g in ${gpus//,/ }; do
-      (cd $w && OMP_NUM_THREADS=8 timeout 150 "$mpiexec" -n $g "$hexdg" rotor37_cascade_les.ini \
+      (cd $w && OMP_NUM_THREADS=8 timeout $(left) "$mpiexec" -n $g "$hexdg" rotor37_cascade_les.ini \
         --set maxIter=$CASCADE_STEPS --set Analyze_dt=1e-3 --set nWriteData=1000 \
         --set RP_SamplingOffset=10 >run_g$g.log 2>&1; echo "rc $?" >>run_g$g.log)
       echo "--- $g GPU(s):"; grep -E "^(t =|hexdg finished|MPI:|backend)|FV_alpha|rc |rror" \
@@ -92,9 +96,10 @@ for part in "$@"; do
   det)
     say "2-D detonation scaling (tools/chem_scaling.py)"
     w=/tmp/detscaling; rm -rf $w
-    OMP_NUM_THREADS=4 timeout $(left) /usr/bin/python3 tools/chem_scaling.py run \
+    t=$(left); [ $t -gt ${DET_MAX:-100000} ] && t=$DET_MAX
+    OMP_NUM_THREADS=4 timeout $t /usr/bin/python3 tools/chem_scaling.py run \
       --hexdg "$hexdg" --mech .oracle/mechanisms/h2o2.yaml --gpus $gpus \
-      --pre-time ${DET_PRE:-1e-5} --steps ${DET_STEPS:-100} --timeout 150 \
+      --pre-time ${DET_PRE:-1e-5} --steps ${DET_STEPS:-100} --timeout 150 ${DET_SET:-} \
       --launcher "$mpiexec -n {n}" --out $w
     /usr/bin/python3 tools/chem_scaling.py report --out $w
     for f in chem_scaling.csv chem_scaling.md chem_scaling.png; do

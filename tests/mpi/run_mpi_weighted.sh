@@ -3,7 +3,8 @@
 # writes ElemCost; restarted from it on 2 ranks without and with WeightedPartition = T, the
 # chemistry stage's rank imbalance (max/mean wall time) must drop, and both restarts must end in
 # the same state (the partition does not change the result beyond round-off), and 1, 2 and 4
-# ranks from the same restart agree to 1e-12. Skipped (77)
+# ranks from the same restart agree to 1e-12; METIS with the weights (two constraints) cuts the
+# imbalance too and keeps half the elements on each rank. Skipped (77)
 # without the mechanism (../shared/data or .oracle/mechanisms).
 source "$(dirname "$0")/mpi_lib.sh"
 mech="$root/../shared/data/mechanisms/li2004/mechanism.yaml"
@@ -29,6 +30,23 @@ else
   fails=$((fails + 1))
 fi
 if "$compare" "$(last_state wF)" "$(last_state wT)" 1e-9; then :; else fails=$((fails + 1)); fi
+# METIS with the weights: two constraints, the flow (elements) and the chemistry each balanced
+# (src/mesh/partition.c): the imbalance drops as with SFC while each rank keeps half the elements
+for wp in F T; do
+  cp w$wp.ini m$wp.ini
+  echo "Partitioner = metis" >>m$wp.ini
+  run_ranks m$wp 2 m$wp.ini "../$start"
+done
+mF=$(imb mF) mT=$(imb mT)
+e0=$(grep -m1 'MPI: 2 ranks' mT/out.txt | sed 's/.*rank 0: \([0-9]*\) elements.*/\1/')
+if grep -q 'METIS with 2 constraints' mT/out.txt && awk -v a="$mF" -v b="$mT" -v e="$e0" \
+     'BEGIN{exit !(b < a - 0.2 && e >= 18 && e <= 22)}'; then
+  echo "ok   - METIS, 2 constraints: chemistry rank imbalance $mF (uniform) -> $mT, rank 0 holds $e0 of 40 elements"
+else
+  echo "FAIL - METIS, 2 constraints: chemistry rank imbalance $mF -> $mT, rank 0 holds ${e0:-?} of 40 elements (expected a drop by > 0.2 and 18..22 elements)"
+  fails=$((fails + 1))
+fi
+if "$compare" "$(last_state wF)" "$(last_state mT)" 1e-9; then :; else fails=$((fails + 1)); fi
 # 1, 2 and 4 ranks from the same restart (chemistry, FV blending, positivity): the same state
 run_ranks r1 1 wF.ini "../$start"
 run_ranks r4 4 wF.ini "../$start"
