@@ -235,9 +235,10 @@ def cmd_report(args):
     fig, axes = plt.subplots(1, 2, figsize=(11, 4.2))
     for mode, mk in (("weak", "o"), ("strong", "s")):
         for wp, ls in (("F", "--"), ("T", "-")):
+            # the one-GPU restart (no weights to apply) starts every curve
             pts = sorted((int(r["gpus"]), float(r["wall_per_step"]), float(r["imbalance"] or 1))
-                         for r in ok if r["weighted"] == wp and
-                         (r["mode"] == mode or (int(r["gpus"]) == 1 and r["mode"] in ("weak", "strong"))))
+                         for r in ok if (r["mode"] == mode and r["weighted"] == wp) or
+                         (int(r["gpus"]) == 1 and r["mode"] in ("weak", "strong")))
             if not pts:
                 continue
             lab = f"{mode}, " + ("weighted by ElemCost" if wp == "T" else "uniform")
@@ -249,7 +250,7 @@ def cmd_report(args):
         ax.set_xlabel("GPUs (ranks)")
         ax.grid(True, alpha=0.3)
         ax.legend(fontsize=8)
-    fig.suptitle("reacting run: whole step and chemistry stage over ranks")
+    fig.suptitle(args.title or "reacting run: whole step and chemistry stage over ranks")
     fig.tight_layout()
     png = os.path.join(args.out, "chem_scaling.png")
     fig.savefig(png, dpi=120)
@@ -263,6 +264,7 @@ def main():
         p = sub.add_parser(name)
         p.add_argument("--out", default="chem_scaling", help="directory for CSV, logs, table, plot")
         if name == "report":
+            p.add_argument("--title", help="the plot's title")
             continue
         p.add_argument("--hexdg", default="build-gpu/hexdg")
         p.add_argument("--ini", default="parameter_files/detonation_h2o2ar_2d.ini")

@@ -10,8 +10,9 @@
 #   tgv      air TGV box (N = 7, split PI, Navier-Stokes), tools/scaling.py: weak at 1.1e5 and 1e6
 #            DOF per GPU with and without CUDA graphs, strong at 1.7e7 DOF (overlap T and F),
 #            1/2/4 GPUs
-#   cascade  Rotor 37 cascade LES (level 1, N = 5) for CASCADE_STEPS steps from the start on
-#            1, 2 and 4 GPUs: PID, EPID, wall time per step
+#   cascade  Rotor 37 cascade LES (level CASCADE_LEVEL, default 1; N = 5) for CASCADE_STEPS steps
+#            from the start on CASCADE_GPUS (default 1, 2, 4) GPUs: PID, EPID, wall time per step;
+#            the mesh travels as .r37/rotor37_L<level>_mesh.h5.xz
 #   det      2-D cellular detonation: tools/chem_scaling.py (weak and strong, weights F/T);
 #            DET_SET="--set Partitioner=metis" passes keys to every run
 # Files in $OUT (at most 8): multigpu.log, scaling.csv, scaling.md, scaling.png, chem_scaling.csv,
@@ -79,17 +80,18 @@ for part in "$@"; do
     grep -E "^PID|bench:|rror" $w/bench.log | cut -c1-200 | tail -60
     ;;
   cascade)
-    say "Rotor 37 cascade LES, level 1, N = 5, ${CASCADE_STEPS:=300} steps on 1, 2, 4 GPUs"
+    lv=${CASCADE_LEVEL:-1}; cg=${CASCADE_GPUS:-$gpus}
+    say "Rotor 37 cascade LES, level $lv, N = 5, ${CASCADE_STEPS:=300} steps on $cg GPUs"
     w=/tmp/cascade; rm -rf $w; mkdir -p $w
-    xz -dc .r37/rotor37_L1_mesh.h5.xz >$w/rotor37_L1_mesh.h5
+    xz -dc .r37/rotor37_L${lv}_mesh.h5.xz >$w/rotor37_L${lv}_mesh.h5
     cp parameter_files/rotor37_cascade_les.ini $w/
-    for g in ${gpus//,/ }; do
+    for g in ${cg//,/ }; do
       (cd $w && OMP_NUM_THREADS=8 timeout $(left) "$mpiexec" -n $g "$hexdg" rotor37_cascade_les.ini \
-        --set maxIter=$CASCADE_STEPS --set Analyze_dt=1e-3 --set nWriteData=1000 \
-        --set RP_SamplingOffset=10 >run_g$g.log 2>&1; echo "rc $?" >>run_g$g.log)
+        --set MeshFile=rotor37_L${lv}_mesh.h5 --set maxIter=$CASCADE_STEPS --set Analyze_dt=1e-3 \
+        --set nWriteData=1000 --set RP_SamplingOffset=10 >run_g$g.log 2>&1; echo "rc $?" >>run_g$g.log)
       echo "--- $g GPU(s):"; grep -E "^(t =|hexdg finished|MPI:|backend)|FV_alpha|rc |rror" \
         $w/run_g$g.log | cut -c1-220
-      { echo "=== $g GPU(s)"; cat $w/run_g$g.log; } >>"$out/cascade.log"
+      { echo "=== level $lv, $g GPU(s)"; cat $w/run_g$g.log; } >>"$out/cascade.log"
       rm -f $w/r37les_*.h5
     done
     ;;
