@@ -13,6 +13,7 @@
 #   cascade  Rotor 37 cascade LES (level CASCADE_LEVEL, default 1; N = 5) for CASCADE_STEPS steps
 #            from the start on CASCADE_GPUS (default 1, 2, 4) GPUs: PID, EPID, wall time per step;
 #            the mesh travels as .r37/rotor37_L<level>_mesh.h5.xz
+#   ipc      the TGV points with HEXDG_IPC_FUSED = F and T (scaling_ipc.csv, first column)
 #   det      2-D cellular detonation: tools/chem_scaling.py (weak and strong, weights F/T);
 #            DET_SET="--set Partitioner=metis" passes keys to every run
 # Files in $OUT (at most 8): multigpu.log, scaling.csv, scaling.md, scaling.png, chem_scaling.csv,
@@ -78,6 +79,19 @@ for part in "$@"; do
     /usr/bin/python3 tools/scaling.py report --out $w
     for f in scaling.csv scaling.md scaling.png; do [ -f $w/$f ] && cp $w/$f "$out/$f"; done
     grep -E "^PID|bench:|rror" $w/bench.log | cut -c1-200 | tail -60
+    ;;
+  ipc)
+    say "IPC exchange kernels: HEXDG_IPC_FUSED = F (chain of nodes) against T (one kernel a side)"
+    for fz in F T; do
+      w=/tmp/ipc$fz; rm -rf $w
+      HEXDG_IPC_FUSED=$fz OMP_NUM_THREADS=8 timeout $(left) /usr/bin/python3 tools/scaling.py run \
+        --hexdg "$hexdg" --launcher "$mpiexec -n {n}" --gpus $gpus --modes weak --loads 1.1e5,1e6 \
+        --overlap T --graphs T --steps 60 --warmup 5 --timeout 25 --out $w
+      HEXDG_IPC_FUSED=$fz OMP_NUM_THREADS=8 timeout $(left) /usr/bin/python3 tools/scaling.py run \
+        --hexdg "$hexdg" --launcher "$mpiexec -n {n}" --gpus $gpus --modes strong --loads 1.7e7 \
+        --overlap T --graphs T --steps 12 --warmup 3 --timeout 30 --out $w
+      sed "s/^/$fz,/" $w/scaling.csv >>"$out/scaling_ipc.csv"
+    done
     ;;
   cascade)
     lv=${CASCADE_LEVEL:-1}; cg=${CASCADE_GPUS:-$gpus}

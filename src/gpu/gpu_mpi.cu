@@ -88,6 +88,8 @@ struct GpuMpi {
   double *ipc_recv[IPC_SLOTS];
   unsigned *ipc_flags;  /* [slot][kind][n_nbr] */
   unsigned **ipc_ptrs;  /* backing store of the lists' pointer arrays */
+  unsigned *ipc_count;  /* [slot][n_nbr + 1]: blocks of a fused exchange kernel that are done */
+  int ipc_fused;        /* one kernel per exchange direction (ipc_setup says when) */
   IpcFlagList list[IPC_SLOTS][2];
   IpcPeer *peer; /* [n_nbr] */
   int n_nbr;
@@ -298,6 +300,11 @@ static int ipc_flag_lists(GpuMpi *m, char *why, size_t len) {
   err = cudaMemcpy(m->ipc_ptrs, host, n_ptr * sizeof(unsigned *), cudaMemcpyHostToDevice);
   free(host);
   IPC_TRY(err, "cudaMemcpy of the IPC flag lists failed");
+  const size_t n_count = (size_t)IPC_SLOTS * (m->n_nbr + 1);
+  IPC_TRY(cudaMalloc((void **)&m->ipc_count, n_count * sizeof(unsigned)),
+          "out of device memory for the IPC block counters");
+  IPC_TRY(cudaMemset(m->ipc_count, 0, n_count * sizeof(unsigned)), "cudaMemset failed");
+  m->bytes += n_count * sizeof(unsigned);
   return 1;
 }
 
@@ -320,8 +327,10 @@ static void ipc_release(GpuMpi *m) {
   }
   if (m->ipc_flags) cudaFree(m->ipc_flags);
   if (m->ipc_ptrs) cudaFree(m->ipc_ptrs);
+  if (m->ipc_count) cudaFree(m->ipc_count);
   m->ipc_flags = NULL;
   m->ipc_ptrs = NULL;
+  m->ipc_count = NULL;
   memset(m->list, 0, sizeof m->list);
   cudaGetLastError();
 }
@@ -330,6 +339,11 @@ static void ipc_release(GpuMpi *m) {
  * theirs. Returns whether it worked on this rank (the reason in why otherwise). Every rank with
  * MPI sides takes part in the hello exchange even when its own part failed. */
 static int ipc_setup(GpuMpi *m, const DevData *d, char *why, size_t len) {
+  /* the fused exchange kernels from 2e6 DOF per rank: 4 H200, TGV N = 7 (docs/performance.md):
+   * 3-5 % faster at 4.2e6 and 8.4e6 DOF per GPU, 6-17 % slower at 8.8e5 (their blocks spin on
+   * the flags, holding SMs the inner work could use); HEXDG_IPC_FUSED = T|F forces it */
+  m->ipc_fused = getenv("HEXDG_IPC_FUSED") ? gpu_env_flag("HEXDG_IPC_FUSED", true)
+                                            : (double)d->n_elems * d->n3 >= 2e6;
   m->n_nbr = exchange_n_nbr(m->x);
   if (m->n_nbr == 0) return 1;
   IpcHello own, *out = (IpcHello *)calloc((size_t)m->n_nbr, sizeof(IpcHello));
@@ -518,6 +532,118 @@ __global__ void ipc_copy_kernel(const double *__restrict__ src, double *dst, siz
   __threadfence_system();
 }
 
+/* The fused exchange (from 2e6 DOF per rank, ipc_setup): one kernel sends to every neighbour
+ * of a slot, one receives, instead of the chain wait / copy per neighbour / raise on each side
+ * (5-6 dependent graph nodes per exchange, a few microseconds each: the unhidden part of the
+ * multi-GPU stage, docs/performance.md). The last block to finish a neighbour's block (a counter
+ * after a system-scope fence, the "last block" pattern of the CUDA threadFenceReduction sample)
+ * lowers the flag it waited for and raises the other rank's; the flags keep their meaning. */
+enum { IPC_FUSED_MAX_NBR = 32, IPC_FUSED_BLOCKS = 16 };
+
+typedef struct {
+  int n;                             /* neighbours with data in this direction */
+  int first_block[IPC_FUSED_MAX_NBR + 1];
+  const double *src[IPC_FUSED_MAX_NBR];
+  double *dst[IPC_FUSED_MAX_NBR];
+  size_t count[IPC_FUSED_MAX_NBR];
+} IpcSendPlan;
+
+/* Thread 0 of the block waits until *flag is raised (it does not lower it). */
+__device__ static void block_wait_flag(unsigned *flag) {
+  if (threadIdx.x == 0) {
+    volatile unsigned *f = flag;
+    while (*f == 0u) __nanosleep(64);
+  }
+  __syncthreads();
+}
+
+/* After the block's stores: whether it is the last of `blocks` blocks counted in *count. */
+__device__ static bool block_is_last(unsigned *count, unsigned blocks) {
+  __shared__ bool last;
+  __threadfence_system();
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    last = atomicAdd(count, 1u) == blocks - 1u;
+    if (last) *count = 0u;
+  }
+  __syncthreads();
+  return last;
+}
+
+__global__ void ipc_send_kernel(IpcSendPlan plan, unsigned *const *wait, unsigned *const *raise,
+                                unsigned *count) {
+  int j = 0;
+  while (j + 1 < plan.n && (int)blockIdx.x >= plan.first_block[j + 1]) j++;
+  const unsigned blocks = (unsigned)(plan.first_block[j + 1] - plan.first_block[j]);
+  block_wait_flag(wait[j]); /* the neighbour's buffer is free */
+  const size_t n = plan.count[j];
+  const size_t stride = (size_t)blocks * blockDim.x;
+  for (size_t i = (size_t)(blockIdx.x - plan.first_block[j]) * blockDim.x + threadIdx.x; i < n;
+       i += stride)
+    plan.dst[j][i] = plan.src[j][i];
+  if (block_is_last(count + j, blocks) && threadIdx.x == 0) {
+    *(volatile unsigned *)wait[j] = 0u;
+    __threadfence_system();
+    *(volatile unsigned *)raise[j] = 1u; /* the data are in the neighbour's buffer */
+  }
+}
+
+__global__ void ipc_recv_kernel(const double *__restrict__ src, double *dst, size_t n,
+                                unsigned *const *wait, unsigned *const *raise, int n_flags,
+                                unsigned *count) {
+  for (int k = 0; k < n_flags; k++)
+    block_wait_flag(wait[k]); /* every sender's block has arrived */
+  for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n;
+       i += (size_t)gridDim.x * blockDim.x)
+    dst[i] = src[i];
+  if (block_is_last(count, gridDim.x) && threadIdx.x == 0) {
+    for (int k = 0; k < n_flags; k++)
+      *(volatile unsigned *)wait[k] = 0u;
+    __threadfence_system();
+    for (int k = 0; k < n_flags; k++)
+      *(volatile unsigned *)raise[k] = 1u; /* the senders may write their next block */
+  }
+}
+
+/* Blocks for n doubles: up to IPC_FUSED_BLOCKS of 256 threads (the blocks of a send kernel wait
+ * on a flag first; few of them keep the SMs free for the stage's other streams). */
+static int fused_blocks(size_t n) {
+  size_t b = (n + 1023) / 1024;
+  const size_t most = IPC_FUSED_BLOCKS;
+  return (int)(b < 1 ? 1 : b > most ? most : b);
+}
+
+static int exchange_via_ipc_fused(GpuMpi *m, int slot, const double *send, double *recv,
+                                  size_t dps, int direction) {
+  const IpcFlagList *out = &m->list[slot][ROLE_SEND], *in = &m->list[slot][ROLE_RECV];
+  unsigned *count = m->ipc_count + (size_t)slot * (m->n_nbr + 1);
+  if (out->n) {
+    IpcSendPlan plan;
+    plan.n = 0;
+    plan.first_block[0] = 0;
+    for (int k = 0; k < m->n_nbr; k++) {
+      int first, cnt;
+      nbr_block(m, k, direction, 1, &first, &cnt);
+      if (cnt == 0) continue;
+      const int j = plan.n++;
+      plan.src[j] = send + dps * first;
+      plan.dst[j] = m->peer[k].buf[slot] + dps * m->peer[k].offset[direction];
+      plan.count[j] = dps * cnt;
+      plan.first_block[j + 1] = plan.first_block[j] + fused_blocks(plan.count[j]);
+    }
+    ipc_send_kernel<<<plan.first_block[plan.n], 256, 0, m->s_mpi>>>(plan, out->wait, out->raise,
+                                                                     count);
+    CU_CHECK(cudaGetLastError());
+  }
+  if (in->n) {
+    const size_t n = dps * recv_sides(m, direction);
+    ipc_recv_kernel<<<fused_blocks(n), 256, 0, m->s_mpi>>>(m->ipc_recv[slot], recv, n, in->wait,
+                                                           in->raise, in->n, count + m->n_nbr);
+    CU_CHECK(cudaGetLastError());
+  }
+  return HX_OK;
+}
+
 static int ipc_flags_launch(void (*kernel)(unsigned *const *, int), unsigned *const *flags, int n,
                             cudaStream_t s) {
   kernel<<<(n + 63) / 64, 64, 0, s>>>(flags, n);
@@ -529,6 +655,8 @@ static int exchange_via_ipc(GpuMpi *m, int slot, const double *send, double *rec
                             long doubles_per_side, int direction) {
   const IpcFlagList *out = &m->list[slot][ROLE_SEND], *in = &m->list[slot][ROLE_RECV];
   size_t dps = (size_t)doubles_per_side;
+  if (m->ipc_fused && out->n <= IPC_FUSED_MAX_NBR)
+    return exchange_via_ipc_fused(m, slot, send, recv, dps, direction);
   if (out->n) {
     HX_CHECK(ipc_flags_launch(ipc_wait_kernel, out->wait, out->n, m->s_mpi));
     for (int k = 0; k < m->n_nbr; k++) {
