@@ -29,6 +29,8 @@ import subprocess
 import sys
 import time
 
+from scaling import write_table  # tools/scaling.py, beside this file
+
 FIELDS = ["mode", "gpus", "weighted", "elems", "dof", "t_start", "steps", "wall_per_step",
           "chem_share", "chem_max_per_step", "chem_mean_per_step", "imbalance", "steps_per_dof",
           "gpu_chem_per_step", "pid", "status"]
@@ -221,16 +223,8 @@ def cmd_report(args):
         lines.append(f"| {r['mode']} | {g} | {r['weighted']} | {r['elems']} | "
                      f"{float(r['dof'] or 0):.3e} | {r['steps']} | {sps} | {eff} | "
                      f"{r['chem_share']} % | {cm} | {r['imbalance']} |")
-    table = "\n".join(lines) + "\n"
-    with open(os.path.join(args.out, "chem_scaling.md"), "w") as f:
-        f.write(table)
-    print(table)
-    try:
-        import matplotlib
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        print("matplotlib missing: no plot (use /usr/bin/python3)")
+    plt = write_table(os.path.join(args.out, "chem_scaling.md"), lines)
+    if not plt:
         return
     fig, axes = plt.subplots(1, 2, figsize=(11, 4.2))
     for mode, mk in (("weak", "o"), ("strong", "s")):

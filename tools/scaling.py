@@ -153,6 +153,23 @@ def load_rows(out):
         return [r for r in csv.DictReader(f)]
 
 
+def write_table(path, lines):
+    """Write and print a Markdown table; return matplotlib.pyplot (Agg) for its plot, or None
+    without matplotlib (also used by tools/chem_scaling.py)."""
+    table = "\n".join(lines) + "\n"
+    with open(path, "w") as f:
+        f.write(table)
+    print(table)
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        print("matplotlib missing: no plot (use /usr/bin/python3)")
+        return None
+    return plt
+
+
 def cmd_report(args):
     rows = load_rows(args.out)
     ok = [r for r in rows if r["status"] == "ok" and r["pid"]]
@@ -172,16 +189,8 @@ def cmd_report(args):
         lines.append(f"| {r['mode']} | {r['gpus']} | {r['overlap'] if int(r['gpus']) > 1 else '-'}"
                      f" | {r.get('transport', '-')} | {gr} | {r['elems']} | {float(r['dof']):.3e} |"
                      f" {float(r['dof_per_gpu']):.3e} | {pid} | {eff} | {r.get('epid') or ''} |")
-    table = "\n".join(lines) + "\n"
-    with open(os.path.join(args.out, "scaling.md"), "w") as f:
-        f.write(table)
-    print(table)
-    try:
-        import matplotlib
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        print("matplotlib missing: no plot (use /usr/bin/python3)")
+    plt = write_table(os.path.join(args.out, "scaling.md"), lines)
+    if not plt:
         return
     fig, axes = plt.subplots(1, 2, figsize=(11, 4.2))
     for ax, mode in zip(axes, ["weak", "strong"]):

@@ -525,10 +525,16 @@ __global__ void ipc_raise_kernel(unsigned *const *flags, int n) {
   *(volatile unsigned *)flags[i] = 1u;
 }
 
-__global__ void ipc_copy_kernel(const double *__restrict__ src, double *dst, size_t n) {
-  for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n;
-       i += (size_t)gridDim.x * blockDim.x)
+/* dst[i] = src[i] for i = first, first + stride, ... < n (a thread's share of a strided copy) */
+__device__ static void copy_strided(const double *__restrict__ src, double *dst, size_t n,
+                                    size_t first, size_t stride) {
+  for (size_t i = first; i < n; i += stride)
     dst[i] = src[i];
+}
+
+__global__ void ipc_copy_kernel(const double *__restrict__ src, double *dst, size_t n) {
+  copy_strided(src, dst, n, (size_t)blockIdx.x * blockDim.x + threadIdx.x,
+               (size_t)gridDim.x * blockDim.x);
   __threadfence_system();
 }
 
@@ -576,11 +582,9 @@ __global__ void ipc_send_kernel(IpcSendPlan plan, unsigned *const *wait, unsigne
   while (j + 1 < plan.n && (int)blockIdx.x >= plan.first_block[j + 1]) j++;
   const unsigned blocks = (unsigned)(plan.first_block[j + 1] - plan.first_block[j]);
   block_wait_flag(wait[j]); /* the neighbour's buffer is free */
-  const size_t n = plan.count[j];
-  const size_t stride = (size_t)blocks * blockDim.x;
-  for (size_t i = (size_t)(blockIdx.x - plan.first_block[j]) * blockDim.x + threadIdx.x; i < n;
-       i += stride)
-    plan.dst[j][i] = plan.src[j][i];
+  copy_strided(plan.src[j], plan.dst[j], plan.count[j],
+               (size_t)(blockIdx.x - plan.first_block[j]) * blockDim.x + threadIdx.x,
+               (size_t)blocks * blockDim.x);
   if (block_is_last(count + j, blocks) && threadIdx.x == 0) {
     *(volatile unsigned *)wait[j] = 0u;
     __threadfence_system();
@@ -593,9 +597,8 @@ __global__ void ipc_recv_kernel(const double *__restrict__ src, double *dst, siz
                                 unsigned *count) {
   for (int k = 0; k < n_flags; k++)
     block_wait_flag(wait[k]); /* every sender's block has arrived */
-  for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n;
-       i += (size_t)gridDim.x * blockDim.x)
-    dst[i] = src[i];
+  copy_strided(src, dst, n, (size_t)blockIdx.x * blockDim.x + threadIdx.x,
+               (size_t)gridDim.x * blockDim.x);
   if (block_is_last(count, gridDim.x) && threadIdx.x == 0) {
     for (int k = 0; k < n_flags; k++)
       *(volatile unsigned *)wait[k] = 0u;

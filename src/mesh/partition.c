@@ -109,7 +109,7 @@ static int metis_on_root(const Mesh *m, const double *weights, int n_parts, int 
   idx_t *part = hx_malloc(sizeof(idx_t) * (size_t)n, "METIS partition");
   idx_t *vwgt = weights ? metis_weights(weights, n, &ncon) : NULL;
   int rc = part && (!weights || vwgt) ? HX_OK : HX_ERR_MEM;
-  if (rc == HX_OK && weights && par_is_root())
+  if (rc == HX_OK && weights) /* rank 0 runs METIS (partition_metis) */
     printf("hexdg: METIS with %d constraint%s (%s)\n", (int)ncon, ncon > 1 ? "s" : "",
            ncon > 1 ? "the flow and the chemistry balanced each" : "the weights are uniform");
   idx_t options[METIS_NOPTIONS];
