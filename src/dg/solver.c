@@ -10,18 +10,20 @@
 #include "dg/eddyvisc.h"
 #include "dg/fv.h"
 #include "dg/fv_gauss.h"
+#include "dg/mixture.h"
 #include "mesh/facemap.h"
 #include "mesh/partition.h"
-#include "dg/mixture.h"
-#include "physics/mixture.h"
 #include "parallel/exchange.h"
 #include "physics/bc.h"
+#include "physics/mixture.h"
 #include "physics/navierstokes.h"
+#include "physics/noise.h"
 
 static const char *const NODE_NAMES[] = {"GAUSS", "GAUSS-LOBATTO"};
 static const int NODE_IDS[] = {NODE_GAUSS, NODE_GAUSS_LOBATTO};
 static const char *const SPLIT_NAMES[] = {"none", "SD", "MO", "DU", "KG", "PI", "CH"};
-static const int SPLIT_IDS[] = {SPLIT_NONE, SPLIT_SD, SPLIT_MO, SPLIT_DU, SPLIT_KG, SPLIT_PI, SPLIT_CH};
+static const int SPLIT_IDS[] = {SPLIT_NONE, SPLIT_SD, SPLIT_MO, SPLIT_DU,
+                                SPLIT_KG,   SPLIT_PI, SPLIT_CH};
 static const char *const RIEMANN_NAMES[] = {"LF",  "HLLC", "Roe",   "RoeL2", "RoeEntropyFix",
                                             "HLL", "HLLE", "HLLEM", "CH",    "Same"};
 static const int RIEMANN_IDS[] = {
@@ -67,8 +69,7 @@ static int read_disc_params(const Params *p, Solver *s, int *N, int *node, int *
   HX_CHECK(params_get_choice(p, "SplitDG", split));
   HX_CHECK(params_get_choice(p, "Riemann", &s->riemann));
   HX_CHECK(params_get_choice(p, "RiemannBC", &s->riemann_bc));
-  if (s->riemann < 0)
-    return HX_ERROR(HX_ERR_INPUT, "Riemann = Same is only valid for RiemannBC");
+  if (s->riemann < 0) return HX_ERROR(HX_ERR_INPUT, "Riemann = Same is only valid for RiemannBC");
   if (s->riemann_bc < 0) s->riemann_bc = s->riemann;
   if (*node == NODE_GAUSS) {
     if (params_is_set(p, "SplitDG") && *split != SPLIT_NONE)
@@ -133,9 +134,8 @@ static int setup_boundaries(Solver *s) {
       return HX_ERROR(HX_ERR_INPUT,
                       "boundary '%s' (BC type %d) needs a RefState for its %s: its state is %d "
                       "but %d RefState entries are given; set BoundaryType = (/%d, k/)",
-                      m->bcs[b].name, type,
-                      bc_refstate_meaning(type), state,
-                      s->exact.n_ref_states, type);
+                      m->bcs[b].name, type, bc_refstate_meaning(type), state, s->exact.n_ref_states,
+                      type);
     s->bc_info[2 * b + 1] = uses_refstate ? state - 1 : state;
   }
   return HX_OK;
@@ -184,7 +184,8 @@ static int set_var_names(Solver *s) {
                                             "EnergyStagnationDensity"};
   s->var_names = hx_calloc(s->n_var, sizeof *s->var_names, "variable names");
   HX_ALLOC_CHECK(s->var_names);
-  for (int v = 0; v < HX_NVAR; v++) snprintf(s->var_names[v], sizeof s->var_names[v], "%s", flow[v]);
+  for (int v = 0; v < HX_NVAR; v++)
+    snprintf(s->var_names[v], sizeof s->var_names[v], "%s", flow[v]);
   for (int k = 0; k < s->n_species; k++)
     snprintf(s->var_names[HX_SPEC0 + k], sizeof s->var_names[0], "PartialDensity_%s",
              s->mech->species_names[k]);
@@ -227,7 +228,9 @@ static int solver_setup(const Params *p, const double *weights, Solver *s) {
   return eddyvisc_init(p, s); /* its face coefficients cross the MPI sides */
 }
 
-int solver_create(const Params *p, Solver **out) { return solver_create_weighted(p, NULL, out); }
+int solver_create(const Params *p, Solver **out) {
+  return solver_create_weighted(p, NULL, out);
+}
 
 int solver_create_weighted(const Params *p, const double *elem_weights, Solver **out) {
   Solver *s = hx_calloc(1, sizeof(Solver), "solver");
@@ -282,22 +285,49 @@ void solver_exact_state(const Solver *s, const double x[3], double t, double *U)
     exact_func(&s->exact, &s->phys, x, t, U);
 }
 
+/* IniNoiseAmplitude: the density of u times 1 + A n(x) (n clipped to +-3) at the same pressure,
+ * velocity and composition (the mixture's T = p W / (rho R) follows the density). */
+static void perturb_density(const Solver *s, const NoiseModes *nm, const double x[3], double *u) {
+  const double n = noise_value(nm, x),
+               f = 1.0 + s->exact.noise_amplitude * fmax(-3.0, fmin(3.0, n));
+  double pr[HX_NPRIM], Y[HX_MAX_SPECIES], c;
+  if (!s->mech) {
+    cons_to_prim(&s->phys, u, pr);
+    pr[PDENS] *= f;
+    prim_to_cons(&s->phys, pr, u);
+    return;
+  }
+  pr[TEMP] = 300.0; /* the Newton iteration's first guess */
+  mix_cons_to_prim(s->mech, u, pr, Y, &c);
+  const double rho = pr[PDENS] * f;
+  mix_prim_to_cons(s->mech, rho, &pr[VEL1], mix_temperature(s->mech, rho, pr[PRES], Y), Y, u);
+}
+
 void solver_set_exact(Solver *s, double t) {
   int n3 = s->n_dof_elem, nv = s->n_var;
+  NoiseModes modes, *nm = NULL; /* 32 kB */
+  if (s->exact.noise_amplitude > 0.0) {
+    nm = &modes;
+    noise_modes_init(nm, (uint64_t)s->exact.noise_seed, s->exact.noise_modes,
+                     s->exact.noise_wavelengths[0], s->exact.noise_wavelengths[1],
+                     s->exact.noise_dims);
+  }
 #pragma omp parallel for schedule(static)
   for (int e = 0; e < s->mesh->n_elems; e++) {
     const double *x = &s->geo.elem_x[3L * n3 * e];
     for (int q = 0; q < n3; q++) {
       double xq[3] = {x[q], x[n3 + q], x[2 * n3 + q]}, u[HX_NVAR_MAX];
       solver_exact_state(s, xq, t, u);
-      for (int v = 0; v < nv; v++) s->U[((long)e * nv + v) * n3 + q] = u[v];
+      if (nm) perturb_density(s, nm, xq, u);
+      for (int v = 0; v < nv; v++)
+        s->U[((long)e * nv + v) * n3 + q] = u[v];
     }
   }
 }
 
 size_t solver_host_bytes(const Solver *s) {
   size_t n3 = s->n_dof_elem, n2 = s->n_dof_face, ne = s->mesh->n_elems, ns = s->mesh->n_sides;
-  size_t vol = ne * n3 * (3 * s->n_var + 9 + 1 + 3); /* U, Ut, RK register; metrics, 1/J, x */
+  size_t vol = ne * n3 * (3 * s->n_var + 9 + 1 + 3);  /* U, Ut, RK register; metrics, 1/J, x */
   size_t face = ns * n2 * (3 * s->n_var + 9 + 1 + 3); /* states, flux; frame, surface, x */
   if (s->viscous) {
     vol += ne * n3 * 3 * s->n_lift;

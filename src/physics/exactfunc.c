@@ -61,6 +61,22 @@ static const ParamSpec exactfunc_param_specs[] = {
      "Sedov blast (15): density rho0 of the gas at rest."},
     {"Exactfunc", "SedovPressure", PARAM_REAL, 0, "1e-5", false,
      "Sedov blast (15): background pressure p0 (small: the self-similar solution has p0 = 0)."},
+    {"Exactfunc", "IniNoiseAmplitude", PARAM_REAL, 0, "0.", false,
+     "Initial state only (hexdg): rms of a random relative density perturbation at constant "
+     "pressure, velocity and composition, rho (1 + A n(x)) with n a sum of IniNoiseModes random "
+     "plane waves of unit variance (clipped to +-3); seeds instabilities, e.g. the cells of a "
+     "detonation. 0: off; must be < 0.3."},
+    {"Exactfunc", "IniNoiseWavelengths", PARAM_REAL_ARRAY, 2, "(/0.,0./)", false,
+     "Shortest and longest wavelength of the IniNoiseAmplitude field (log-uniform between); "
+     "resolve the shortest with a few nodes."},
+    {"Exactfunc", "IniNoiseModes", PARAM_INT, 0, "256", false,
+     "Number of random plane waves of the IniNoiseAmplitude field (1 .. 1024)."},
+    {"Exactfunc", "IniNoiseSeed", PARAM_INT, 0, "1", false,
+     "Seed of the IniNoiseAmplitude field: the same seed gives the same field on every rank "
+     "count and backend."},
+    {"Exactfunc", "IniNoiseDims", PARAM_INT, 0, "3", false,
+     "3: wave vectors of the IniNoiseAmplitude field in every direction; 2: in the x-y plane "
+     "(2-D runs with one element layer in z)."},
     {"EquationOfState", "kappa", PARAM_REAL, 0, "1.4", false, "Ratio of specific heats."},
     {"EquationOfState", "R", PARAM_REAL, 0, "287.058", false, "Specific gas constant."},
     {"EquationOfState", "mu0", PARAM_REAL, 0, "0.", false,
@@ -372,6 +388,31 @@ static int read_sedov_params(const Params *params, ExactFuncParams *ef) {
   return HX_OK;
 }
 
+static int read_noise_params(const Params *params, ExactFuncParams *ef) {
+  HX_CHECK(params_get_real(params, "IniNoiseAmplitude", &ef->noise_amplitude));
+  HX_CHECK(params_get_real_array(params, "IniNoiseWavelengths", 2, ef->noise_wavelengths));
+  HX_CHECK(params_get_int(params, "IniNoiseModes", &ef->noise_modes));
+  HX_CHECK(params_get_int(params, "IniNoiseSeed", &ef->noise_seed));
+  HX_CHECK(params_get_int(params, "IniNoiseDims", &ef->noise_dims));
+  if (ef->noise_amplitude == 0.0) return HX_OK;
+  const double *l = ef->noise_wavelengths;
+  if (!(ef->noise_amplitude > 0.0 && ef->noise_amplitude < 0.3))
+    return HX_ERROR(HX_ERR_INPUT,
+                    "IniNoiseAmplitude = %g must lie in (0, 0.3): the density becomes "
+                    "rho (1 + A n) with n clipped to +-3, which must stay positive",
+                    ef->noise_amplitude);
+  if (!(l[0] > 0.0 && l[1] >= l[0]))
+    return HX_ERROR(HX_ERR_INPUT,
+                    "IniNoiseWavelengths = (/%g,%g/) must be the shortest and the longest "
+                    "wavelength of the noise, 0 < shortest <= longest (in mesh units)",
+                    l[0], l[1]);
+  if (ef->noise_modes < 1 || ef->noise_modes > 1024)
+    return HX_ERROR(HX_ERR_INPUT, "IniNoiseModes = %d must lie in 1 .. 1024", ef->noise_modes);
+  if (ef->noise_dims != 2 && ef->noise_dims != 3)
+    return HX_ERROR(HX_ERR_INPUT, "IniNoiseDims = %d must be 2 (x-y plane) or 3", ef->noise_dims);
+  return HX_OK;
+}
+
 /* IniExactFunc, defaulting to 0 (the TGV) for TestCase = taylorgreenvortex. */
 static int read_which(const Params *params, ExactFuncParams *ef) {
   HX_CHECK(params_get_choice(params, "TestCase", &ef->test_case));
@@ -468,6 +509,7 @@ int exactfunc_init(const Params *params, PhysParams *pp, ExactFuncParams *ef) {
   HX_CHECK(read_vortex_params(params, pp, ef));
   HX_CHECK(read_shock_params(params, ef));
   HX_CHECK(read_sedov_params(params, ef));
+  HX_CHECK(read_noise_params(params, ef));
   HX_CHECK(read_pressure_ramp(params, ef));
   return HX_OK;
 }

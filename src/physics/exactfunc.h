@@ -59,6 +59,9 @@ typedef struct {
   double sedov_energy, sedov_radius;           /* SedovEnergy E0, SedovRadius sigma */
   double sedov_density, sedov_pressure;        /* SedovDensity rho0, SedovPressure p0 */
   double p_ramp_time, p_ramp_start; /* BackPressureRampTime, BackPressureRampStart (BCs 24, 25) */
+  double noise_amplitude;      /* IniNoiseAmplitude: rms of the relative density perturbation */
+  double noise_wavelengths[2]; /* IniNoiseWavelengths: shortest and longest wavelength */
+  int noise_modes, noise_seed, noise_dims; /* IniNoiseModes, IniNoiseSeed, IniNoiseDims */
 } ExactFuncParams;
 
 HD static inline int exact_has_source(int which) {
