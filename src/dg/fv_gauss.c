@@ -35,9 +35,7 @@ static void tensor_pass(const double *M, int m, int d, const int dims[3], const 
       }
 }
 
-/* M applied in both directions of an np x np face array (M = to_fv: the subcell means; out may
- * not alias in). */
-static void face_means(int np, const double *M, const double *in, double *out) {
+void fv_gauss_face_means(int np, const double *M, const double *in, double *out) {
   for (int q = 0; q < np; q++)
     for (int p = 0; p < np; p++)
       out[q * np + p] = fvg_face_mean(np, M, in, 1, p, q);
@@ -73,8 +71,8 @@ static void face_geometry(const Solver *s, struct FVGauss *g) {
       const long at = ((long)side * 3 + c) * n2;
       for (int f = 0; f < n2; f++)
         ns[f] = geo->face_nvec[at + f] * geo->face_surf[(long)side * n2 + f];
-      face_means(np, s->fv.to_fv, ns, &g->face_mv[at]);
-      face_means(np, s->fv.to_fv, &geo->face_x[at], &g->face_x[at]);
+      fv_gauss_face_means(np, s->fv.to_fv, ns, &g->face_mv[at]);
+      fv_gauss_face_means(np, s->fv.to_fv, &geo->face_x[at], &g->face_x[at]);
     }
 }
 
@@ -295,6 +293,10 @@ static int gauss_alloc(const Solver *s, struct FVGauss *g) {
   g->multi_slave = hx_calloc(ns * HX_NVAR * n2, sizeof(double), "FV face neighbour states");
   g->ghost = hx_calloc(ne * 6 * HX_NVAR * n2, sizeof(double), "FV ghost states");
   g->ghost_dx = hx_calloc(ne * 6 * n2, sizeof(double), "FV ghost distances");
+  if (s->viscous) { /* Navier-Stokes: the subcell interfaces' slopes (fv_gauss_visc.c) */
+    g->slope = hx_calloc(ne * 3 * HX_NLIFT * n2 * (s->np + 1), sizeof(double), "FV slopes");
+    if (!g->slope) return HX_ERR_MEM;
+  }
   if (!g->sJ || !g->Ja || !g->face_mv || !g->face_x || !g->flux_fv || !g->ut_save || !g->side_fv ||
       !g->fv_master || !g->fv_slave || !g->dx_l || !g->dx_r || !g->dist_master || !g->dist_slave ||
       !g->multi_master || !g->multi_slave || !g->ghost || !g->ghost_dx)
@@ -304,9 +306,9 @@ static int gauss_alloc(const Solver *s, struct FVGauss *g) {
 
 /* What the Gauss-node switching covers in this version. */
 static int check_supported(const Solver *s) {
-  const char *what = s->disc.N < 1 ? "N >= 1"
-                     : s->viscous  ? "mu0 = 0 (Euler; the FV subcells have no viscous fluxes)"
-                     : s->mech     ? "air (no Mechanism)"
+  const char *what = s->disc.N < 1          ? "N >= 1"
+                     : s->mech              ? "air (no Mechanism)"
+                     : s->viscous && s->sgs ? "eddyViscType = none with mu0 > 0 (no LES model)"
                      : s->fv.mode != FV_MODE_SWITCHING ? "FV_Mode = switching"
                                                        : NULL;
   if (!what) return HX_OK;
@@ -315,6 +317,13 @@ static int check_supported(const Solver *s) {
                   "NODETYPE = GAUSS) need %s in this version; use NodeType = GAUSS-LOBATTO "
                   "(blending and switching on the LGL subcells) or IndicatorType = none",
                   what);
+}
+
+int fv_gauss_gpu_refusal(void) {
+  return HX_ERROR(HX_ERR_INPUT,
+                  "FV switching on NodeType = GAUSS with mu0 > 0 (FLEXI's FV = SWITCH build with "
+                  "PARABOLIC = ON) runs on the CPU backend only in this version: the GPU kernels "
+                  "have no viscous subcell fluxes; set Backend = cpu (Backend = auto picks it)");
 }
 
 int fv_gauss_init(Solver *s) {
@@ -378,6 +387,7 @@ void fv_gauss_free(Solver *s) {
   free(g->multi_slave);
   free(g->ghost);
   free(g->ghost_dx);
+  free(g->slope);
   free(g);
   s->fv.gauss = NULL;
 }
@@ -396,7 +406,7 @@ static void face_state(const Solver *s, const double *U, int e, int ls, int flip
   for (int v = 0; v < nv; v++) {
     double tmp[HX_NPMAX * HX_NPMAX];
     memcpy(tmp, &Uf[v * n2], sizeof(double) * n2);
-    face_means(s->np, s->fv.to_fv, tmp, &Uf[v * n2]);
+    fv_gauss_face_means(s->np, s->fv.to_fv, tmp, &Uf[v * n2]);
   }
 }
 
@@ -434,7 +444,7 @@ static void multi_state(const Solver *s, const double *U, int e, int ls, int fli
   for (int v = 0; v < HX_NVAR; v++) {
     double tmp[HX_NPMAX * HX_NPMAX];
     memcpy(tmp, &M[v * n2], sizeof(double) * n2);
-    face_means(s->np, s->fv.to_fv, tmp, &M[v * n2]);
+    fv_gauss_face_means(s->np, s->fv.to_fv, tmp, &M[v * n2]);
   }
 }
 
@@ -566,25 +576,32 @@ void fv_gauss_subcell_volume(const Solver *s, int e, const double *prim, double 
                           Ut);
       }
   }
+  if (s->viscous) fv_gauss_viscous_volume(s, e, prim, Ut);
 }
 
-/* Flux . n dS of one face subcell (inviscid air; fv_gauss_init refuses the rest). */
-static void face_subcell_flux(const Solver *s, const struct FVGauss *g, int side, int f, double t,
-                              double *F) {
+FVGaussFacePoint fv_gauss_face_point(const Solver *s, int side, int f) {
+  const struct FVGauss *g = s->fv.gauss;
   const int nv = s->n_var, n2 = s->n_dof_face, bc = s->mesh->side_bc[side];
   const long blk = (long)nv * n2;
-  double uL[HX_NVAR], uR[HX_NVAR], mv[3], x[3];
+  FVGaussFacePoint fp = {.bc_type = bc < 0 ? -1 : s->bc_info[2 * bc],
+                         .bc_state = bc < 0 ? 0 : s->bc_info[2 * bc + 1]};
   for (int c = 0; c < 3; c++) {
-    mv[c] = g->face_mv[((long)side * 3 + c) * n2 + f];
-    x[c] = g->face_x[((long)side * 3 + c) * n2 + f];
+    fp.mv[c] = g->face_mv[((long)side * 3 + c) * n2 + f];
+    fp.x[c] = g->face_x[((long)side * 3 + c) * n2 + f];
   }
   for (int v = 0; v < HX_NVAR; v++) {
-    uL[v] = s->U_master[blk * side + v * n2 + f];
-    uR[v] = bc < 0 ? s->U_slave[blk * side + v * n2 + f] : 0.0;
+    fp.uL[v] = s->U_master[blk * side + v * n2 + f];
+    fp.uR[v] = bc < 0 ? s->U_slave[blk * side + v * n2 + f] : 0.0;
   }
-  fvg_face_subcell_flux(s->riemann, s->riemann_bc, s->disc.split, &s->phys, &s->exact,
-                        bc < 0 ? -1 : s->bc_info[2 * bc], bc < 0 ? 0 : s->bc_info[2 * bc + 1], uL,
-                        uR, mv, x, t, F);
+  return fp;
+}
+
+/* Flux . n dS of one face subcell (air; fv_gauss_init refuses the rest). */
+static void face_subcell_flux(const Solver *s, int side, int f, double t, double *F) {
+  const FVGaussFacePoint fp = fv_gauss_face_point(s, side, f);
+  fvg_face_subcell_flux(s->riemann, s->riemann_bc, s->disc.split, &s->phys, &s->exact, fp.bc_type,
+                        fp.bc_state, fp.uL, fp.uR, fp.mv, fp.x, t, F);
+  if (s->viscous) fv_gauss_face_viscous_flux(s, side, f, &fp, t, F);
 }
 
 /* The face subcell fluxes of the FV sides in [first, last) and their DG form in s->flux. */
@@ -598,19 +615,17 @@ static void fill_flux_fv_range(const Solver *s, double t, int first, int last) {
     double *Ffv = &g->flux_fv[blk * side];
     for (int f = 0; f < n2; f++) {
       double F[HX_NVAR];
-      face_subcell_flux(s, g, side, f, t, F);
+      face_subcell_flux(s, side, f, t, F);
       for (int v = 0; v < nv; v++)
         Ffv[v * n2 + f] = F[v];
     }
     for (int v = 0; v < nv; v++) /* the DG side: the polynomial with these subcell means */
-      face_means(s->np, s->fv.to_dg, &Ffv[v * n2], &s->flux[blk * side + v * n2]);
+      fv_gauss_face_means(s->np, s->fv.to_dg, &Ffv[v * n2], &s->flux[blk * side + v * n2]);
   }
 }
 
-void fv_gauss_fill_flux_start(const Solver *s, double t) {
+void fv_gauss_reconstruct_start(const Solver *s, double t) {
   const Mesh *m = s->mesh;
-  const int first_mpi = mesh_first_mpi_side(m), first_yours = mesh_first_yours_side(m);
-  const long blk = (long)s->n_var * s->n_dof_face;
   const double *U = s->fv.gauss->U;
   if (s->np > 1) { /* the FV elements' reconstruction (the boundary states need t) */
 #pragma omp parallel for schedule(static)
@@ -620,8 +635,19 @@ void fv_gauss_fill_flux_start(const Solver *s, double t) {
     for (int e = 0; e < m->n_elems; e++)
       if (s->fv.fv_elems[e]) reconstruct_faces(s, U, e);
   }
-  exchange_start(s->exchange, EXCH_U, s->U_slave, blk, EXCH_TO_MASTER);
+  exchange_start(s->exchange, EXCH_U, s->U_slave, (long)s->n_var * s->n_dof_face, EXCH_TO_MASTER);
+}
+
+void fv_gauss_fill_flux_start(const Solver *s, double t) {
+  const Mesh *m = s->mesh;
+  const int first_mpi = mesh_first_mpi_side(m), first_yours = mesh_first_yours_side(m);
+  const long blk = (long)s->n_var * s->n_dof_face;
+  if (!s->viscous) fv_gauss_reconstruct_start(s, t); /* Navier-Stokes: before the lifting */
   exchange_finish(s->exchange, EXCH_U);
+  if (s->viscous) { /* the lifting's grad_slave, then the FV elements' gradients */
+    exchange_finish(s->exchange, EXCH_GRAD);
+    fv_gauss_viscous_gradients(s, s->fv.gauss->U);
+  }
   fill_flux_range(s, t, first_mpi, first_yours); /* MPI sides first: their fluxes go out */
   fill_flux_fv_range(s, t, first_mpi, first_yours);
   exchange_start(s->exchange, EXCH_FLUX, s->flux, blk, EXCH_TO_SLAVE);

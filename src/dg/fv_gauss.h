@@ -10,8 +10,12 @@
  * subcells), the flux is computed there with the subcell-mean face normals, and a DG neighbour
  * takes the DG polynomial with those subcell means (conservative: both sides integrate the same
  * flux).
- * docs/fv.md. CPU backend (OpenMP, MPI) and CUDA backend on one rank (gpu/fv_gauss_kernels.cu; the
- * pointwise parts shared: dg/fv_gauss_pointwise.h), Euler, air: the set-up refuses the rest. */
+ * Navier-Stokes (CPU only, dg/fv_gauss_visc.c): FLEXI's viscous fluxes at the subcell interfaces
+ * from the subcells' difference quotients, the DG neighbours' lifting and fluxes through the face
+ * subcells.
+ * docs/fv.md. CPU backend (OpenMP, MPI) and CUDA backend on one rank, Euler only
+ * (gpu/fv_gauss_kernels.cu; the pointwise parts shared: dg/fv_gauss_pointwise.h), air: the set-up
+ * refuses the rest. */
 #ifndef HEXDG_FV_GAUSS_H
 #define HEXDG_FV_GAUSS_H
 
@@ -41,6 +45,9 @@ struct FVGauss {
                        subcell (FLEXI's extended reconstruction stencil) */
   double *ghost_dx; /* [elem][locside 6][line]: the distance from the boundary subcell's centre
                        to its ghost (FLEXI's FV_sdx_Face inverted) */
+  double *slope;    /* Navier-Stokes: [elem][dir 3][lift 4][line][interface np + 1]: d w / d xi of
+                       the lifting variables at an FV element's subcell interfaces in direction
+                       dir (0 and np: across the element faces, to the ghosts) */
   const double *U;  /* the state of the operator call (fv_gauss_prolong_start sets it): the
                        reconstruction waits for FillFlux, where the boundary states' time is known */
 };
@@ -51,6 +58,10 @@ struct FVGauss {
  * round-off) and the subcell Jacobians. */
 int fv_gauss_init(Solver *s);
 void fv_gauss_free(Solver *s);
+
+/* The GPU's answer to Navier-Stokes with Gauss-node switching: an input error that names the CPU
+ * backend (the CUDA kernels have no viscous subcell fluxes). */
+int fv_gauss_gpu_refusal(void);
 
 /* Whether element e is an FV element of Gauss-node switching (its U holds subcell means). */
 static inline int fv_elem_is_gauss_fv(const Solver *s, int e) {
@@ -67,8 +78,12 @@ const double *fv_elem_metrics(const Solver *s, int e);
  * MPI sides too), the face states, those of every side with an FV element at the face subcells
  * (first order), and what each element's reconstruction needs of the other (exchanged). */
 void fv_gauss_prolong_start(const Solver *s, const double *U);
-/* FillFlux (replaces fill_flux_start): the FV elements' face states reconstructed (the ghosts at
- * the boundaries need t), U_slave exchanged, the DG fluxes, then those of the sides with an FV
+/* The FV elements' ghosts and face states reconstructed (the boundary states need t); U_slave's
+ * exchange started. Navier-Stokes: the operator calls it before the lifting (whose face values
+ * are the reconstructed states, as FLEXI's FV_ProlongToDGFace before Lifting), else FillFlux. */
+void fv_gauss_reconstruct_start(const Solver *s, double t);
+/* FillFlux (replaces fill_flux_start): the reconstruction (Euler), U_slave exchanged, the
+ * FV elements' gradients (Navier-Stokes), the DG fluxes, then those of the sides with an FV
  * element at the face subcells (flux_fv) with their DG form (s->flux) for DG neighbours; the
  * exchanges of both to the slaves' ranks left in flight (fv_gauss_surface_end finishes
  * flux_fv's). */
@@ -82,6 +97,38 @@ void fv_gauss_surface_end(const Solver *s, double *Ut);
  * limited reconstruction of every subcell, the boundary subcells limited against the ghost values
  * beyond the element face (the same slopes as the element's face states). */
 void fv_gauss_subcell_volume(const Solver *s, int e, const double *prim, double *Ut);
+
+/* Whether a side has an FV element of Gauss-node switching (its face data at the face subcells). */
+static inline int fv_side_is_gauss(const Solver *s, int side) {
+  return s->fv.gauss && s->fv.gauss->side_fv[side];
+}
+
+/* M applied in both directions of an np x np face array (M = to_fv: the subcell means, to_dg:
+ * their inverse; out may not alias in). */
+void fv_gauss_face_means(int np, const double *M, const double *in, double *out);
+
+/* One face subcell of a side with an FV element: its mean n dS and position, the face states
+ * (uR = 0 on boundaries) and the boundary condition (bc_type -1 on inner sides). */
+typedef struct {
+  double mv[3], x[3], uL[HX_NVAR], uR[HX_NVAR];
+  int bc_type, bc_state;
+} FVGaussFacePoint;
+FVGaussFacePoint fv_gauss_face_point(const Solver *s, int side, int f);
+
+/* Navier-Stokes (dg/fv_gauss_visc.c). Lifting of a side with an FV element (replaces its
+ * lift_flux): the BR1 face values at the face subcells, the DG polynomial with their means of w* n
+ * dS. */
+void fv_gauss_face_lifting(const Solver *s, int side, double t);
+/* The FV elements' gradients (after gather_ghosts): the reference slopes of every subcell
+ * interface, the face gradients of their sides into grad_master/grad_slave at the face subcells,
+ * the DG neighbours' face gradients there as face subcell means; grad_slave exchanged again. */
+void fv_gauss_viscous_gradients(const Solver *s, const double *U);
+/* Ut -= the viscous fluxes through the inner subcell interfaces of FV element e (prim: the
+ * primitive subcell means, HX_NPRIM rows). */
+void fv_gauss_viscous_volume(const Solver *s, int e, const double *prim, double *Ut);
+/* The viscous part of face subcell f's flux (subtracted from F, flux . n dS; fp its states). */
+void fv_gauss_face_viscous_flux(const Solver *s, int side, int f, const FVGaussFacePoint *fp,
+                                double t, double *F);
 
 /* U of an element converted (FLEXI's FV_InterpolateDG2FV / FV2DG): to_fv = 1 DG -> FV, 0 back;
  * conservative: J U converted, so sum w J U = sum h^3 J_FV U_FV. tmp: 2 n3 doubles. */

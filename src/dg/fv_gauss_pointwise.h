@@ -150,6 +150,73 @@ HD static inline void fvg_line_residual(int riemann, int split, int limiter, dou
   }
 }
 
+/* The lifting variables (u, v, w, T) of a primitive ghost g[v * gs] (rho, u, v, w, p: T from the
+ * equation of state). */
+HD static inline void fvg_ghost_lifting(const PhysParams *pp, const double *g, int gs, double *w) {
+  double pr[HX_NPRIM];
+  for (int v = 0; v < HX_NVAR; v++)
+    pr[v] = g[v * gs];
+  prim_set_temperature(pp, pr);
+  lifting_variables(pr, w);
+}
+
+/* d w / d xi across an element face (FLEXI src/fv/fv_reconstruction.f90, FV_SurfCalcGradients):
+ * the physical slope from w_minus to w_plus over their distance gd, times d s / d xi of the
+ * boundary subcell, 2 dface / h (dface: its centre's distance from the face, h its width). */
+HD static inline double fvg_face_ref_slope(double w_minus, double w_plus, double gd, double dface,
+                                           double h) {
+  return (w_plus - w_minus) / gd * (2.0 * dface / h);
+}
+
+/* Physical gradients g[c][v] = sum_d M[3 d + c] dxi[d][v] from the reference derivatives dxi,
+ * M = Ja^d_c / J (FLEXI src/fv/fv_reconstruction.f90, FV_CalcGradients_Parabolic, step 3). */
+HD static inline void fvg_physical_gradient(const double M[9], const double dxi[3][HX_NLIFT],
+                                            double g[3][HX_NLIFT]) {
+  for (int c = 0; c < 3; c++)
+    for (int v = 0; v < HX_NLIFT; v++)
+      g[c][v] = M[c] * dxi[0][v] + M[3 + c] * dxi[1][v] + M[6 + c] * dxi[2][v];
+}
+
+/* Viscous flux . n dS through an inner subcell interface (FLEXI src/fv/fv_volint.f90,
+ * VOLINT_VISC): the viscous flux of the mean of both primitive subcell states pL, pR (rho, u, v,
+ * w, p, T) with the interface gradient g, dotted with the interface vector mv. */
+HD static inline void fvg_interface_viscous_flux(const PhysParams *pp, const double *pL,
+                                                 const double *pR, const double g[3][HX_NLIFT],
+                                                 const double mv[3], double *F) {
+  double pm[HX_NPRIM];
+  for (int v = 0; v < HX_NPRIM; v++)
+    pm[v] = 0.5 * (pL[v] + pR[v]);
+  viscous_flux_normal(pp, pm, g[0], g[1], g[2], mv, F);
+}
+
+/* F -= the viscous flux . n dS of one face subcell (FLEXI src/dg/fillflux.f90 with the face
+ * gradient of src/fv/fv_reconstruction.f90, FV_SurfCalcGradients_Parabolic): inner sides
+ * (bc_type < 0) the mean of both states' fluxes with the common gradient g, boundaries
+ * bc_viscous_flux of the inner state uL and its outer state. */
+HD static inline void fvg_face_subcell_viscous(int bc_type, int bc_state, const PhysParams *pp,
+                                               const ExactFuncParams *ef, const double *uL,
+                                               const double *uR_inner, const double g[3][HX_NLIFT],
+                                               const double mv[3], const double x[3], double t,
+                                               double *F) {
+  double n[3], t1[3], t2[3], Fv[HX_NVAR];
+  const double area = fv_interface_frame(mv, n, t1, t2);
+  if (bc_type < 0) {
+    double pL[HX_NPRIM], pR[HX_NPRIM], FR[HX_NVAR];
+    cons_to_prim(pp, uL, pL);
+    cons_to_prim(pp, uR_inner, pR);
+    viscous_flux_normal(pp, pL, g[0], g[1], g[2], n, Fv);
+    viscous_flux_normal(pp, pR, g[0], g[1], g[2], n, FR);
+    for (int v = 0; v < HX_NVAR; v++)
+      Fv[v] = 0.5 * (Fv[v] + FR[v]);
+  } else {
+    double uR[HX_NVAR];
+    bc_outer_state(bc_type, bc_state, ef, pp, uL, n, x, t, uR);
+    bc_viscous_flux(bc_type, pp, uL, uR, g[0], g[1], g[2], n, Fv);
+  }
+  for (int v = 0; v < HX_NVAR; v++)
+    F[v] -= area * Fv[v];
+}
+
 /* The surface term of an FV element's boundary subcell (fv_gauss_surface_end): the outward face
  * subcell flux over the subcell width, from the master's flux F; s_h = 1 / h. */
 HD static inline double fvg_surface_term(int flip, double s_h, double F) {

@@ -18,9 +18,11 @@
  * with the same loops; its node and face states come from the mixture's equation of state and
  * its fluxes from physics/navierstokes_mix.h. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "dg/cpuloops.h"
 #include "dg/eddyvisc.h"
+#include "dg/fv_gauss.h"
 #include "dg/mixture.h"
 #include "dg/solver.h"
 #include "parallel/exchange.h"
@@ -48,29 +50,18 @@ static void face_lifting_point(const Solver *s, int side, int f, double t) {
   const Geometry *g = &s->geo;
   int n2 = s->n_dof_face;
   long blk = (long)s->n_var * n2;
-  double uL[HX_NVAR], uR[HX_NVAR] = {0}, pL[HX_NPRIM], pR[HX_NPRIM], wL[HX_NLIFT], wR[HX_NLIFT];
-  for (int v = 0; v < s->n_var; v++)
+  double uL[HX_NVAR], uR[HX_NVAR] = {0}, x[3], n[3], wf[HX_NLIFT];
+  int bci = s->mesh->side_bc[side];
+  for (int v = 0; v < s->n_var; v++) {
     uL[v] = s->U_master[blk * side + v * n2 + f];
-  int bci = s->mesh->side_bc[side], bc = bci >= 0;
-  cons_to_prim(&s->phys, uL, pL);
-  lifting_variables(pL, wL);
-  if (!bc) {
-    for (int v = 0; v < s->n_var; v++)
-      uR[v] = s->U_slave[blk * side + v * n2 + f];
-    cons_to_prim(&s->phys, uR, pR);
-    lifting_variables(pR, wR);
-  } else {
-    double x[3], n[3];
-    for (int c = 0; c < 3; c++) {
-      x[c] = g->face_x[((long)side * 3 + c) * n2 + f];
-      n[c] = g->face_nvec[((long)side * 3 + c) * n2 + f];
-    }
-    bc_outer_state(s->bc_info[2 * bci], s->bc_info[2 * bci + 1], &s->exact, &s->phys, uL, n, x, t,
-                   uR);
-    bc_lifting_value(s->bc_info[2 * bci], &s->phys, uL, uR, wR);
+    if (bci < 0) uR[v] = s->U_slave[blk * side + v * n2 + f];
   }
-  double wf[HX_NLIFT];
-  br1_face_value(s->lifting_form, bc, wL, wR, wf);
+  for (int c = 0; c < 3; c++) {
+    x[c] = g->face_x[((long)side * 3 + c) * n2 + f];
+    n[c] = g->face_nvec[((long)side * 3 + c) * n2 + f];
+  }
+  br1_face_point(s->lifting_form, bci < 0 ? -1 : s->bc_info[2 * bci],
+                 bci < 0 ? 0 : s->bc_info[2 * bci + 1], &s->exact, &s->phys, uL, uR, n, x, t, wf);
   store_lift_flux(s, side, f, HX_NLIFT, wf);
 }
 
@@ -394,13 +385,18 @@ static void viscous_volume_element_mix(const Solver *s, const double *Uall, int 
 static void face_lifting_range(const Solver *s, double t, int first, int last) {
   int n2 = s->n_dof_face;
 #pragma omp parallel for schedule(static)
-  for (int side = first; side < last; side++)
+  for (int side = first; side < last; side++) {
+    if (fv_side_is_gauss(s, side)) { /* an FV element on Gauss nodes: at the face subcells */
+      fv_gauss_face_lifting(s, side, t);
+      continue;
+    }
     for (int f = 0; f < n2; f++) {
       if (s->mech)
         face_lifting_point_mix(s, side, f, t);
       else
         face_lifting_point(s, side, f, t);
     }
+  }
 }
 
 /* MPI sides: the volume part runs while U_slave is in flight; the master's rank computes the face
@@ -439,7 +435,9 @@ void lifting(const Solver *s, const double *U, double *Ut, double t) {
     double *buf = malloc(sizeof(double) * (3 * s->n_var + 5) * n3);
 #pragma omp for schedule(static)
     for (int e = 0; e < m->n_elems; e++) {
-      if (s->mech)
+      if (fv_elem_is_gauss_fv(s, e)) /* its viscous fluxes: the subcells' (fv_gauss_visc.c) */
+        memset(&Ut[(long)s->n_var * n3 * e], 0, sizeof(double) * s->n_var * n3);
+      else if (s->mech)
         viscous_volume_element_mix(s, U, e, buf, Ut);
       else
         viscous_volume_element(s, U, e, buf, buf + 3 * s->n_var * n3, Ut);

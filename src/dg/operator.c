@@ -41,6 +41,7 @@ void dg_time_derivative(Solver *s, const double *U, double *Ut, double t) {
     fv_gauss_prolong_start(s, U);
   else
     prolong_to_face_start(s, U);
+  if (fvg && s->viscous) fv_gauss_reconstruct_start(s, t); /* the lifting's face states */
   if (s->viscous) lifting(s, U, Ut, t);
   if (fvg)
     fv_gauss_fill_flux_start(s, t);

@@ -224,8 +224,9 @@ static int solver_setup(const Params *p, const double *weights, Solver *s) {
   HX_CHECK(set_var_names(s));
   HX_CHECK(alloc_state(s));
   HX_CHECK(exchange_create(s->mesh, &s->exchange));
+  HX_CHECK(eddyvisc_init(p, s)); /* its face coefficients cross the MPI sides */
   if (s->fv.enabled && node == NODE_GAUSS) HX_CHECK(fv_gauss_init(s)); /* needs all of the above */
-  return eddyvisc_init(p, s); /* its face coefficients cross the MPI sides */
+  return HX_OK;
 }
 
 int solver_create(const Params *p, Solver **out) {

@@ -11,6 +11,7 @@ extern "C" {
 #include "analysis/tgv_pointwise.h"
 #include "chem/mech.h"
 #include "dg/eddyvisc.h"
+#include "dg/fv_gauss.h"
 #include "dg/indicator.h"
 #include "gpu/gpu.h"
 #include "parallel/parallel.h"
@@ -651,6 +652,7 @@ static int stage_chain_possible(const GpuSolver *g) {
 
 extern "C" int gpu_solver_create(const Solver *s, const GpuOptions *opt, double t,
                                  GpuSolver **out) {
+  if (s->fv.gauss && s->viscous) return fv_gauss_gpu_refusal(); /* no viscous subcell fluxes */
   HX_CHECK(gpu_select_device(NULL, 0));
   GpuSolver *g = (GpuSolver *)calloc(1, sizeof(GpuSolver));
   if (!g) return HX_ERROR(HX_ERR_MEM, "out of host memory (GPU solver)");

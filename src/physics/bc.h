@@ -297,6 +297,26 @@ HD static inline void bc_lifting_value(int type, const PhysParams *pp, const dou
     w[v] = (1.0 - a) * wL[v] + a * wR[v];
 }
 
+/* The BR1 face value of one face point (to be multiplied by n_c s, br1_face_value's forms): the
+ * lifting variables of the inner state uL and, on inner faces (type < 0), of uR; on boundaries
+ * bc_lifting_value of uL and its outer state (unit normal n, position x, time t). */
+HD static inline void br1_face_point(int form, int type, int state, const ExactFuncParams *ef,
+                                     const PhysParams *pp, const double *uL, const double *uR_inner,
+                                     const double n[3], const double x[3], double t, double *wf) {
+  double pL[HX_NPRIM], pR[HX_NPRIM], wL[HX_NLIFT], wR[HX_NLIFT];
+  cons_to_prim(pp, uL, pL);
+  lifting_variables(pL, wL);
+  if (type < 0) {
+    cons_to_prim(pp, uR_inner, pR);
+    lifting_variables(pR, wR);
+  } else {
+    double uR[HX_NVAR];
+    bc_outer_state(type, state, ef, pp, uL, n, x, t, uR);
+    bc_lifting_value(type, pp, uL, uR, wR);
+  }
+  br1_face_value(form, type >= 0, wL, wR, wf);
+}
+
 /* Fv . n of the primitive state pr with the gradients g (eddy viscosity when les). */
 HD static inline void bc_state_viscous_flux(const PhysParams *pp, const double *pr, int les,
                                             double mu_t, double lambda_t, const double *gx,

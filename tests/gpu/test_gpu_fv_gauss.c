@@ -22,6 +22,7 @@
 #include "dg/indicator.h"
 #include "gpu/gpu.h"
 #include "physics/eos.h"
+#include "regression/fv_gauss_cases.h"
 #include "regression/harness.h"
 
 #define AGREE 1e-10 /* relative L2 difference GPU - CPU */
@@ -268,23 +269,6 @@ static void test_freestream(void **state) {
   freestream(cb, "checkerboard FV / DG:", 0);
 }
 
-/* The conserved integrals of s->U: DG elements sum w J U, FV elements sum h^3 J_FV U. */
-static void totals(const Solver *s, double *out) {
-  const int np = s->np, n3 = s->n_dof_elem;
-  const double h3 = pow(s->fv.gauss->h, 3);
-  for (int v = 0; v < s->n_var; v++)
-    out[v] = 0.0;
-  for (int e = 0; e < s->mesh->n_elems; e++) {
-    const double *sJ = fv_elem_sJ(s, e);
-    for (int q = 0; q < n3; q++) {
-      const double *w = s->disc.w;
-      const double wq = s->fv.fv_elems[e] ? h3 : w[q % np] * w[(q / np) % np] * w[q / (np * np)];
-      for (int v = 0; v < s->n_var; v++)
-        out[v] += wq / sJ[q] * s->U[((long)e * s->n_var + v) * n3 + q];
-    }
-  }
-}
-
 /* A density wave on the curved periodic box: FV everywhere until IndStartTime, then Persson's
  * indicator switches elements back to DG and some again to FV (test_fv_gauss's case). */
 static const char *const WAVE[] = {"IniExactFunc = 2",
@@ -312,9 +296,9 @@ static void test_wave_conservation(void **state) {
   assert_non_null(sim);
   Solver *s = sim->solver;
   double t0[HX_NVAR], t1[HX_NVAR];
-  totals(s, t0);
+  fvg_totals(s, t0);
   assert_int_equal(simulation_run(sim), HX_OK);
-  totals(s, t1); /* simulation_run ends with the state and FV_Elems on the host */
+  fvg_totals(s, t1); /* simulation_run ends with the state and FV_Elems on the host */
   double worst = 0.0;
   int n_fv = 0;
   for (int v = 0; v < HX_NVAR; v++)

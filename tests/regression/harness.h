@@ -87,6 +87,14 @@ static inline double *harness_run_copy(const char *const *base, const char *cons
   return u;
 }
 
+/* How many of n values differ bitwise between a and b. */
+static inline long harness_count_differing(const double *a, const double *b, long n) {
+  long differing = 0;
+  for (long q = 0; q < n; q++)
+    differing += memcmp(&a[q], &b[q], sizeof(double)) != 0;
+  return differing;
+}
+
 /* ||a - b|| / ||b|| over n values. */
 static inline double harness_rel_l2_diff(const double *a, const double *b, long n) {
   double num = 0.0, den = 0.0;

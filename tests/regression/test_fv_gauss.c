@@ -13,6 +13,7 @@
 
 #include "dg/fv_gauss.h"
 #include "dg/indicator.h"
+#include "fv_gauss_cases.h"
 #include "harness.h"
 #include "io/state.h"
 #include "mesh/facemap.h"
@@ -35,99 +36,11 @@ static const char *const BASE[] = {"ProjectName = fv_gauss",
                                    "Backend = cpu",
                                    NULL};
 
-/* The conserved integrals: sum w J U of DG elements, sum h^3 J_FV U of FV elements. */
-static void totals(const Solver *s, double *out) {
-  const int np = s->np, n3 = s->n_dof_elem;
-  const double h3 = pow(s->fv.gauss->h, 3);
-  for (int v = 0; v < s->n_var; v++)
-    out[v] = 0.0;
-  for (int e = 0; e < s->mesh->n_elems; e++) {
-    const double *sJ = fv_elem_sJ(s, e);
-    for (int q = 0; q < n3; q++) {
-      const double *w = s->disc.w;
-      const double wq = s->fv.fv_elems[e] ? h3 : w[q % np] * w[(q / np) % np] * w[q / (np * np)];
-      for (int v = 0; v < s->n_var; v++)
-        out[v] += wq / sJ[q] * s->U[((long)e * s->n_var + v) * n3 + q];
-    }
-  }
-}
-
-static int count_fv(const Solver *s) {
-  int n = 0;
-  for (int e = 0; e < s->mesh->n_elems; e++)
-    n += s->fv.fv_elems[e];
-  return n;
-}
-
-static double freestream_run(const char *indicator, int *n_fv, int *n_elems) {
-  const char *extra[] = {indicator,
-                         "BoxCurving = 0.1",
-                         "NGeo = 3",
-                         "IniExactFunc = 1",
-                         "RefState = (/1.0, 0.3, -0.2, 0.1, 0.71428571/)",
-                         "tend = 0.05",
-                         NULL};
-  Simulation *sim = harness_sim(BASE, extra, NULL);
-  assert_non_null(sim);
-  assert_non_null(sim->solver->fv.gauss);
-  assert_int_equal(simulation_run(sim), HX_OK);
-  const double dev = harness_freestream_deviation(sim->solver);
-  *n_fv = count_fv(sim->solver);
-  *n_elems = sim->solver->mesh->n_elems;
-  printf("  free stream, curved box, %s: %d of %d elements FV, %ld steps, max |U - U_inf| = "
-         "%.2e\n",
-         indicator, *n_fv, *n_elems, sim->iter, dev);
-  simulation_destroy(sim);
-  return dev;
-}
-
-static void test_freestream(void **state) {
+/* Free stream on a curved box (all FV, FV/DG checkerboard) and conservation while elements
+ * switch (fv_gauss_cases.h). */
+static void test_freestream_conservation(void **state) {
   (void)state;
-  int n_fv, n;
-  assert_true(freestream_run("IndicatorType = fv", &n_fv, &n) < 1e-12);
-  assert_int_equal(n_fv, n);
-  assert_true(freestream_run("IndicatorType = checkerboard", &n_fv, &n) < 1e-12);
-  assert_true(n_fv > 0 && n_fv < n);
-}
-
-/* A density wave on a periodic curved box: FV everywhere until IndStartTime, then Persson's
- * indicator switches elements back to DG (and some again to FV). */
-static void test_conservation(void **state) {
-  (void)state;
-  const char *extra[] = {"BoxCurving = 0.1",
-                         "NGeo = 3",
-                         "IniExactFunc = 2",
-                         "AdvVel = (/0.6, 0.3, 0.2/)",
-                         "IndicatorType = persson",
-                         "IndVar = 1",
-                         "IndStartTime = 0.02",
-                         "FV_IndUpperThreshold = -2.4",
-                         "FV_IndLowerThreshold = -2.5",
-                         "tend = 0.1",
-                         NULL};
-  Simulation *sim = harness_sim(BASE, extra, NULL);
-  assert_non_null(sim);
-  Solver *s = sim->solver;
-  double t0[HX_NVAR], t1[HX_NVAR];
-  totals(s, t0);
-  assert_int_equal(simulation_run(sim), HX_OK);
-  totals(s, t1);
-  double worst = 0.0;
-  for (int v = 0; v < HX_NVAR; v++)
-    worst = fmax(worst, fabs(t1[v] - t0[v]) / fmax(fabs(t0[v]), 1.0));
-  printf("  IndValue range:");
-  double lo = 1e300, hi = -1e300;
-  for (int e = 0; e < s->mesh->n_elems; e++) {
-    lo = fmin(lo, s->fv.ind_value[e]);
-    hi = fmax(hi, s->fv.ind_value[e]);
-  }
-  printf(" %.2f .. %.2f\n", lo, hi);
-  printf("  density wave, switching on a curved periodic box: %ld steps, %d of %d elements FV "
-         "at the end, largest change of an integral %.2e\n",
-         sim->iter, count_fv(s), s->mesh->n_elems, worst);
-  assert_true(worst < 1e-13);
-  assert_true(count_fv(s) > 0 && count_fv(s) < s->mesh->n_elems); /* mixed, switching acted */
-  simulation_destroy(sim);
+  fvg_assert_freestream_and_conservation(BASE, NULL);
 }
 
 /* L1 error of the density against the exact Sod solution (x0 = 0.5) at the end time: FV elements
@@ -170,7 +83,7 @@ static double sod_l1(int n_elems, int *n_fv) {
       err += 0.5 * dx * wi * fabs(s->U[(long)e * s->n_var * n3 + i] - ex[0]);
     }
   }
-  *n_fv = count_fv(s);
+  *n_fv = fvg_count_fv(s);
   printf("  Sod, %3d elements N = 2, t = %.3f: %d FV elements, L1(rho) = %.4e\n", n_elems, sim->t,
          *n_fv, err);
   simulation_destroy(sim);
@@ -214,7 +127,7 @@ static void test_restart_identity(void **state) {
   double *u_full = malloc(sizeof(double) * n);
   memcpy(u_full, full->solver->U, sizeof(double) * n);
   const long steps_full = full->iter;
-  const int fv_full = count_fv(full->solver);
+  const int fv_full = fvg_count_fv(full->solver);
   simulation_destroy(full);
 
   char mid[1100];
@@ -228,7 +141,7 @@ static void test_restart_identity(void **state) {
     n_fv_mid += fv_mid[e] != 0.0;
   Simulation *again = harness_sim(BASE, extra, mid);
   assert_non_null(again);
-  assert_int_equal(count_fv(again->solver), n_fv_mid);
+  assert_int_equal(fvg_count_fv(again->solver), n_fv_mid);
   assert_int_equal(simulation_run(again), HX_OK);
   long differing = 0;
   for (long q = 0; q < n; q++)
@@ -360,8 +273,8 @@ static void test_flexi_time_step(void **state) {
 int main(void) {
   harness_scratch_dir("fv_gauss");
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_freestream),      cmocka_unit_test(test_conservation),
-      cmocka_unit_test(test_sod_convergence), cmocka_unit_test(test_restart_identity),
-      cmocka_unit_test(test_flexi_time_step), cmocka_unit_test(test_reconstruction_distances)};
+      cmocka_unit_test(test_freestream_conservation), cmocka_unit_test(test_sod_convergence),
+      cmocka_unit_test(test_restart_identity), cmocka_unit_test(test_flexi_time_step),
+      cmocka_unit_test(test_reconstruction_distances)};
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
