@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # tools/chem_scaling.py on CPU ranks: a small 2-D detonation channel (h2o2, 30 x 4 elements;
 # first-order subcells at alpha_max 1, the set-up the test was made with) from t = 0 to 0.3 us,
-# then 10 restarted steps on 1 and 2 ranks, weak (channel twice as wide) and strong, uniform and weighted. Every point must run and parse; with ElemCost weights the
-# chemistry imbalance of each 2-rank point must drop by more than 0.2; the report writes its
+# then 10 restarted steps on 1 and 2 ranks, weak (channel twice as wide) and strong, uniform and
+# weighted. Every point must run and parse; with ElemCost weights the chemistry imbalance of each
+# 2-rank point must drop by more than 0.2; the report writes its
 # table. Skipped (77) without the mechanism or python3.
 source "$(dirname "$0")/mpi_lib.sh"
 mech="$root/../shared/data/mechanisms/h2o2_cantera/h2o2.yaml"
