@@ -217,6 +217,127 @@ HD static inline void fvg_face_subcell_viscous(int bc_type, int bc_state, const 
     F[v] -= area * Fv[v];
 }
 
+/* Index of volume node q along direction d. */
+HD static inline int fvg_index_along(int np, int d, int q) {
+  return d == 0 ? q % np : d == 1 ? (q / np) % np : q / (np * np);
+}
+
+/* The slopes of one FV element, es = slope + e 3 HX_NLIFT np^2 (np + 1) (FVGauss.slope): the
+ * np + 1 interfaces of direction d, lifting variable v, line. */
+HD static inline const double *fvg_slope_line(int np, const double *es, int d, int v, int line) {
+  return &es[((d * HX_NLIFT + v) * np * np + line) * (np + 1)];
+}
+
+/* The reference slopes d w / d xi of the lifting variables at the np + 1 interfaces of one line of
+ * an FV element (FLEXI src/fv/fv_reconstruction.f90, FV_CalcGradients): the subcells' w from the
+ * conservative means U[v * vs + base + i * stride], inner interfaces (w_i - w_i-1) / h, the element
+ * faces' to the primitive ghosts gl[v * gs], gr[v * gs] at the distances dgl, dgr
+ * (fvg_face_ref_slope; dxl0 and dxrN the end subcells' centre distances from the faces); into
+ * sl[v * ss + m]. */
+HD static inline void fvg_line_lifting_slopes(const PhysParams *pp, int np, double h,
+                                              const double *U, int vs, int base, int stride,
+                                              const double *gl, const double *gr, int gs,
+                                              double dgl, double dgr, double dxl0, double dxrN,
+                                              double *sl, int ss) {
+  double w[HX_NPMAX][HX_NLIFT], wl[HX_NLIFT], wr[HX_NLIFT];
+  for (int i = 0; i < np; i++) {
+    double u[HX_NVAR], pr[HX_NPRIM];
+    for (int v = 0; v < HX_NVAR; v++)
+      u[v] = U[v * vs + base + i * stride];
+    cons_to_prim(pp, u, pr);
+    lifting_variables(pr, w[i]);
+  }
+  fvg_ghost_lifting(pp, gl, gs, wl);
+  fvg_ghost_lifting(pp, gr, gs, wr);
+  for (int v = 0; v < HX_NLIFT; v++) {
+    double *s = &sl[v * ss];
+    s[0] = fvg_face_ref_slope(wl[v], w[0][v], dgl, dxl0, h);
+    for (int i = 1; i < np; i++)
+      s[i] = (w[i][v] - w[i - 1][v]) / h;
+    s[np] = fvg_face_ref_slope(w[np - 1][v], wr[v], dgr, dxrN, h);
+  }
+}
+
+/* Central d w / d xi_d of subcell q: the mean of the slopes across its two interfaces. */
+HD static inline double fvg_central_slope(int np, const double *es, int d, int v, int q) {
+  const int i = fvg_index_along(np, d, q);
+  const double *sl = fvg_slope_line(np, es, d, v, fvg_line_of(np, d, q));
+  return 0.5 * (sl[i] + sl[i + 1]);
+}
+
+/* Physical gradient g[c][v] of an FV element (slopes es; sJ [n3], Ja [9][n3] its subcells') at
+ * interface m of subcell q's line in direction d (FLEXI FV_CalcGradients_Parabolic): d w / d xi
+ * across it the slope there, along it the mean of the central slopes of subcells q and q2 (q2 = q
+ * at an element face), mapped with the mean of both subcells' Ja^d_c / J. */
+HD static inline void fvg_subcell_gradient(int np, const double *es, const double *sJ,
+                                           const double *Ja, int d, int q, int q2, int m,
+                                           double g[3][HX_NLIFT]) {
+  const int n3 = np * np * np;
+  double dxi[3][HX_NLIFT], M[9];
+  for (int v = 0; v < HX_NLIFT; v++)
+    for (int dd = 0; dd < 3; dd++)
+      dxi[dd][v] =
+          dd == d
+              ? fvg_slope_line(np, es, d, v, fvg_line_of(np, d, q))[m]
+              : 0.5 * (fvg_central_slope(np, es, dd, v, q) + fvg_central_slope(np, es, dd, v, q2));
+  for (int dc = 0; dc < 9; dc++)
+    M[dc] = 0.5 * (Ja[dc * n3 + q] * sJ[q] + Ja[dc * n3 + q2] * sJ[q2]);
+  fvg_physical_gradient(M, dxi, g);
+}
+
+/* Ut -= the viscous fluxes through the inner subcell interfaces of one line of an FV element
+ * (FLEXI src/fv/fv_volint.f90, VOLINT_VISC), direction d, nodes base + i * stride: the gradient
+ * fvg_subcell_gradient, the primitive means prim[v * n3 + node] (HX_NPRIM rows), the interface
+ * vectors mv[i * ms + c], the interfaces in order (each node's sum in the CPU's order); inv_w: 1 /
+ * the subcell widths. */
+HD static inline void fvg_line_viscous(const PhysParams *pp, int np, const double *es,
+                                       const double *sJ, const double *Ja, const double *inv_w,
+                                       const double *prim, int d, int base, int stride,
+                                       const double *mv, int ms, double *Ut) {
+  const int n3 = np * np * np;
+  for (int i = 0; i + 1 < np; i++) {
+    const int q = base + i * stride, q2 = q + stride;
+    double g[3][HX_NLIFT], pL[HX_NPRIM], pR[HX_NPRIM], F[HX_NVAR];
+    fvg_subcell_gradient(np, es, sJ, Ja, d, q, q2, i + 1, g);
+    for (int v = 0; v < HX_NPRIM; v++) {
+      pL[v] = prim[v * n3 + q];
+      pR[v] = prim[v * n3 + q2];
+    }
+    fvg_interface_viscous_flux(pp, pL, pR, g, &mv[i * ms], F);
+    for (int v = 0; v < HX_NVAR; v++) { /* the viscous flux enters with the opposite sign */
+      Ut[v * n3 + q] -= F[v] * inv_w[i];
+      Ut[v * n3 + q2] += F[v] * inv_w[i + 1];
+    }
+  }
+}
+
+/* The face gradient of one face subcell of a side with an FV element
+ * (FV_SurfCalcGradients_Parabolic): the mean of both elements' gm[k * gs], gs_[k * gs] (k = c
+ * HX_NLIFT + v), on boundaries (boundary != 0) the inner element's. */
+HD static inline void fvg_face_gradient_mean(int boundary, const double *gm, const double *gsl,
+                                             int gs, double g[3][HX_NLIFT]) {
+  for (int c = 0; c < 3; c++)
+    for (int v = 0; v < HX_NLIFT; v++) {
+      const int k = (c * HX_NLIFT + v) * gs;
+      g[c][v] = boundary ? gm[k] : 0.5 * (gm[k] + gsl[k]);
+    }
+}
+
+/* The lifting face values w* n dS of one face subcell (BR1, br1_face_point with the subcell mean
+ * n dS mv): wn[c HX_NLIFT + v]. */
+HD static inline void fvg_face_subcell_lifting(int form, int bc_type, int bc_state,
+                                               const ExactFuncParams *ef, const PhysParams *pp,
+                                               const double *uL, const double *uR_inner,
+                                               const double mv[3], const double x[3], double t,
+                                               double *wn) {
+  double n[3], t1[3], t2[3], wf[HX_NLIFT];
+  fv_interface_frame(mv, n, t1, t2);
+  br1_face_point(form, bc_type, bc_state, ef, pp, uL, uR_inner, n, x, t, wf);
+  for (int c = 0; c < 3; c++)
+    for (int v = 0; v < HX_NLIFT; v++)
+      wn[c * HX_NLIFT + v] = wf[v] * mv[c];
+}
+
 /* The surface term of an FV element's boundary subcell (fv_gauss_surface_end): the outward face
  * subcell flux over the subcell width, from the master's flux F; s_h = 1 / h. */
 HD static inline double fvg_surface_term(int flip, double s_h, double F) {
