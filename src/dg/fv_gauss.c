@@ -319,13 +319,6 @@ static int check_supported(const Solver *s) {
                   what);
 }
 
-int fv_gauss_gpu_refusal(void) {
-  return HX_ERROR(HX_ERR_INPUT,
-                  "FV switching on NodeType = GAUSS with mu0 > 0 (FLEXI's FV = SWITCH build with "
-                  "PARABOLIC = ON) runs on the CPU backend only in this version: the GPU kernels "
-                  "have no viscous subcell fluxes; set Backend = cpu (Backend = auto picks it)");
-}
-
 int fv_gauss_init(Solver *s) {
   const int np = s->np, N = np - 1;
   HX_CHECK(check_supported(s));

@@ -10,12 +10,11 @@
  * subcells), the flux is computed there with the subcell-mean face normals, and a DG neighbour
  * takes the DG polynomial with those subcell means (conservative: both sides integrate the same
  * flux).
- * Navier-Stokes (CPU only, dg/fv_gauss_visc.c): FLEXI's viscous fluxes at the subcell interfaces
- * from the subcells' difference quotients, the DG neighbours' lifting and fluxes through the face
- * subcells.
- * docs/fv.md. CPU backend (OpenMP, MPI) and CUDA backend on one rank, Euler only
- * (gpu/fv_gauss_kernels.cu; the pointwise parts shared: dg/fv_gauss_pointwise.h), air: the set-up
- * refuses the rest. */
+ * Navier-Stokes (dg/fv_gauss_visc.c): FLEXI's viscous fluxes at the subcell interfaces from the
+ * subcells' difference quotients, the DG neighbours' lifting and fluxes through the face subcells.
+ * docs/fv.md. CPU backend (OpenMP, MPI) and CUDA backend on one rank (gpu/fv_gauss_kernels.cu;
+ * the pointwise parts shared: dg/fv_gauss_pointwise.h), air without LES: the set-up refuses the
+ * rest. */
 #ifndef HEXDG_FV_GAUSS_H
 #define HEXDG_FV_GAUSS_H
 
@@ -58,10 +57,6 @@ struct FVGauss {
  * round-off) and the subcell Jacobians. */
 int fv_gauss_init(Solver *s);
 void fv_gauss_free(Solver *s);
-
-/* The GPU's answer to Navier-Stokes with Gauss-node switching: an input error that names the CPU
- * backend (the CUDA kernels have no viscous subcell fluxes). */
-int fv_gauss_gpu_refusal(void);
 
 /* Whether element e is an FV element of Gauss-node switching (its U holds subcell means). */
 static inline int fv_elem_is_gauss_fv(const Solver *s, int e) {

@@ -1,17 +1,29 @@
-/* FV switching on Gauss nodes on the device (one rank, Euler, air), the twin of src/dg/fv_gauss.c
- * (FLEXI's FV = SWITCH build with NODETYPE = GAUSS; docs/fv.md): the pointwise parts are
- * dg/fv_gauss_pointwise.h, the same code as the CPU's. Not a performance path: simple kernels,
- * one thread per face subcell or per element face subcell, one block per FV element.
- *   launch_fvg_faces   after the DG face fluxes of the stage (on the side stream), for the sides
- *                      with an FV element: both face states at the face subcells and what each
- *                      element's reconstruction sees of the other (fv_gauss_prolong_start); the
- *                      FV elements' ghosts and reconstructed face states (fill_flux_start's
- *                      part); the face subcell fluxes and their DG form in d->flux for a DG
- *                      neighbour (fill_flux_fv_range);
- *   launch_fvg_volume  after VolInt, once the ghosts are there: the FV elements' subcell
- *                      operator replaces their Ut (fv_gauss_subcell_volume);
+/* FV switching on Gauss nodes on the device (one rank, air), the twin of src/dg/fv_gauss.c and,
+ * with Navier-Stokes, src/dg/fv_gauss_visc.c (FLEXI's FV = SWITCH build with NODETYPE = GAUSS,
+ * PARABOLIC = ON; docs/fv.md): the pointwise parts are dg/fv_gauss_pointwise.h, the same code as
+ * the CPU's. Not a performance path: simple kernels, one thread per face subcell, per element face
+ * subcell or per subcell line, one block per FV element. A stage on the side stream, in the
+ * CPU's order (dg/operator.c):
+ *   launch_fvg_face_states  for the sides with an FV element both face states at the face
+ *                           subcells and what each element's reconstruction sees of the other
+ *                           (fv_gauss_prolong_start); the FV elements' ghosts and reconstructed
+ *                           face states (fv_gauss_reconstruct_start);
+ *   launch_fvg_lifting      Navier-Stokes, after the DG face lifting: the lifting face values of
+ *                           the sides with an FV element at the face subcells, their DG form in
+ *                           lift_flux (fv_gauss_face_lifting);
+ *   launch_fvg_gradients    Navier-Stokes, after the lifting: the FV elements' slopes, the face
+ *                           gradients at the face subcells in fvg_grad, FV elements' from their
+ *                           slopes, DG elements' the face subcell means of their lifted ones
+ *                           (fv_gauss_viscous_gradients);
+ *   launch_fvg_face_fluxes  after the DG face fluxes: the face subcell fluxes (Navier-Stokes: with
+ *                           the viscous part) and their DG form in d->flux for a DG neighbour
+ *                           (fill_flux_fv_range);
+ *   launch_fvg_volume       after VolInt, once the side stream's work is there: the FV elements'
+ *                           subcell operator replaces their Ut (fv_gauss_subcell_volume, with
+ *                           fv_gauss_viscous_volume);
  * the surface term of the FV elements (fv_gauss_surface_end) and their subcell Jacobians are the
- * update kernel's (update_node.cuh, FVG), the switch the indicator kernels'. */
+ * update kernel's (update_node.cuh, FVG; it leaves the DG lifting's viscous volume term out
+ * there, as lifting.c), the switch the indicator kernels'. */
 #include "gpu/gpu_internal.cuh"
 
 extern "C" {
@@ -161,9 +173,17 @@ __global__ static void subcell_flux_kernel(DevData d, DevPhysics ph, double c_st
     uL[v] = UL[v * n2];
     uR[v] = bc < 0 ? UL[(HX_NVAR + v) * n2] : 0.0;
   }
-  fvg_face_subcell_flux(d.riemann, d.riemann_bc, d.split, &ph.pp, &ph.ef,
-                        bc < 0 ? -1 : d.bc_info[2 * bc], bc < 0 ? 0 : d.bc_info[2 * bc + 1], uL, uR,
-                        mv, x, d.sc->t + c_stage * d.sc->dt, F);
+  const int bc_type = bc < 0 ? -1 : d.bc_info[2 * bc],
+            bc_state = bc < 0 ? 0 : d.bc_info[2 * bc + 1];
+  const double t = d.sc->t + c_stage * d.sc->dt;
+  fvg_face_subcell_flux(d.riemann, d.riemann_bc, d.split, &ph.pp, &ph.ef, bc_type, bc_state, uL, uR,
+                        mv, x, t, F);
+  if (d.fvg_grad) { /* Navier-Stokes: fv_gauss_face_viscous_flux */
+    const double *gm = d.fvg_grad + (size_t)side * 2 * HX_NGRAD * n2 + f;
+    double g[3][HX_NLIFT];
+    fvg_face_gradient_mean(bc >= 0, gm, gm + HX_NGRAD * n2, n2, g);
+    fvg_face_subcell_viscous(bc_type, bc_state, &ph.pp, &ph.ef, uL, uR, g, mv, x, t, F);
+  }
   double *out = d.fvg_flux + (size_t)side * d.nvar * n2 + f;
   for (int v = 0; v < HX_NVAR; v++)
     out[v * n2] = F[v];
@@ -182,6 +202,113 @@ __global__ static void dg_flux_kernel(DevData d) {
     out[v * d.n2] = fvg_face_mean(np, d.fv_to_dg, F + v * d.n2, 1, f % np, f / np);
 }
 
+/* One thread per face subcell of the sides with an FV element (Navier-Stokes): the BR1 lifting
+ * face values w* n dS of the face subcell states into fvg_lift (fv_gauss_face_lifting's first
+ * loop). */
+__global__ static void lifting_subcell_kernel(DevData d, DevPhysics ph, double c_stage) {
+  const int gid = blockIdx.x * blockDim.x + threadIdx.x;
+  if (gid >= d.n_sides * d.n2 || !(d.sc->dt > 0.0)) return;
+  const int side = gid / d.n2, f = gid % d.n2, n2 = d.n2;
+  const int *info = d.side_info + 6 * side, bc = info[5];
+  if (!fvg_side_fv(d, info)) return;
+  double uL[HX_NVAR], uR[HX_NVAR], mv[3], x[3], wn[HX_NGRAD];
+  for (int c = 0; c < 3; c++) {
+    mv[c] = d.fvg_face_mv[((size_t)side * 3 + c) * n2 + f];
+    x[c] = d.fvg_face_x[((size_t)side * 3 + c) * n2 + f];
+  }
+  const double *UL = d.fvg_U_face + (size_t)side * 2 * HX_NVAR * n2 + f;
+  for (int v = 0; v < HX_NVAR; v++) {
+    uL[v] = UL[v * n2];
+    uR[v] = bc < 0 ? UL[(HX_NVAR + v) * n2] : 0.0;
+  }
+  fvg_face_subcell_lifting(d.lifting_form, bc < 0 ? -1 : d.bc_info[2 * bc],
+                           bc < 0 ? 0 : d.bc_info[2 * bc + 1], &ph.ef, &ph.pp, uL, uR, mv, x,
+                           d.sc->t + c_stage * d.sc->dt, wn);
+  double *out = d.fvg_lift + (size_t)side * HX_NGRAD * n2 + f;
+  for (int k = 0; k < HX_NGRAD; k++)
+    out[k * n2] = wn[k];
+}
+
+/* One thread per face point of the sides with an FV element: the DG form of the face subcells'
+ * lifting values (the polynomial with these subcell means) replaces lift_flux there
+ * (fv_gauss_face_lifting's second loop). */
+__global__ static void lifting_dg_kernel(DevData d) {
+  const int gid = blockIdx.x * blockDim.x + threadIdx.x;
+  if (gid >= d.n_sides * d.n2 || !(d.sc->dt > 0.0)) return;
+  const int side = gid / d.n2, f = gid % d.n2, np = d.np;
+  if (!fvg_side_fv(d, d.side_info + 6 * side)) return;
+  const double *W = d.fvg_lift + (size_t)side * HX_NGRAD * d.n2;
+  double *out = d.lift_flux + (size_t)side * HX_NGRAD * d.n2 + f;
+  for (int k = 0; k < HX_NGRAD; k++)
+    out[k * d.n2] = fvg_face_mean(np, d.fv_to_dg, W + k * d.n2, 1, f % np, f / np);
+}
+
+/* One thread per line of a direction of an FV element (Navier-Stokes, after the ghosts): the
+ * slopes of the lifting variables at its np + 1 interfaces into fvg_slope (element_slopes of
+ * fv_gauss_visc.c). */
+__global__ static void slopes_kernel(DevData d, DevPhysics ph) {
+  const int np = d.np, n2 = d.n2, n3 = d.n3;
+  const int gid = blockIdx.x * blockDim.x + threadIdx.x;
+  if (gid >= d.n_elems * 3 * n2 || !(d.sc->dt > 0.0)) return;
+  const int e = gid / (3 * n2), dir = (gid / n2) % 3, line = gid % n2;
+  if (!d.fv_elems[e]) return;
+  const int a = line / np, b = line % np; /* line = a np + b, fvg_line_of's numbering */
+  const int base = dir == 0 ? (b * np + a) * np : dir == 1 ? b * n2 + a : b * np + a;
+  const int stride = dir == 0 ? 1 : dir == 1 ? np : n2;
+  const int lm = fvg_local_side(dir, 0), lp = fvg_local_side(dir, 1);
+  const double *gh = d.fvg_ghost + (size_t)e * 6 * HX_NVAR * n2;
+  const double *gd = d.fvg_ghost_dx + (size_t)e * 6 * n2;
+  const size_t at = ((size_t)e * 3 + dir) * n3 + (size_t)line * np;
+  double *sl = d.fvg_slope + (((size_t)e * 3 + dir) * HX_NLIFT * n2 + line) * (np + 1);
+  fvg_line_lifting_slopes(&ph.pp, np, d.fvg_h, d.U + (size_t)e * d.nvar * n3, n3, base, stride,
+                          gh + lm * HX_NVAR * n2 + line, gh + lp * HX_NVAR * n2 + line, n2,
+                          gd[lm * n2 + line], gd[lp * n2 + line], d.fvg_dx_l[at],
+                          d.fvg_dx_r[at + np - 1], sl, n2 * (np + 1));
+}
+
+/* Component k of a DG element's lifted gradient on its side at face point g (slot 0: master, 1:
+ * slave): the lifting kernel's grad_face, else prolonged from the volume gradients (as the face
+ * flux kernel reads them). */
+__device__ static double dg_face_grad(const DevData &d, int side, int slot, int e, int ls, int flip,
+                                      int k, int g) {
+  if (d.grad_face) return d.grad_face[(((size_t)side * 2 + slot) * HX_NGRAD + k) * d.n2 + g];
+  const double *q = d.grad + ((size_t)e * HX_NGRAD + k) * d.n3;
+  return prolong_to_face_point(d.disc, q, d.s2v[(flip * 6 + ls) * d.n2 + g], ls);
+}
+
+/* One thread per face subcell and element of the sides with an FV element (Navier-Stokes, after
+ * the slopes and the lifting): the element's face gradient into its slot of fvg_grad, an FV
+ * element's from its boundary subcell (face_gradients of fv_gauss_visc.c), a DG element's the
+ * face subcell mean of its lifted one (dg_face_gradients). */
+__global__ static void face_gradients_kernel(DevData d) {
+  const int np = d.np, n2 = d.n2, n3 = d.n3;
+  const int gid = blockIdx.x * blockDim.x + threadIdx.x;
+  if (gid >= d.n_sides * 2 * n2 || !(d.sc->dt > 0.0)) return;
+  const int side = gid / (2 * n2), slot = (gid / n2) % 2, f = gid % n2;
+  const int *info = d.side_info + 6 * side;
+  if (!fvg_side_fv(d, info)) return;
+  const int e = info[2 * slot], ls = info[2 * slot + 1], flip = slot ? info[4] : 0;
+  if (e < 0) return; /* a boundary side's slave */
+  double *out = d.fvg_grad + ((size_t)side * 2 + slot) * HX_NGRAD * n2 + f;
+  if (d.fv_elems[e]) {
+    const int q = d.s2v[(flip * 6 + ls) * n2 + f];
+    const double *es = d.fvg_slope + (size_t)e * 3 * HX_NLIFT * n2 * (np + 1);
+    double g[3][HX_NLIFT];
+    fvg_subcell_gradient(np, es, d.fvg_sJ + (size_t)e * n3, d.fvg_Ja + (size_t)e * 9 * n3,
+                         side_normal_dir(ls), q, q, side_is_plus(ls) ? np : 0, g);
+    for (int c = 0; c < 3; c++)
+      for (int v = 0; v < HX_NLIFT; v++)
+        out[(c * HX_NLIFT + v) * n2] = g[c][v];
+    return;
+  }
+  double buf[HX_NPMAX * HX_NPMAX];
+  for (int k = 0; k < HX_NGRAD; k++) {
+    for (int g = 0; g < n2; g++)
+      buf[g] = dg_face_grad(d, side, slot, e, ls, flip, k, g);
+    out[k * n2] = fvg_face_mean(np, d.fv_to_fv, buf, 1, f % np, f / np);
+  }
+}
+
 /* One block per element, one thread per line of a direction: an FV element's Ut = its subcell
  * operator (fv_gauss_subcell_volume; VolInt left 0 R_DG there). The directions one after the
  * other, as on the CPU (each node's sum in the same order); the primitive subcell means in
@@ -190,16 +317,16 @@ __global__ static void volume_kernel(DevData d, DevPhysics ph) {
   const int e = blockIdx.x, np = d.np, N = d.N, n2 = d.n2, n3 = d.n3;
   if (!d.fv_elems[e] || !(d.sc->dt > 0.0)) return; /* the whole block */
   const double *Ue = d.U + (size_t)e * d.nvar * n3;
-  double *prim = d.fvg_prim + (size_t)e * HX_NVAR * n3, *ut = d.Ut + (size_t)e * d.nvar * n3;
+  double *prim = d.fvg_prim + (size_t)e * HX_NPRIM * n3, *ut = d.Ut + (size_t)e * d.nvar * n3;
   for (int q = threadIdx.x; q < n3; q += blockDim.x) {
     double u[HX_NVAR], pr[HX_NPRIM];
     for (int v = 0; v < HX_NVAR; v++)
       u[v] = Ue[v * n3 + q];
     cons_to_prim(&ph.pp, u, pr);
-    for (int v = 0; v < HX_NVAR; v++) {
+    for (int v = 0; v < HX_NPRIM; v++)
       prim[v * n3 + q] = pr[v];
+    for (int v = 0; v < HX_NVAR; v++)
       ut[v * n3 + q] = 0.0;
-    }
   }
   __syncthreads();
   const double *gh = d.fvg_ghost + (size_t)e * 6 * HX_NVAR * n2;
@@ -220,13 +347,27 @@ __global__ static void volume_kernel(DevData d, DevPhysics ph) {
     }
     __syncthreads(); /* the next direction adds to the same nodes */
   }
+  if (!d.fvg_slope) return; /* Navier-Stokes: fv_gauss_viscous_volume, after the advective part */
+  const double *es = d.fvg_slope + (size_t)e * 3 * HX_NLIFT * n2 * (np + 1);
+  const double *sJ = d.fvg_sJ + (size_t)e * n3, *Ja = d.fvg_Ja + (size_t)e * 9 * n3;
+  for (int dir = 0; dir < 3; dir++) {
+    const int stride = dir == 0 ? 1 : dir == 1 ? np : n2;
+    for (int l = threadIdx.x; l < n2; l += blockDim.x) {
+      const int a = l / np, b = l % np;
+      const int base = dir == 0 ? (b * np + a) * np : dir == 1 ? b * n2 + a : b * np + a;
+      const double *mv = d.fv_metrics + (((size_t)e * 3 + dir) * N * n2 + b * np + a) * 3;
+      fvg_line_viscous(&ph.pp, np, es, sJ, Ja, d.fv_line->inv_w, prim, dir, base, stride, mv,
+                       3 * n2, ut);
+    }
+    __syncthreads();
+  }
 }
 
 static unsigned fvg_blocks(long n) {
   return (unsigned)((n + FVG_THREADS - 1) / FVG_THREADS);
 }
 
-int launch_fvg_faces(const DevData *d, const DevPhysics *ph, double c_stage, cudaStream_t s) {
+int launch_fvg_face_states(const DevData *d, const DevPhysics *ph, double c_stage, cudaStream_t s) {
   if (!d->fvg_sJ || d->n_sides == 0) return HX_OK;
   const long n_face = (long)d->n_sides * d->n2, n_elem = (long)d->n_elems * 6 * d->n2;
   face_states_kernel<<<fvg_blocks(n_face), FVG_THREADS, 0, s>>>(*d, *ph);
@@ -235,6 +376,34 @@ int launch_fvg_faces(const DevData *d, const DevPhysics *ph, double c_stage, cud
     elem_faces_kernel<<<fvg_blocks(n_elem), FVG_THREADS, 0, s>>>(*d, *ph, c_stage);
     CU_CHECK(cudaGetLastError());
   }
+  return HX_OK;
+}
+
+int launch_fvg_lifting(const DevData *d, const DevPhysics *ph, double c_stage, cudaStream_t s) {
+  if (!d->fvg_lift || d->n_sides == 0) return HX_OK;
+  const long n_face = (long)d->n_sides * d->n2;
+  lifting_subcell_kernel<<<fvg_blocks(n_face), FVG_THREADS, 0, s>>>(*d, *ph, c_stage);
+  CU_CHECK(cudaGetLastError());
+  lifting_dg_kernel<<<fvg_blocks(n_face), FVG_THREADS, 0, s>>>(*d);
+  CU_CHECK(cudaGetLastError());
+  return HX_OK;
+}
+
+int launch_fvg_gradients(const DevData *d, const DevPhysics *ph, cudaStream_t s) {
+  if (!d->fvg_slope || d->n_sides == 0) return HX_OK;
+  const long n_line = (long)d->n_elems * 3 * d->n2, n_face = (long)d->n_sides * 2 * d->n2;
+  if (n_line > 0) {
+    slopes_kernel<<<fvg_blocks(n_line), FVG_THREADS, 0, s>>>(*d, *ph);
+    CU_CHECK(cudaGetLastError());
+  }
+  face_gradients_kernel<<<fvg_blocks(n_face), FVG_THREADS, 0, s>>>(*d);
+  CU_CHECK(cudaGetLastError());
+  return HX_OK;
+}
+
+int launch_fvg_face_fluxes(const DevData *d, const DevPhysics *ph, double c_stage, cudaStream_t s) {
+  if (!d->fvg_sJ || d->n_sides == 0) return HX_OK;
+  const long n_face = (long)d->n_sides * d->n2;
   subcell_flux_kernel<<<fvg_blocks(n_face), FVG_THREADS, 0, s>>>(*d, *ph, c_stage);
   CU_CHECK(cudaGetLastError());
   dg_flux_kernel<<<fvg_blocks(n_face), FVG_THREADS, 0, s>>>(*d);
@@ -266,6 +435,7 @@ int fvg_upload(DevData *d, const Solver *s, IndAlloc alloc, void *ctx) {
   if (!g) return HX_OK;
   const size_t n3 = s->n_dof_elem, n2 = s->n_dof_face, ne = s->mesh->n_elems;
   const size_t ns = s->mesh->n_sides;
+  d->fvg_h = g->h;
   d->fvg_s_h = 1.0 / g->h;
   d->fvg_h3 = pow(g->h, 3); /* the subcell volume in reference space (node_volume_weight) */
   double *p = NULL;
@@ -292,5 +462,13 @@ int fvg_upload(DevData *d, const Solver *s, IndAlloc alloc, void *ctx) {
   HX_CHECK(fvg_array(alloc, ctx, &d->fvg_flux, ns * s->n_var * n2, NULL, "FV face fluxes"));
   HX_CHECK(fvg_array(alloc, ctx, &d->fvg_ghost, ne * 6 * HX_NVAR * n2, NULL, "FV ghost states"));
   HX_CHECK(fvg_array(alloc, ctx, &d->fvg_ghost_dx, ne * 6 * n2, NULL, "FV ghost distances"));
-  return fvg_array(alloc, ctx, &d->fvg_prim, ne * HX_NVAR * n3, NULL, "FV primitive states");
+  HX_CHECK(fvg_array(alloc, ctx, &d->fvg_prim, ne * HX_NPRIM * n3, NULL, "FV primitive states"));
+  if (!s->viscous) return HX_OK;
+  /* Navier-Stokes (fv_gauss_visc.c) */
+  HX_CHECK(fvg_array(alloc, ctx, &d->fvg_slope, ne * 3 * HX_NLIFT * n2 * (s->np + 1), NULL,
+                     "FV slopes"));
+  HX_CHECK(fvg_array(alloc, ctx, &d->fvg_grad, ns * 2 * HX_NGRAD * n2, NULL,
+                     "FV face subcell gradients"));
+  return fvg_array(alloc, ctx, &d->fvg_lift, ns * HX_NGRAD * n2, NULL,
+                   "FV face subcell lifting values");
 }

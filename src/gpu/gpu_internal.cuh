@@ -147,12 +147,17 @@ typedef struct {
    * fvg_dx_r [elem][3][line][np]; fvg_dist_master/_slave [side][2][n2]. Work arrays of a stage:
    * fvg_U_face, fvg_multi [side][master | slave][5][n2] (face states, the reconstruction's
    * neighbours), fvg_flux [side][nvar][n2] (flux . n dS of the face subcells), fvg_ghost
-   * [elem][6][5][n2], fvg_ghost_dx [elem][6][n2], fvg_prim [elem][5][n3]. fvg_s_h = 1 / h,
-   * fvg_h3 = h^3 (h the subcell width in reference space). */
+   * [elem][6][5][n2], fvg_ghost_dx [elem][6][n2], fvg_prim [elem][6][n3] (rho, u, v, w, p, T).
+   * Navier-Stokes (NULL for Euler; dg/fv_gauss_visc.c): fvg_slope [elem][dir 3][lift 4][line]
+   * [np + 1] (FVGauss.slope), fvg_grad [side][master | slave][12][n2] (the face gradients at the
+   * face subcells: the CPU's grad_master/grad_slave of the sides with an FV element), fvg_lift
+   * [side][12][n2] (w* n dS of the face subcells). fvg_h = h, fvg_s_h = 1 / h, fvg_h3 = h^3 (h the
+   * subcell width in reference space). */
   const double *fvg_sJ, *fvg_Ja, *fvg_face_mv, *fvg_face_x, *fvg_dx_l, *fvg_dx_r;
   const double *fvg_dist_master, *fvg_dist_slave;
   double *fvg_U_face, *fvg_multi, *fvg_flux, *fvg_ghost, *fvg_ghost_dx, *fvg_prim;
-  double fvg_s_h, fvg_h3;
+  double *fvg_slope, *fvg_grad, *fvg_lift;
+  double fvg_h, fvg_s_h, fvg_h3;
   double fvg_dt_scale; /* an FV element's spectral radius times this (timedisc_gauss_fv_scale) */
   /* FV_PositivityLimiter: per element [4] the minima of rho, p, -rho, -rho E of the state after
    * the stage's update, as ordered keys (fv_key; the update kernel reduces, the post-update
@@ -324,11 +329,20 @@ typedef int (*IndAlloc)(void *ctx, void **ptr, size_t bytes, const void *host, c
 int ind_upload(DevData *d, const Solver *s, IndAlloc alloc, void *ctx);
 int fv_configure(const DevData *d);
 /* FV switching on Gauss nodes (fv_gauss_kernels.cu; nothing unless d->fvg_sJ): the set-up data of
- * s->fv.gauss and the stage's work arrays (after ind_upload); the face work of a stage after the
- * DG face fluxes (face subcell states, ghosts, face subcell fluxes and their DG form in flux);
- * the FV elements' subcell operator into Ut after VolInt and launch_fvg_faces. */
+ * s->fv.gauss and the stage's work arrays (after ind_upload). A stage on the side stream:
+ * launch_fvg_face_states (face subcell states, ghosts, reconstructed face states) first;
+ * Navier-Stokes: launch_fvg_lifting after the DG face lifting (lift_flux of the sides with an FV
+ * element) and launch_fvg_gradients after the lifting (the FV elements' slopes, the face
+ * gradients at the face subcells); launch_fvg_face_fluxes after the DG face fluxes (face subcell
+ * fluxes and their DG form in flux). The FV elements' subcell operator into Ut after VolInt and
+ * the side stream's work (launch_fvg_volume). */
 int fvg_upload(DevData *d, const Solver *s, IndAlloc alloc, void *ctx);
-int launch_fvg_faces(const DevData *d, const DevPhysics *ph, double c_stage, cudaStream_t s);
+int launch_fvg_face_states(const DevData *d, const DevPhysics *ph, double c_stage,
+                           cudaStream_t s);
+int launch_fvg_lifting(const DevData *d, const DevPhysics *ph, double c_stage, cudaStream_t s);
+int launch_fvg_gradients(const DevData *d, const DevPhysics *ph, cudaStream_t s);
+int launch_fvg_face_fluxes(const DevData *d, const DevPhysics *ph, double c_stage,
+                           cudaStream_t s);
 int launch_fvg_volume(const DevData *d, const DevPhysics *ph, cudaStream_t s);
 /* The subcell metrics of src/dg/fv.c reordered for the volume kernel's interface numbering. */
 extern "C" void fv_device_metrics(int np, long n_elems, const double *host, double *out);

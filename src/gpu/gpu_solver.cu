@@ -11,7 +11,6 @@ extern "C" {
 #include "analysis/tgv_pointwise.h"
 #include "chem/mech.h"
 #include "dg/eddyvisc.h"
-#include "dg/fv_gauss.h"
 #include "dg/indicator.h"
 #include "gpu/gpu.h"
 #include "parallel/parallel.h"
@@ -114,8 +113,12 @@ static size_t planned_bytes(const Solver *s) {
     face += 2 * ns;
   }
   if (s->fv.gauss) { /* switching on Gauss nodes (fv_gauss_kernels.cu, fvg_upload) */
-    vol += ne * (n3 * (1 + 9 + 6 + HX_NVAR) + 6 * n2 * (HX_NVAR + 1));
+    vol += ne * (n3 * (1 + 9 + 6 + HX_NPRIM) + 6 * n2 * (HX_NVAR + 1));
     face += ns * n2 * (3 + 3 + 2 + 2 + 4 * HX_NVAR + nv);
+    if (s->viscous) { /* the slopes, the face subcells' gradients and lifting values */
+      vol += ne * 3 * HX_NLIFT * n2 * (s->np + 1);
+      face += ns * n2 * 3 * HX_NGRAD;
+    }
   }
   return sizeof(double) * (vol + face) + sizeof(int) * (6 * ns + 12 * ne + 30 * n2) +
          sizeof(Disc) + sizeof(StepScalars);
@@ -516,12 +519,18 @@ static int enqueue_stages(GpuSolver *g) {
     HX_CHECK(stage_coefs(g, st, &a, &b));
     if (g->d.alpha) HX_CHECK(fv_spread(g));
     HX_CHECK(keep_dt_alpha(g, st));
+    /* FV switching on Gauss nodes (fv_gauss_kernels.cu; no-ops otherwise), in dg/operator.c's
+       order: the FV faces reconstructed before the lifting, whose face values on their sides are
+       the face subcells'; the FV elements' gradients after it, before the face fluxes */
+    HX_CHECK(launch_fvg_face_states(&g->d, &g->ph, rk->c[st], g->s_side));
     if (g->d.viscous) {
       HX_CHECK(launch_face_lifting(&g->d, &g->ph, rk->c[st], 0, n_sides, g->s_side));
+      HX_CHECK(launch_fvg_lifting(&g->d, &g->ph, rk->c[st], g->s_side));
       HX_CHECK(launch_lifting(&g->d, &g->ph, 0, g->s_side));
+      HX_CHECK(launch_fvg_gradients(&g->d, &g->ph, g->s_side));
     }
     HX_CHECK(launch_face_flux(&g->d, &g->ph, rk->c[st], 0, n_sides, g->s_side));
-    HX_CHECK(launch_fvg_faces(&g->d, &g->ph, rk->c[st], g->s_side)); /* FV on Gauss nodes */
+    HX_CHECK(launch_fvg_face_fluxes(&g->d, &g->ph, rk->c[st], g->s_side));
     CU_CHECK(cudaEventRecord(g->ev_faces[st], g->s_side));
     if (volint_update_fused(&g->d)) { /* VolInt after the faces, in the update kernel */
       CU_CHECK(cudaStreamWaitEvent(g->s_elem, g->ev_faces[st], 0));
@@ -646,13 +655,14 @@ static int stage_chain_possible(const GpuSolver *g) {
     cudaGetLastError();
     return 0;
   }
-  return major >= 9 && !g->mpi && !g->d.mech && volint_update_fused(&g->d) &&
+  /* FV switching on Gauss nodes: the multi-kernel stage of enqueue_stages (its face and volume
+     work around VolInt; volint_update_fused already says no with FV, d.alpha) */
+  return major >= 9 && !g->mpi && !g->d.mech && !g->d.fvg_sJ && volint_update_fused(&g->d) &&
          gpu_env_flag("HEXDG_PDL", true);
 }
 
 extern "C" int gpu_solver_create(const Solver *s, const GpuOptions *opt, double t,
                                  GpuSolver **out) {
-  if (s->fv.gauss && s->viscous) return fv_gauss_gpu_refusal(); /* no viscous subcell fluxes */
   HX_CHECK(gpu_select_device(NULL, 0));
   GpuSolver *g = (GpuSolver *)calloc(1, sizeof(GpuSolver));
   if (!g) return HX_ERROR(HX_ERR_MEM, "out of host memory (GPU solver)");

@@ -90,11 +90,13 @@ update_node_from(const DevData &d, const DevPhysics &ph, double a, double b, dou
   int ijk[3] = {q % np, (q / np) % np, q / (np * np)};
   const Disc *disc = d.disc;
   const int nv = NV ? NV : d.nvar;
-  if (d.viscous) { /* the lifting kernel's viscous volume term */
+  const bool fv_elem = FVG && d.fv_elems[e];
+  /* the lifting kernel's viscous volume term; an FV element's viscous fluxes are its subcells'
+     (fv_gauss_kernels.cu volume_kernel), as lifting.c leaves it out there */
+  if (d.viscous && !fv_elem) {
     const double *uv = d.Ut_visc + (size_t)e * d.nvar * d.n3 + q;
     for (int v = 0; v < nv; v++) acc[v] = uv[v * d.n3] + acc[v];
   }
-  const bool fv_elem = FVG && d.fv_elems[e];
   if (fv_elem) fvg_surface_node(d, e, q, ijk, acc);
   for (int ls = 0; ls < 6 && !fv_elem; ls++) {
     double w = surface_weight(disc, ls, ijk[side_normal_dir(ls)]);
