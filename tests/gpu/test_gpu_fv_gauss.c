@@ -11,7 +11,12 @@
  * round-off on the GPU. These runs land every step on Analyze_dt (fixed dt), so that the states
  * compare the operator and the switching alone; test_sod_cfl_dt runs with the CFL time step and
  * so also compares the time step of the FV elements (the subcells' metrics and FLEXI's
- * CFLScale(1)). Skipped where no GPU is visible. */
+ * CFLScale(1)). Navier-Stokes (mu0 > 0, dg/fv_gauss_visc.c on the CPU): a density wave on the
+ * curved box with a checkerboard of FV and DG elements and with Persson's indicator switching
+ * them, and the Sod check with viscosity (boundary face subcells' viscous fluxes), the FV
+ * elements identical and the largest GPU - CPU difference below 1e-12 of the state's largest
+ * value (the Sod shock: AGREE); a viscous free stream on the GPU (all FV with Dirichlet
+ * boundaries, checkerboard) to round-off. Skipped where no GPU is visible. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -25,7 +30,8 @@
 #include "regression/fv_gauss_cases.h"
 #include "regression/harness.h"
 
-#define AGREE 1e-10 /* relative L2 difference GPU - CPU */
+#define AGREE 1e-10      /* relative L2 difference GPU - CPU */
+#define AGREE_VISC 1e-12 /* Navier-Stokes, smooth: max |GPU - CPU| / max |CPU| */
 
 /* FLEXI's checks/riemann parameter file on the built-in box (BC 2 on x, periodic y and z). */
 static const char *const SOD[] = {"ProjectName = gpu_fvg_sod",
@@ -111,33 +117,58 @@ static int count_fv(const Run *r) {
   return n;
 }
 
+/* max |a - b| / max |b| over n values. */
+static double max_rel_diff(const double *a, const double *b, long n) {
+  double num = 0.0, den = 0.0;
+  for (long q = 0; q < n; q++) {
+    num = fmax(num, fabs(a[q] - b[q]));
+    den = fmax(den, fabs(b[q]));
+  }
+  return den > 0.0 ? num / den : num;
+}
+
 /* CPU and GPU runs of base + extra (+ last): the same FV elements, the same step count and time,
- * the states within AGREE; returns the CPU run (the caller frees it). */
-static Run agree(const char *const *base, const char *const *extra, const char *last,
-                 const char *what) {
+ * the states within AGREE (relative L2) and, max_bound > 0, max |GPU - CPU| / max |CPU| below
+ * max_bound; returns the CPU run (the caller frees it). */
+static Run agree_max(const char *const *base, const char *const *extra, const char *last,
+                     const char *what, double max_bound) {
   Run c = run_case(base, extra, "Backend = cpu", last);
   Run g = run_case(base, extra, "Backend = cuda", last);
   assert_int_equal(c.n_u, g.n_u);
   int differ = 0;
   for (int e = 0; e < c.n_elems; e++)
     differ += c.fv[e] != g.fv[e];
-  const double d = harness_rel_l2_diff(g.U, c.U, c.n_u);
-  printf("  %-52s %4ld steps, %3d FV (CPU) %3d FV (GPU), %d differ, rel. L2 GPU-CPU %.2e\n", what,
-         c.iter, count_fv(&c), count_fv(&g), differ, d);
+  const double d = harness_rel_l2_diff(g.U, c.U, c.n_u), dmax = max_rel_diff(g.U, c.U, c.n_u);
+  printf("  %-52s %4ld steps, %3d FV (CPU) %3d FV (GPU), %d differ, rel. L2 GPU-CPU %.2e, "
+         "max %.2e\n",
+         what, c.iter, count_fv(&c), count_fv(&g), differ, d, dmax);
   assert_int_equal(c.iter, g.iter);
   /* runs that land on Analyze_dt take the same dt bit for bit; with the CFL time step the GPU's
      reduction (another order of the same operations) may differ in the last bits */
   assert_true(fabs(c.t - g.t) <= 1e-13 * fabs(c.t));
   assert_int_equal(differ, 0);
   assert_true(d <= AGREE);
+  if (max_bound > 0.0) assert_true(dmax < max_bound);
   run_free(&g);
   return c;
+}
+
+static Run agree(const char *const *base, const char *const *extra, const char *last,
+                 const char *what) {
+  return agree_max(base, extra, last, what, 0.0);
 }
 
 /* agree alone. */
 static void check_agree(const char *const *base, const char *const *extra, const char *last,
                         const char *what) {
   Run c = agree(base, extra, last, what);
+  run_free(&c);
+}
+
+/* agree_max alone. */
+static void check_agree_max(const char *const *base, const char *const *extra, const char *what,
+                            double max_bound) {
+  Run c = agree_max(base, extra, NULL, what, max_bound);
   run_free(&c);
 }
 
@@ -230,7 +261,7 @@ static const char *const BOX[] = {"ProjectName = gpu_fvg_box",
 
 /* A free stream on the curved box on the GPU alone: max |U - U_inf| after tend. */
 static void freestream(const char *const *extra, const char *what, int all_fv) {
-  const char *all[16];
+  const char *all[24];
   int n = 0;
   for (; extra[n]; n++)
     all[n] = extra[n];
@@ -313,12 +344,93 @@ static void test_wave_conservation(void **state) {
   simulation_destroy(sim);
 }
 
+/* Navier-Stokes (FLEXI's PARABOLIC = ON; dg/fv_gauss_visc.c, the GPU's kernels in
+ * fv_gauss_kernels.cu): viscous subcell fluxes, face subcell gradients and lifting. */
+static const char *const VISC[] = {"mu0 = 0.02", "Pr = 0.72", NULL};
+
+/* VISC + extra into all (NULL-terminated). */
+static void with_visc(const char *const *extra, const char **all, int size) {
+  int n = 0;
+  for (int k = 0; VISC[k]; k++)
+    all[n++] = VISC[k];
+  for (int k = 0; extra[k]; k++)
+    all[n++] = extra[k];
+  assert_true(n < size);
+  all[n] = NULL;
+}
+
+static void test_visc_freestream(void **state) {
+  (void)state;
+  if (!have_gpu()) skip();
+  const char *all[24];
+  const char *bc[] = {"IndicatorType = fv", "BoxPeriodic = (/F,F,T/)", NULL};
+  with_visc(bc, all, 24);
+  freestream(all, "mu0 = 0.02, all FV, Dirichlet x, y:", 1);
+  const char *cb[] = {"IndicatorType = checkerboard", NULL};
+  with_visc(cb, all, 24);
+  freestream(all, "mu0 = 0.02, checkerboard:", 0);
+}
+
+/* The density wave with viscosity on the curved box: a fixed checkerboard of FV and DG elements
+ * (periodic; and with Dirichlet boundaries in x and y), then Persson's indicator switching them
+ * (WAVE); the states within AGREE_VISC of the CPU's. */
+static void test_visc_wave(void **state) {
+  (void)state;
+  if (!have_gpu()) skip();
+  const char *all[32];
+  /* 40 steps of dt = Analyze_dt (below the CFL and DFL limits) */
+  const char *cb[] = {"IniExactFunc = 2",
+                      "AdvVel = (/0.6, 0.3, 0.2/)",
+                      "IndicatorType = checkerboard",
+                      "tend = 1.",
+                      "Analyze_dt = 0.002",
+                      "maxIter = 40",
+                      NULL};
+  with_visc(cb, all, 32);
+  Run c = agree_max(BOX, all, NULL, "mu0 = 0.02, density wave, checkerboard:", AGREE_VISC);
+  assert_true(count_fv(&c) > 0 && count_fv(&c) < c.n_elems);
+  run_free(&c);
+  const char *cbd[] = {"IniExactFunc = 2",
+                       "AdvVel = (/0.6, 0.3, 0.2/)",
+                       "IndicatorType = checkerboard",
+                       "BoxPeriodic = (/F,F,T/)",
+                       "tend = 1.",
+                       "Analyze_dt = 0.002",
+                       "maxIter = 40",
+                       NULL};
+  with_visc(cbd, all, 32);
+  check_agree_max(BOX, all, "mu0 = 0.02, density wave, checkerboard, Dirichlet:", AGREE_VISC);
+  with_visc(WAVE, all, 32);
+  c = agree_max(BOX, all, NULL, "mu0 = 0.02, density wave, switching:", AGREE_VISC);
+  assert_true(count_fv(&c) > 0 && count_fv(&c) < c.n_elems); /* mixed at the end */
+  run_free(&c);
+}
+
+/* The Sod check with viscosity after 40 and 100 steps: switching both ways near the shock, the
+ * boundary face subcells' viscous fluxes (BC 2 at x) and a wall (BC 9). */
+static void test_visc_sod(void **state) {
+  (void)state;
+  if (!have_gpu()) skip();
+  const char *sod40[] = {"mu0 = 1e-3", "Riemann = HLLC", "maxIter = 40", NULL};
+  check_agree(SOD, sod40, NULL, "Sod N = 2, HLLC, mu0 = 1e-3, 40 steps:");
+  const char *sod100[] = {"mu0 = 1e-3", "N = 3", "Riemann = HLLC", "maxIter = 100", NULL};
+  check_agree(SOD, sod100, NULL, "Sod N = 3, HLLC, mu0 = 1e-3, 100 steps:");
+  const char *wall[] = {"mu0 = 1e-3",
+                        "Riemann = HLLC",
+                        "BoundaryName = BC_xplus",
+                        "BoundaryType = (/9,0/)",
+                        "maxIter = 100",
+                        NULL};
+  check_agree(SOD, wall, NULL, "Sod N = 2, HLLC, mu0 = 1e-3, wall at x+:");
+}
+
 int main(void) {
   harness_scratch_dir("gpu_fv_gauss");
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_freestream),   cmocka_unit_test(test_sod_riemann),
       cmocka_unit_test(test_sod_variants), cmocka_unit_test(test_wave_conservation),
-      cmocka_unit_test(test_sod_cfl_dt),
+      cmocka_unit_test(test_sod_cfl_dt),   cmocka_unit_test(test_visc_freestream),
+      cmocka_unit_test(test_visc_wave),    cmocka_unit_test(test_visc_sod),
   };
   int rc = cmocka_run_group_tests(tests, NULL, NULL);
   return rc == 0 && gpu_device_count() == 0 ? 77 : rc; /* no GPU: skipped, not passed */
