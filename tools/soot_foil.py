@@ -4,7 +4,8 @@ run (RecordMaxPressure = T, FieldData MaxPressure of a hexdg state file), as a p
 cell width from it.
 
 usage: soot_foil.py --ini case.ini [--hexdg PATH] STATE.h5 [--npz out.npz]    (extract)
-       soot_foil.py --from-npz in.npz [--png out.png] [--xmin X] [--lambda-ref L]    (analyse)
+       soot_foil.py --from-npz in.npz [--png out.png] [--xmin X] [--xmax X] [--lambda-ref L]
+                                                                               (analyse)
        soot_foil.py --ini case.ini STATE.h5 --png out.png ...                   (both at once)
 
 Extract: the node positions come from the state's mesh (tools/front_speed.py's MeshMaker: the
@@ -16,7 +17,7 @@ extract and the plot is made elsewhere.
 
 Analyse: the image divided by the CJ pressure (--p-cj, else its median over the burnt region),
 drawn with x along the tube (PNG); the cell width from the transverse spectrum: for every column
-with x >= --xmin the mean-free p_max(y) is Fourier transformed, the power spectra are summed, and
+with --xmin <= x < --xmax the mean-free p_max(y) is Fourier transformed, the power spectra are summed, and
 the dominant transverse wavelength is lambda_y = W / k for the peak's mode k (W the channel
 width). In a regular cellular pattern the tracks of the triple points are periodic in y with the
 cell width, so lambda_y is the cell width (or half of it, when the two families of tracks are
@@ -85,12 +86,13 @@ def extract(args):
             "time": state.time}
 
 
-def transverse_spectrum(img, x, xmin):
-    """Summed power spectrum over y of the columns with x >= xmin (mean removed per column)."""
-    cols = img[:, x >= xmin]
+def transverse_spectrum(img, x, xmin, xmax=np.inf):
+    """Summed power spectrum over y of the columns with xmin <= x < xmax (mean removed per
+    column)."""
+    cols = img[:, (x >= xmin) & (x < xmax)]
     cols = cols[:, np.all(np.isfinite(cols), axis=0)]
     if cols.shape[1] == 0:
-        fail(f"no burnt column with x >= {xmin:g}: lower --xmin")
+        fail(f"no burnt column with {xmin:g} <= x < {xmax:g}: widen --xmin/--xmax")
     # even extension: the walls at y0 and y1 are symmetry lines of the pattern
     ext = np.concatenate([cols, cols[-2:0:-1]], axis=0)
     ext = ext - ext.mean(axis=0)
@@ -103,11 +105,13 @@ def analyse(data, args):
     x = np.linspace(data["x0"], data["x1"], nx)
     width = data["y1"] - data["y0"]
     xmin = args.xmin if args.xmin is not None else data["x0"] + 0.5 * (data["x1"] - data["x0"])
-    power, n_cols = transverse_spectrum(img, x, xmin)
+    xmax = args.xmax if args.xmax is not None else np.inf
+    power, n_cols = transverse_spectrum(img, x, xmin, xmax)
     period = 2.0 * width  # the even extension's period
     modes = np.argsort(power[1:])[::-1][:3] + 1
+    window = f"x >= {xmin:.6g} m" + (f" and < {xmax:.6g} m" if np.isfinite(xmax) else "")
     print(f"channel width {width:.6g} m, {nx} x {ny} pixels, t = {data['time']:.6g} s, "
-          f"{n_cols} columns with x >= {xmin:.6g} m")
+          f"{n_cols} columns with {window}")
     for k in modes:
         print(f"  transverse mode {k}: wavelength {period / k:.6g} m, relative power "
               f"{power[k] / power[1:].sum():.3f}")
@@ -154,6 +158,7 @@ def main():
     ap.add_argument("--from-npz", help="analyse an image written with --npz")
     ap.add_argument("--png", help="draw the soot foil")
     ap.add_argument("--xmin", type=float, help="spectrum over x >= xmin (default: the second half)")
+    ap.add_argument("--xmax", type=float, help="and x < xmax (default: to the end)")
     ap.add_argument("--lambda-ref", type=float, help="a literature cell width to compare with [m]")
     ap.add_argument("--p-cj", type=float, help="pressure scale of the picture (default: median)")
     ap.add_argument("--vmax", type=float, default=3.0, help="colour scale top, in units of p_CJ")

@@ -89,5 +89,18 @@ assert img.shape[0] == 3 * 2 + 1, img.shape  # 2 elements of N = 3 across: 7 nod
 assert abs(np.nanmax(img) - rec.max()) <= 1e-15 * rec.max(), (np.nanmax(img), rec.max())
 PY
 [ $? -eq 0 ] || fails=$((fails + 1))
+# the transverse spectrum of a window: a synthetic foil with tracks of wavelength W/2 for x < 0.5
+# and W/3 beyond (W = 0.03 m) gives each in its window
+"$py" - <<'PY'
+import numpy as np
+y = np.linspace(0.0, 0.03, 61)[:, None]
+x = np.linspace(0.0, 1.0, 201)[None, :]
+img = 2e5 + 1e4 * np.where(x < 0.5, np.cos(2 * np.pi * y / 0.015), np.cos(2 * np.pi * y / 0.01))
+np.savez("synthetic.npz", pmax=img, x0=0.0, x1=1.0, y0=0.0, y1=0.03, time=1e-4)
+PY
+"$py" "$tools/soot_foil.py" --from-npz synthetic.npz --xmin 0 --xmax 0.5 >win1.txt 2>&1
+check "soot_foil.py --xmax: the first window's wavelength W/2" grep -q "^cell_width 0.015$" win1.txt
+"$py" "$tools/soot_foil.py" --from-npz synthetic.npz --xmin 0.5 >win2.txt 2>&1
+check "soot_foil.py --xmin: the second window's wavelength W/3" grep -q "^cell_width 0.01$" win2.txt
 [ $fails -eq 0 ] && echo "all soot-foil checks passed" || echo "$fails soot-foil check(s) failed"
 exit $((fails > 0))
