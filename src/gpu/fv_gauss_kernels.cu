@@ -156,14 +156,12 @@ __global__ static void elem_faces_kernel(DevData d, DevPhysics ph, double c_stag
     U[v * n2] = uf[v];
 }
 
-/* One thread per face subcell of the sides with an FV element: flux . n dS (fvg_flux). */
-__global__ static void subcell_flux_kernel(DevData d, DevPhysics ph, double c_stage) {
-  const int gid = blockIdx.x * blockDim.x + threadIdx.x;
-  if (gid >= d.n_sides * d.n2 || !(d.sc->dt > 0.0)) return;
-  const int side = gid / d.n2, f = gid % d.n2, n2 = d.n2;
-  const int *info = d.side_info + 6 * side, bc = info[5];
-  if (!fvg_side_fv(d, info)) return;
-  double uL[HX_NVAR], uR[HX_NVAR], mv[3], x[3], F[HX_NVAR];
+/* Face subcell f of side: its vector mv and position x, the two face subcell states (uR = 0 at a
+ * boundary, bc >= 0). */
+__device__ static __forceinline__ void face_subcell_load(const DevData &d, int side, int f, int bc,
+                                                         double *uL, double *uR, double mv[3],
+                                                         double x[3]) {
+  const int n2 = d.n2;
   for (int c = 0; c < 3; c++) {
     mv[c] = d.fvg_face_mv[((size_t)side * 3 + c) * n2 + f];
     x[c] = d.fvg_face_x[((size_t)side * 3 + c) * n2 + f];
@@ -173,6 +171,17 @@ __global__ static void subcell_flux_kernel(DevData d, DevPhysics ph, double c_st
     uL[v] = UL[v * n2];
     uR[v] = bc < 0 ? UL[(HX_NVAR + v) * n2] : 0.0;
   }
+}
+
+/* One thread per face subcell of the sides with an FV element: flux . n dS (fvg_flux). */
+__global__ static void subcell_flux_kernel(DevData d, DevPhysics ph, double c_stage) {
+  const int gid = blockIdx.x * blockDim.x + threadIdx.x;
+  if (gid >= d.n_sides * d.n2 || !(d.sc->dt > 0.0)) return;
+  const int side = gid / d.n2, f = gid % d.n2, n2 = d.n2;
+  const int *info = d.side_info + 6 * side, bc = info[5];
+  if (!fvg_side_fv(d, info)) return;
+  double uL[HX_NVAR], uR[HX_NVAR], mv[3], x[3], F[HX_NVAR];
+  face_subcell_load(d, side, f, bc, uL, uR, mv, x);
   const int bc_type = bc < 0 ? -1 : d.bc_info[2 * bc],
             bc_state = bc < 0 ? 0 : d.bc_info[2 * bc + 1];
   const double t = d.sc->t + c_stage * d.sc->dt;
@@ -212,15 +221,7 @@ __global__ static void lifting_subcell_kernel(DevData d, DevPhysics ph, double c
   const int *info = d.side_info + 6 * side, bc = info[5];
   if (!fvg_side_fv(d, info)) return;
   double uL[HX_NVAR], uR[HX_NVAR], mv[3], x[3], wn[HX_NGRAD];
-  for (int c = 0; c < 3; c++) {
-    mv[c] = d.fvg_face_mv[((size_t)side * 3 + c) * n2 + f];
-    x[c] = d.fvg_face_x[((size_t)side * 3 + c) * n2 + f];
-  }
-  const double *UL = d.fvg_U_face + (size_t)side * 2 * HX_NVAR * n2 + f;
-  for (int v = 0; v < HX_NVAR; v++) {
-    uL[v] = UL[v * n2];
-    uR[v] = bc < 0 ? UL[(HX_NVAR + v) * n2] : 0.0;
-  }
+  face_subcell_load(d, side, f, bc, uL, uR, mv, x);
   fvg_face_subcell_lifting(d.lifting_form, bc < 0 ? -1 : d.bc_info[2 * bc],
                            bc < 0 ? 0 : d.bc_info[2 * bc + 1], &ph.ef, &ph.pp, uL, uR, mv, x,
                            d.sc->t + c_stage * d.sc->dt, wn);
