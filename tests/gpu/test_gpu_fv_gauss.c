@@ -300,47 +300,30 @@ static void test_freestream(void **state) {
   freestream(cb, "checkerboard FV / DG:", 0);
 }
 
-/* A density wave on the curved periodic box: FV everywhere until IndStartTime, then Persson's
- * indicator switches elements back to DG and some again to FV (test_fv_gauss's case). */
-static const char *const WAVE[] = {"IniExactFunc = 2",
-                                   "AdvVel = (/0.6, 0.3, 0.2/)",
-                                   "IndicatorType = persson",
-                                   "IndVar = 1",
-                                   "IndStartTime = 0.02",
-                                   "FV_IndUpperThreshold = -2.4",
-                                   "FV_IndLowerThreshold = -2.5",
-                                   "tend = 0.1",
-                                   "Analyze_dt = 0.002",
-                                   NULL};
+/* fv_gauss_cases.h's density wave on the curved periodic box, with a step that lands on every
+ * Analyze_dt (test_fv_gauss's case). */
+#define WAVE_DT "Analyze_dt = 0.002"
 
 static void test_wave_conservation(void **state) {
   (void)state;
   if (!have_gpu()) skip();
-  check_agree(BOX, WAVE, NULL, "density wave, curved periodic box:");
+  check_agree(BOX, FVG_WAVE, WAVE_DT, "density wave, curved periodic box:");
   const char *all[16];
   int n = 0;
-  for (; WAVE[n]; n++)
-    all[n] = WAVE[n];
+  for (; FVG_WAVE[n]; n++)
+    all[n] = FVG_WAVE[n];
+  all[n++] = WAVE_DT;
   all[n++] = "Backend = cuda";
   all[n] = NULL;
   Simulation *sim = harness_sim(BOX, all, NULL);
   assert_non_null(sim);
-  Solver *s = sim->solver;
-  double t0[HX_NVAR], t1[HX_NVAR];
-  fvg_totals(s, t0);
-  assert_int_equal(simulation_run(sim), HX_OK);
-  fvg_totals(s, t1); /* simulation_run ends with the state and FV_Elems on the host */
-  double worst = 0.0;
-  int n_fv = 0;
-  for (int v = 0; v < HX_NVAR; v++)
-    worst = fmax(worst, fabs(t1[v] - t0[v]) / fmax(fabs(t0[v]), 1.0));
-  for (int e = 0; e < s->mesh->n_elems; e++)
-    n_fv += s->fv.fv_elems[e];
+  int n_fv;
+  const double worst = fvg_conserved_change(sim, &n_fv);
   printf("  GPU: density wave switching, %ld steps, %d of %d FV at the end, largest change of an "
          "integral %.2e\n",
-         sim->iter, n_fv, s->mesh->n_elems, worst);
+         sim->iter, n_fv, sim->solver->mesh->n_elems, worst);
   assert_true(worst < 1e-13);
-  assert_true(n_fv > 0 && n_fv < s->mesh->n_elems);
+  assert_true(n_fv > 0 && n_fv < sim->solver->mesh->n_elems);
   simulation_destroy(sim);
 }
 
@@ -373,7 +356,7 @@ static void test_visc_freestream(void **state) {
 
 /* The density wave with viscosity on the curved box: a fixed checkerboard of FV and DG elements
  * (periodic; and with Dirichlet boundaries in x and y), then Persson's indicator switching them
- * (WAVE); the states within AGREE_VISC of the CPU's. */
+ * (FVG_WAVE); the states within AGREE_VISC of the CPU's. */
 static void test_visc_wave(void **state) {
   (void)state;
   if (!have_gpu()) skip();
@@ -400,8 +383,8 @@ static void test_visc_wave(void **state) {
                        NULL};
   with_visc(cbd, all, 32);
   check_agree_max(BOX, all, "mu0 = 0.02, density wave, checkerboard, Dirichlet:", AGREE_VISC);
-  with_visc(WAVE, all, 32);
-  c = agree_max(BOX, all, NULL, "mu0 = 0.02, density wave, switching:", AGREE_VISC);
+  with_visc(FVG_WAVE, all, 32);
+  c = agree_max(BOX, all, WAVE_DT, "mu0 = 0.02, density wave, switching:", AGREE_VISC);
   assert_true(count_fv(&c) > 0 && count_fv(&c) < c.n_elems); /* mixed at the end */
   run_free(&c);
 }

@@ -35,6 +35,18 @@ same_state() {
   if "$compare" "$(last_state "$1")" "$(last_state "$2")" 1e-12; then :; else fails=$((fails + 1)); fi
 }
 
+# same_on_1_2_4 prefix ini: runs ini on 1, 2 and 4 ranks (directories prefix1, prefix2, prefix4);
+# the final states of 2 and 4 ranks agree with 1 rank's (same_state)
+same_on_1_2_4() {
+  local prefix=$1 ini=$2
+  for n in 1 2 4; do
+    run_ranks "$prefix$n" $n "$ini"
+  done
+  for n in 2 4; do
+    same_state "${prefix}1" "$prefix$n"
+  done
+}
+
 # same_csv file_a file_b: last lines agree to 1e-11 of the line's largest magnitude
 same_csv() {
   if awk -F, -v a="$1" -v b="$2" '

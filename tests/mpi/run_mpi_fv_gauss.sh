@@ -30,12 +30,7 @@ FV_IndUpperThreshold = -3.
 FV_IndLowerThreshold = -4.
 Backend      = cpu
 INI
-run_ranks r1 1 fg.ini
-run_ranks r2 2 fg.ini
-run_ranks r4 4 fg.ini
-for r in r2 r4; do
-  same_state r1 $r
-done
+same_on_1_2_4 r fg.ini
 run_ranks rs 2 fg.ini "$(pwd)/r1/fvg_State_0000000.050000000.h5"
 same_state r1 rs
 cat >fgv.ini <<INI
@@ -56,10 +51,5 @@ FV_Mode      = switching
 IndicatorType = checkerboard
 Backend      = cpu
 INI
-run_ranks v1 1 fgv.ini
-run_ranks v2 2 fgv.ini
-run_ranks v4 4 fgv.ini
-for r in v2 v4; do
-  same_state v1 $r
-done
+same_on_1_2_4 v fgv.ini
 finish

@@ -26,10 +26,5 @@ FV_IndUpperThreshold = 0.01
 FV_IndLowerThreshold = 0.005
 Backend      = cpu
 INI
-run_ranks r1 1 sw.ini
-run_ranks r2 2 sw.ini
-run_ranks r4 4 sw.ini
-for r in r2 r4; do
-  same_state r1 $r
-done
+same_on_1_2_4 r sw.ini
 finish
