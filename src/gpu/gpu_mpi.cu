@@ -56,6 +56,8 @@ typedef struct {
   char host[64];     /* node name */
   char bus_id[32];   /* PCI bus id of the sender's GPU */
   cudaIpcMemHandle_t buf[IPC_SLOTS];
+  int base[IPC_SLOTS]; /* first side of the receiver's block in buf (0, or the first "yours"
+                          side where buf is the receiver's own side array: direct_slot) */
   cudaIpcMemHandle_t flags;
 } IpcHello;
 
@@ -63,6 +65,7 @@ typedef struct {
 typedef struct {
   double *buf[IPC_SLOTS];
   unsigned *flags;
+  int base[IPC_SLOTS];
   int offset[2];
   int n_nbr, my_index; /* its neighbour count, this rank's position in its list */
 } IpcPeer;
@@ -79,7 +82,7 @@ struct GpuMpi {
   const Mesh *mesh;
   int first_mpi, first_yours, n_sides, n_mine, n_yours;
   cudaStream_t s_elem, s_side, s_mpi; /* without overlap all three are s_elem */
-  cudaEvent_t ev_stage, ev_inner, ev_remote, ev_grad;
+  cudaEvent_t ev_stage, ev_inner, ev_remote, ev_grad, ev_consumed;
   double *d_send_U, *d_send_grad, *d_recv_U, *d_recv_grad;
   double *h_send[EXCH_NSLOTS], *h_recv[EXCH_NSLOTS]; /* pinned staging, one pair per slot */
   size_t bytes;
@@ -90,6 +93,7 @@ struct GpuMpi {
   unsigned **ipc_ptrs;  /* backing store of the lists' pointer arrays */
   unsigned *ipc_count;  /* [slot][n_nbr + 1]: blocks of a fused exchange kernel that are done */
   int ipc_fused;        /* one kernel per exchange direction (ipc_setup says when) */
+  int ipc_direct;       /* received blocks read where they arrive (direct_slot) */
   IpcFlagList list[IPC_SLOTS][2];
   IpcPeer *peer; /* [n_nbr] */
   int n_nbr;
@@ -149,6 +153,27 @@ static int recv_sides(const GpuMpi *m, int direction) {
   return direction == EXCH_TO_MASTER ? m->n_mine : m->n_yours;
 }
 
+/* Where in neighbour k's memory our block of a slot goes. */
+static double *peer_block(const IpcPeer *pr, int slot, size_t dps, int direction) {
+  return pr->buf[slot] + dps * (size_t)(pr->base[slot] + pr->offset[direction]);
+}
+
+/* Slots read where they arrive (MPI sides' blocks that kernels read in place, so no copy out of
+ * the receive buffer and the senders' FLAG_DONE raised once the consumers ran: release_direct):
+ * U and gradients of "mine" sides (the face kernels read d->mpi_U_recv / mpi_grad_recv, pointed
+ * at the receive buffers), the lifted face values and the fluxes of "yours" sides (the neighbours
+ * write straight into d->lift_flux / d->flux). */
+static bool direct_slot(const GpuMpi *m, int slot) {
+  return m->ipc_direct && slot <= EXCH_FLUX;
+}
+
+/* The side array a direct slot's neighbours write into (NULL: the slot's receive buffer). */
+static double *side_array_of(const GpuMpi *m, const DevData *d, int slot) {
+  if (!direct_slot(m, slot)) return NULL;
+  if (slot == EXCH_FLUX) return d->flux;
+  return slot == EXCH_LIFT && d->viscous ? d->lift_flux : NULL;
+}
+
 /* First side and side count of neighbour k's block that this rank sends (send 1) or receives
  * (send 0) in the given direction; first is counted from the start of the packed block. */
 static void nbr_block(const GpuMpi *m, int k, int direction, int send, int *first, int *count) {
@@ -205,6 +230,12 @@ static int ipc_export(GpuMpi *m, const DevData *d, IpcHello *hello, char *why, s
   IPC_TRY(cudaDeviceGetPCIBusId(hello->bus_id, sizeof hello->bus_id, dev),
           "cudaDeviceGetPCIBusId failed");
   for (int slot = 0; slot < IPC_SLOTS; slot++) {
+    double *into = side_array_of(m, d, slot);
+    if (into) { /* the neighbours write into our side array (direct_slot) */
+      hello->base[slot] = m->first_yours;
+      IPC_TRY(cudaIpcGetMemHandle(&hello->buf[slot], into), "cudaIpcGetMemHandle failed");
+      continue;
+    }
     size_t n = (size_t)slot_doubles_per_side(d, slot) * recv_sides(m, SLOT_DIRECTION[slot]);
     if (mpi_dev_alloc(m, &m->ipc_recv[slot], n, "IPC receive buffers") != HX_OK) {
       snprintf(why, len, "out of device memory for the IPC receive buffers");
@@ -253,6 +284,7 @@ static int ipc_import(GpuMpi *m, int k, const IpcHello *h, const IpcHello *own, 
   IpcPeer *pr = &m->peer[k];
   pr->offset[0] = h->offset[0];
   pr->offset[1] = h->offset[1];
+  memcpy(pr->base, h->base, sizeof pr->base);
   pr->n_nbr = h->n_nbr;
   pr->my_index = h->index;
   for (int slot = 0; slot < IPC_SLOTS; slot++)
@@ -344,6 +376,9 @@ static int ipc_setup(GpuMpi *m, const DevData *d, char *why, size_t len) {
    * the flags, holding SMs the inner work could use); HEXDG_IPC_FUSED = T|F forces it */
   m->ipc_fused = getenv("HEXDG_IPC_FUSED") ? gpu_env_flag("HEXDG_IPC_FUSED", true)
                                             : (double)d->n_elems * d->n3 >= 2e6;
+  /* blocks read where they arrive (direct_slot): 2 H200, TGV N = 7 at 8.8e5 DOF per GPU
+   * 5.2-5.6e-10 -> 4.95-4.99e-10 (docs/performance.md); HEXDG_IPC_DIRECT = F copies them out */
+  m->ipc_direct = !m->ipc_fused && gpu_env_flag("HEXDG_IPC_DIRECT", true);
   m->n_nbr = exchange_n_nbr(m->x);
   if (m->n_nbr == 0) return 1;
   IpcHello own, *out = (IpcHello *)calloc((size_t)m->n_nbr, sizeof(IpcHello));
@@ -428,8 +463,8 @@ int gpu_mpi_create(const Solver *s, DevData *d, cudaStream_t s_elem, cudaStream_
   m->s_side = overlap ? s_side : s_elem;
   m->s_mpi = overlap ? s_mpi : s_elem;
   int rc = create_buffers(m, d);
-  cudaEvent_t *ev[4] = {&m->ev_stage, &m->ev_inner, &m->ev_remote, &m->ev_grad};
-  for (int k = 0; k < 4 && rc == HX_OK; k++)
+  cudaEvent_t *ev[5] = {&m->ev_stage, &m->ev_inner, &m->ev_remote, &m->ev_grad, &m->ev_consumed};
+  for (int k = 0; k < 5 && rc == HX_OK; k++)
     if (cudaEventCreateWithFlags(ev[k], cudaEventDisableTiming) != cudaSuccess)
       rc = HX_ERROR(HX_ERR_DEVICE, "cudaEventCreate failed (GPU MPI set-up)");
   /* collective: every rank takes part, whatever its own rc */
@@ -444,6 +479,11 @@ int gpu_mpi_create(const Solver *s, DevData *d, cudaStream_t s_elem, cudaStream_
   d->first_mpi = m->first_mpi;
   d->mpi_U_recv = m->d_recv_U;
   d->mpi_grad_recv = m->d_recv_grad;
+  if (m->transport != GPU_TRANSPORT_IPC) m->ipc_direct = 0;
+  if (m->ipc_direct) { /* the face kernels read the received blocks where they arrive */
+    d->mpi_U_recv = m->ipc_recv[EXCH_U];
+    if (d->viscous) d->mpi_grad_recv = m->ipc_recv[EXCH_GRAD];
+  }
   *out = m;
   return HX_OK;
 }
@@ -451,8 +491,8 @@ int gpu_mpi_create(const Solver *s, DevData *d, cudaStream_t s_elem, cudaStream_
 void gpu_mpi_destroy(GpuMpi *m) {
   if (!m) return;
   if (m->transport == GPU_TRANSPORT_IPC) ipc_release(m);
-  cudaEvent_t ev[4] = {m->ev_stage, m->ev_inner, m->ev_remote, m->ev_grad};
-  for (int k = 0; k < 4; k++)
+  cudaEvent_t ev[5] = {m->ev_stage, m->ev_inner, m->ev_remote, m->ev_grad, m->ev_consumed};
+  for (int k = 0; k < 5; k++)
     if (ev[k]) cudaEventDestroy(ev[k]);
   double *dev[4] = {m->d_send_U, m->d_send_grad, m->d_recv_U, m->d_recv_grad};
   for (int k = 0; k < 4; k++)
@@ -616,28 +656,34 @@ static int fused_blocks(size_t n) {
   return (int)(b < 1 ? 1 : b > most ? most : b);
 }
 
+/* The sending part as one kernel (wait, copy to every neighbour, raise). */
+static int ipc_send_fused(GpuMpi *m, int slot, const double *send, size_t dps, int direction) {
+  const IpcFlagList *out = &m->list[slot][ROLE_SEND];
+  if (!out->n) return HX_OK;
+  IpcSendPlan plan;
+  plan.n = 0;
+  plan.first_block[0] = 0;
+  for (int k = 0; k < m->n_nbr; k++) {
+    int first, cnt;
+    nbr_block(m, k, direction, 1, &first, &cnt);
+    if (cnt == 0) continue;
+    const int j = plan.n++;
+    plan.src[j] = send + dps * first;
+    plan.dst[j] = peer_block(&m->peer[k], slot, dps, direction);
+    plan.count[j] = dps * cnt;
+    plan.first_block[j + 1] = plan.first_block[j] + fused_blocks(plan.count[j]);
+  }
+  ipc_send_kernel<<<plan.first_block[plan.n], 256, 0, m->s_mpi>>>(
+      plan, out->wait, out->raise, m->ipc_count + (size_t)slot * (m->n_nbr + 1));
+  CU_CHECK(cudaGetLastError());
+  return HX_OK;
+}
+
 static int exchange_via_ipc_fused(GpuMpi *m, int slot, const double *send, double *recv,
                                   size_t dps, int direction) {
-  const IpcFlagList *out = &m->list[slot][ROLE_SEND], *in = &m->list[slot][ROLE_RECV];
+  const IpcFlagList *in = &m->list[slot][ROLE_RECV];
   unsigned *count = m->ipc_count + (size_t)slot * (m->n_nbr + 1);
-  if (out->n) {
-    IpcSendPlan plan;
-    plan.n = 0;
-    plan.first_block[0] = 0;
-    for (int k = 0; k < m->n_nbr; k++) {
-      int first, cnt;
-      nbr_block(m, k, direction, 1, &first, &cnt);
-      if (cnt == 0) continue;
-      const int j = plan.n++;
-      plan.src[j] = send + dps * first;
-      plan.dst[j] = m->peer[k].buf[slot] + dps * m->peer[k].offset[direction];
-      plan.count[j] = dps * cnt;
-      plan.first_block[j + 1] = plan.first_block[j] + fused_blocks(plan.count[j]);
-    }
-    ipc_send_kernel<<<plan.first_block[plan.n], 256, 0, m->s_mpi>>>(plan, out->wait, out->raise,
-                                                                     count);
-    CU_CHECK(cudaGetLastError());
-  }
+  HX_CHECK(ipc_send_fused(m, slot, send, dps, direction));
   if (in->n) {
     const size_t n = dps * recv_sides(m, direction);
     ipc_recv_kernel<<<fused_blocks(n), 256, 0, m->s_mpi>>>(m->ipc_recv[slot], recv, n, in->wait,
@@ -654,12 +700,9 @@ static int ipc_flags_launch(void (*kernel)(unsigned *const *, int), unsigned *co
   return HX_OK;
 }
 
-static int exchange_via_ipc(GpuMpi *m, int slot, const double *send, double *recv,
-                            long doubles_per_side, int direction) {
-  const IpcFlagList *out = &m->list[slot][ROLE_SEND], *in = &m->list[slot][ROLE_RECV];
-  size_t dps = (size_t)doubles_per_side;
-  if (m->ipc_fused && out->n <= IPC_FUSED_MAX_NBR)
-    return exchange_via_ipc_fused(m, slot, send, recv, dps, direction);
+/* The sending part of an IPC exchange (not fused): wait, copy per neighbour, raise. */
+static int ipc_send(GpuMpi *m, int slot, const double *send, size_t dps, int direction) {
+  const IpcFlagList *out = &m->list[slot][ROLE_SEND];
   if (out->n) {
     HX_CHECK(ipc_flags_launch(ipc_wait_kernel, out->wait, out->n, m->s_mpi));
     for (int k = 0; k < m->n_nbr; k++) {
@@ -669,18 +712,39 @@ static int exchange_via_ipc(GpuMpi *m, int slot, const double *send, double *rec
       size_t n = dps * count;
       int blocks = (int)((n + 255) / 256 < 1024 ? (n + 255) / 256 : 1024);
       ipc_copy_kernel<<<blocks, 256, 0, m->s_mpi>>>(
-          send + dps * first, m->peer[k].buf[slot] + dps * m->peer[k].offset[direction], n);
+          send + dps * first, peer_block(&m->peer[k], slot, dps, direction), n);
       CU_CHECK(cudaGetLastError());
     }
     HX_CHECK(ipc_flags_launch(ipc_raise_kernel, out->raise, out->n, m->s_mpi));
   }
-  if (in->n) {
-    HX_CHECK(ipc_flags_launch(ipc_wait_kernel, in->wait, in->n, m->s_mpi));
-    const size_t bytes = sizeof(double) * dps * recv_sides(m, direction);
-    CU_CHECK(cudaMemcpyAsync(recv, m->ipc_recv[slot], bytes, cudaMemcpyDeviceToDevice, m->s_mpi));
-    HX_CHECK(ipc_flags_launch(ipc_raise_kernel, in->raise, in->n, m->s_mpi));
-  }
   return HX_OK;
+}
+
+/* The receiving part: wait; unless the slot is read in place, copy out and raise. */
+static int ipc_recv(GpuMpi *m, int slot, double *recv, size_t dps, int direction) {
+  const IpcFlagList *in = &m->list[slot][ROLE_RECV];
+  if (!in->n) return HX_OK;
+  HX_CHECK(ipc_flags_launch(ipc_wait_kernel, in->wait, in->n, m->s_mpi));
+  if (direct_slot(m, slot)) return HX_OK;
+  const size_t bytes = sizeof(double) * dps * recv_sides(m, direction);
+  CU_CHECK(cudaMemcpyAsync(recv, m->ipc_recv[slot], bytes, cudaMemcpyDeviceToDevice, m->s_mpi));
+  return ipc_flags_launch(ipc_raise_kernel, in->raise, in->n, m->s_mpi);
+}
+
+/* A slot read in place: its consumers (on s_mpi, queued before) are done with the buffer. */
+static int release_direct(GpuMpi *m, int slot, cudaStream_t s) {
+  const IpcFlagList *in = &m->list[slot][ROLE_RECV];
+  if (m->transport != GPU_TRANSPORT_IPC || !direct_slot(m, slot) || !in->n) return HX_OK;
+  return ipc_flags_launch(ipc_raise_kernel, in->raise, in->n, s);
+}
+
+static int exchange_via_ipc(GpuMpi *m, int slot, const double *send, double *recv,
+                            long doubles_per_side, int direction) {
+  size_t dps = (size_t)doubles_per_side;
+  if (m->ipc_fused && m->list[slot][ROLE_SEND].n <= IPC_FUSED_MAX_NBR)
+    return exchange_via_ipc_fused(m, slot, send, recv, dps, direction);
+  HX_CHECK(ipc_send(m, slot, send, dps, direction));
+  return ipc_recv(m, slot, recv, dps, direction);
 }
 
 /* One exchange of a slot with the run's transport; the received data are on the device, in
@@ -697,7 +761,10 @@ static int begin_stage(GpuMpi *m) {
   CU_CHECK(cudaEventRecord(m->ev_stage, m->s_elem));
   CU_CHECK(cudaStreamWaitEvent(m->s_side, m->ev_stage, 0));
   CU_CHECK(cudaStreamWaitEvent(m->s_mpi, m->ev_stage, 0));
-  return HX_OK;
+  /* the lifted face values and fluxes of the stage before were read (lifting, surface update,
+     on s_elem before ev_stage): their senders may write the next ones (off the MPI stream) */
+  HX_CHECK(release_direct(m, EXCH_LIFT, m->s_side));
+  return release_direct(m, EXCH_FLUX, m->s_side);
 }
 
 /* The element stream waits for the inner sides (ev_inner) and the MPI sides (ev_remote). */
@@ -708,15 +775,35 @@ static int join_sides(GpuMpi *m) {
   return HX_OK;
 }
 
+/* The exchange of the fluxes of "mine" sides. The slots read in place (U, gradients) are
+ * released beside it on the side stream: their consumers, the face kernels of the "mine" sides,
+ * ran before on s_mpi (ev_consumed); the raises stay off the MPI stream's chain, which at small
+ * loads is the stage's critical path. */
+static int exchange_fluxes(GpuMpi *m, const DevData *d) {
+  long nv = (long)d->nvar * d->n2;
+  double *mine = d->flux + nv * m->first_mpi, *yours = d->flux + nv * m->first_yours;
+  if (m->transport != GPU_TRANSPORT_IPC || !m->ipc_direct)
+    return exchange_slot(m, EXCH_FLUX, mine, yours, nv, EXCH_TO_SLAVE);
+  CU_CHECK(cudaEventRecord(m->ev_consumed, m->s_mpi));
+  CU_CHECK(cudaStreamWaitEvent(m->s_side, m->ev_consumed, 0));
+  HX_CHECK(release_direct(m, EXCH_U, m->s_side));
+  HX_CHECK(release_direct(m, EXCH_GRAD, m->s_side));
+  CU_CHECK(cudaEventRecord(m->ev_inner, m->s_side)); /* join_sides waits for the raises too */
+  HX_CHECK(ipc_send(m, EXCH_FLUX, mine, (size_t)nv, EXCH_TO_SLAVE));
+  return ipc_recv(m, EXCH_FLUX, yours, (size_t)nv, EXCH_TO_SLAVE);
+}
+
 /* BR1 face values: "mine" sides after the slave states arrive, inner sides meanwhile; the
  * "yours" sides' values come from their master's rank; then the lifting kernel. */
-static int lifting_faces_and_volume(GpuMpi *m, const DevData *d, const DevPhysics *ph, double c) {
+static int lifting_faces_and_volume(GpuMpi *m, const DevData *d, const DevPhysics *ph, double c,
+                                    bool release_u) {
   long nv = (long)d->nvar * d->n2, ng = (long)HX_NGRAD * d->n2;
   HX_CHECK(launch_pack_slave(d, d->U, d->nvar, m->first_yours, m->n_sides, m->d_send_U, m->s_mpi));
   HX_CHECK(launch_face_lifting(d, ph, c, 0, m->first_mpi, m->s_side));
   CU_CHECK(cudaEventRecord(m->ev_inner, m->s_side));
   HX_CHECK(exchange_slot(m, EXCH_U, m->d_send_U, m->d_recv_U, nv, EXCH_TO_MASTER));
   HX_CHECK(launch_face_lifting(d, ph, c, m->first_mpi, m->first_yours, m->s_mpi));
+  if (release_u) HX_CHECK(release_direct(m, EXCH_U, m->s_mpi));
   HX_CHECK(exchange_slot(m, EXCH_LIFT, d->lift_flux + ng * m->first_mpi,
                              d->lift_flux + ng * m->first_yours, ng, EXCH_TO_SLAVE));
   HX_CHECK(join_sides(m));
@@ -725,7 +812,7 @@ static int lifting_faces_and_volume(GpuMpi *m, const DevData *d, const DevPhysic
 
 int gpu_mpi_lifting(GpuMpi *m, const DevData *d, const DevPhysics *ph, double c) {
   HX_CHECK(begin_stage(m));
-  return lifting_faces_and_volume(m, d, ph, c);
+  return lifting_faces_and_volume(m, d, ph, c, true);
 }
 
 int gpu_mpi_stage(GpuMpi *m, const DevData *d, const DevPhysics *ph, double a, double b, double c,
@@ -733,7 +820,7 @@ int gpu_mpi_stage(GpuMpi *m, const DevData *d, const DevPhysics *ph, double a, d
   long nv = (long)d->nvar * d->n2, ng = (long)HX_NGRAD * d->n2;
   HX_CHECK(begin_stage(m));
   if (d->viscous) {
-    HX_CHECK(lifting_faces_and_volume(m, d, ph, c));
+    HX_CHECK(lifting_faces_and_volume(m, d, ph, c, false));
     CU_CHECK(cudaEventRecord(m->ev_grad, m->s_elem));
     CU_CHECK(cudaStreamWaitEvent(m->s_mpi, m->ev_grad, 0));
     CU_CHECK(cudaStreamWaitEvent(m->s_side, m->ev_grad, 0));
@@ -750,8 +837,7 @@ int gpu_mpi_stage(GpuMpi *m, const DevData *d, const DevPhysics *ph, double a, d
     HX_CHECK(launch_mix_volume_integral(d, ph, m->s_elem));
     HX_CHECK(exchange_slot(m, EXCH_U, m->d_send_U, m->d_recv_U, nv, EXCH_TO_MASTER));
     HX_CHECK(launch_mix_face_flux(d, ph, c, m->first_mpi, m->first_yours, m->s_mpi));
-    HX_CHECK(exchange_slot(m, EXCH_FLUX, d->flux + nv * m->first_mpi,
-                           d->flux + nv * m->first_yours, nv, EXCH_TO_SLAVE));
+    HX_CHECK(exchange_fluxes(m, d));
     HX_CHECK(join_sides(m));
     return launch_surface_update(d, ph, a, b, c, first_stage, m->s_elem);
   }
@@ -763,8 +849,7 @@ int gpu_mpi_stage(GpuMpi *m, const DevData *d, const DevPhysics *ph, double a, d
   else
     HX_CHECK(exchange_slot(m, EXCH_U, m->d_send_U, m->d_recv_U, nv, EXCH_TO_MASTER));
   HX_CHECK(launch_face_flux(d, ph, c, m->first_mpi, m->first_yours, m->s_mpi));
-  HX_CHECK(exchange_slot(m, EXCH_FLUX, d->flux + nv * m->first_mpi,
-                             d->flux + nv * m->first_yours, nv, EXCH_TO_SLAVE));
+  HX_CHECK(exchange_fluxes(m, d));
   HX_CHECK(join_sides(m));
   return launch_surface_update(d, ph, a, b, c, first_stage, m->s_elem);
 }
