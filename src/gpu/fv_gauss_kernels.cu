@@ -1,4 +1,4 @@
-/* FV switching on Gauss nodes on the device (one rank, air), the twin of src/dg/fv_gauss.c and,
+/* FV switching on Gauss nodes on the device (air), the twin of src/dg/fv_gauss.c and,
  * with Navier-Stokes, src/dg/fv_gauss_visc.c (FLEXI's FV = SWITCH build with NODETYPE = GAUSS,
  * PARABOLIC = ON; docs/fv.md): the pointwise parts are dg/fv_gauss_pointwise.h, the same code as
  * the CPU's. Not a performance path: simple kernels, one thread per face subcell, per element face
@@ -23,25 +23,39 @@
  *                           fv_gauss_viscous_volume);
  * the surface term of the FV elements (fv_gauss_surface_end) and their subcell Jacobians are the
  * update kernel's (update_node.cuh, FVG; it leaves the DG lifting's viscous volume term out
- * there, as lifting.c), the switch the indicator kernels'. */
+ * there, as lifting.c), the switch the indicator kernels'. Several ranks (gpu_mpi_fv.cu): the
+ * same kernels; an MPI side's remote element is known by its FV_Elems in fvg_side_fv and by the
+ * halves of the face arrays that its rank computed ([master | slave][side] blocks, exchanged
+ * between the launches); the face launchers leave out the "yours" sides (their master's rank
+ * computes them). */
 #include "gpu/gpu_internal.cuh"
 
 extern "C" {
 #include "dg/faceops.h"
 #include "dg/fv_gauss.h"
 #include "dg/fv_gauss_pointwise.h"
+#include "parallel/parallel.h"
 #include "physics/eos.h"
 }
 
 #define FVG_THREADS 128
 
-__device__ static inline bool fvg_is_fv(const DevData &d, int e) {
-  return e >= 0 && d.fv_elems[e];
+/* The element of slot (0: master, 1: slave) of side is FV: its FV_Elems here, the one its rank
+ * sent on an MPI side (fvg_side_fv); a boundary side's slave is none. */
+__device__ static inline bool fvg_slot_fv(const DevData &d, const int *info, int side, int slot) {
+  const int e = info[2 * slot];
+  if (e >= 0) return d.fv_elems[e];
+  return info[5] < 0 && d.fvg_side_fv && d.fvg_side_fv[(size_t)slot * d.n_sides + side] != 0.0;
 }
 
 /* An FV element touches the side (FLEXI's FV_Elems_Sum > 0). */
-__device__ static inline bool fvg_side_fv(const DevData &d, const int *info) {
-  return fvg_is_fv(d, info[0]) || fvg_is_fv(d, info[2]);
+__device__ static inline bool fvg_side_fv(const DevData &d, const int *info, int side) {
+  return fvg_slot_fv(d, info, side, 0) || fvg_slot_fv(d, info, side, 1);
+}
+
+/* The block of side's slot in a [master | slave][side][nv][n2] face array. */
+__device__ static inline size_t fvg_face_block(const DevData &d, int side, int slot, int nv) {
+  return ((size_t)slot * d.n_sides + side) * nv * d.n2;
 }
 
 /* Element e's state at face subcell f of its local side ls (flip: its orientation on the side),
@@ -85,14 +99,14 @@ __global__ static void face_states_kernel(DevData d, DevPhysics ph) {
   if (gid >= d.n_sides * d.n2 || !(d.sc->dt > 0.0)) return;
   const int side = gid / d.n2, f = gid % d.n2;
   const int *info = d.side_info + 6 * side;
-  if (!fvg_side_fv(d, info)) return;
+  if (!fvg_side_fv(d, info, side)) return;
   for (int slot = 0; slot < 2; slot++) {
     const int e = info[2 * slot], ls = info[2 * slot + 1], flip = slot ? info[4] : 0;
-    if (e < 0) continue; /* a boundary side's slave */
+    if (e < 0) continue; /* a boundary side's slave, an MPI side's remote element */
     double uf[HX_NVAR], mp[HX_NPRIM];
     face_state_point(d, ph.pp, e, ls, flip, f, uf, mp);
-    double *U = d.fvg_U_face + ((size_t)side * 2 + slot) * HX_NVAR * d.n2 + f;
-    double *M = d.fvg_multi + ((size_t)side * 2 + slot) * HX_NVAR * d.n2 + f;
+    double *U = d.fvg_U_face + fvg_face_block(d, side, slot, HX_NVAR) + f;
+    double *M = d.fvg_multi + fvg_face_block(d, side, slot, HX_NVAR) + f;
     for (int v = 0; v < HX_NVAR; v++) {
       U[v * d.n2] = uf[v];
       M[v * d.n2] = mp[v];
@@ -116,7 +130,7 @@ __global__ static void elem_faces_kernel(DevData d, DevPhysics ph, double c_stag
   const int q0 = d.s2v[(flip * 6 + ls) * n2 + f], line = fvg_line_of(np, dir, q0);
   const double *own = (slot ? d.fvg_dist_slave : d.fvg_dist_master) + 2 * (size_t)n2 * side;
   const double *other_dist = (slot ? d.fvg_dist_master : d.fvg_dist_slave) + 2 * (size_t)n2 * side;
-  const int other_dg = !fvg_is_fv(d, info[slot ? 0 : 2]);
+  const int other_dg = !fvg_slot_fv(d, info, side, 1 - slot);
   const double *Ue = d.U + (size_t)e * d.nvar * n3;
   double u0[HX_NVAR], pr[HX_NPRIM];
   for (int v = 0; v < HX_NVAR; v++)
@@ -130,7 +144,7 @@ __global__ static void elem_faces_kernel(DevData d, DevPhysics ph, double c_stag
     fvg_boundary_ghost(d.bc_info[2 * bc], d.bc_info[2 * bc + 1], &ph.ef, &ph.pp, u0, mv, x,
                        d.sc->t + c_stage * d.sc->dt, pr);
   } else {
-    const double *M = d.fvg_multi + ((size_t)side * 2 + (1 - slot)) * HX_NVAR * n2 + f;
+    const double *M = d.fvg_multi + fvg_face_block(d, side, 1 - slot, HX_NVAR) + f;
     for (int v = 0; v < HX_NVAR; v++)
       pr[v] = M[v * n2];
   }
@@ -151,7 +165,7 @@ __global__ static void elem_faces_kernel(DevData d, DevPhysics ph, double c_stag
   if (!fvg_reconstruct_face(&ph.pp, d.fv_limiter, d.fv_line->sweby_beta, u0, u1, pr, 1, gd, d1,
                             dface, uf))
     return; /* keep the mean */
-  double *U = d.fvg_U_face + ((size_t)side * 2 + slot) * HX_NVAR * n2 + f;
+  double *U = d.fvg_U_face + fvg_face_block(d, side, slot, HX_NVAR) + f;
   for (int v = 0; v < HX_NVAR; v++)
     U[v * n2] = uf[v];
 }
@@ -166,20 +180,23 @@ __device__ static __forceinline__ void face_subcell_load(const DevData &d, int s
     mv[c] = d.fvg_face_mv[((size_t)side * 3 + c) * n2 + f];
     x[c] = d.fvg_face_x[((size_t)side * 3 + c) * n2 + f];
   }
-  const double *UL = d.fvg_U_face + (size_t)side * 2 * HX_NVAR * n2 + f;
+  const double *UL = d.fvg_U_face + fvg_face_block(d, side, 0, HX_NVAR) + f;
+  const double *UR = d.fvg_U_face + fvg_face_block(d, side, 1, HX_NVAR) + f;
   for (int v = 0; v < HX_NVAR; v++) {
     uL[v] = UL[v * n2];
-    uR[v] = bc < 0 ? UL[(HX_NVAR + v) * n2] : 0.0;
+    uR[v] = bc < 0 ? UR[v * n2] : 0.0;
   }
 }
 
-/* One thread per face subcell of the sides with an FV element: flux . n dS (fvg_flux). */
-__global__ static void subcell_flux_kernel(DevData d, DevPhysics ph, double c_stage) {
+/* One thread per face subcell of the sides in [first, last) with an FV element: flux . n dS
+ * (fvg_flux). */
+__global__ static void subcell_flux_kernel(DevData d, DevPhysics ph, double c_stage, int first,
+                                           int last) {
   const int gid = blockIdx.x * blockDim.x + threadIdx.x;
-  if (gid >= d.n_sides * d.n2 || !(d.sc->dt > 0.0)) return;
-  const int side = gid / d.n2, f = gid % d.n2, n2 = d.n2;
+  if (gid >= (last - first) * d.n2 || !(d.sc->dt > 0.0)) return;
+  const int side = first + gid / d.n2, f = gid % d.n2, n2 = d.n2;
   const int *info = d.side_info + 6 * side, bc = info[5];
-  if (!fvg_side_fv(d, info)) return;
+  if (!fvg_side_fv(d, info, side)) return;
   double uL[HX_NVAR], uR[HX_NVAR], mv[3], x[3], F[HX_NVAR];
   face_subcell_load(d, side, f, bc, uL, uR, mv, x);
   const int bc_type = bc < 0 ? -1 : d.bc_info[2 * bc],
@@ -188,9 +205,10 @@ __global__ static void subcell_flux_kernel(DevData d, DevPhysics ph, double c_st
   fvg_face_subcell_flux(d.riemann, d.riemann_bc, d.split, &ph.pp, &ph.ef, bc_type, bc_state, uL, uR,
                         mv, x, t, F);
   if (d.fvg_grad) { /* Navier-Stokes: fv_gauss_face_viscous_flux */
-    const double *gm = d.fvg_grad + (size_t)side * 2 * HX_NGRAD * n2 + f;
+    const double *gm = d.fvg_grad + fvg_face_block(d, side, 0, HX_NGRAD) + f;
+    const double *gs = d.fvg_grad + fvg_face_block(d, side, 1, HX_NGRAD) + f;
     double g[3][HX_NLIFT];
-    fvg_face_gradient_mean(bc >= 0, gm, gm + HX_NGRAD * n2, n2, g);
+    fvg_face_gradient_mean(bc >= 0, gm, gs, n2, g);
     fvg_face_subcell_viscous(bc_type, bc_state, &ph.pp, &ph.ef, uL, uR, g, mv, x, t, F);
   }
   double *out = d.fvg_flux + (size_t)side * d.nvar * n2 + f;
@@ -198,28 +216,30 @@ __global__ static void subcell_flux_kernel(DevData d, DevPhysics ph, double c_st
     out[v * n2] = F[v];
 }
 
-/* One thread per face point of the sides with an FV element: the DG form of the face subcell
- * fluxes (the polynomial with these subcell means) replaces the DG face flux in d->flux. */
-__global__ static void dg_flux_kernel(DevData d) {
+/* One thread per face point of the sides in [first, last) with an FV element: the DG form of the
+ * face subcell fluxes (the polynomial with these subcell means) replaces the DG face flux in
+ * d->flux. */
+__global__ static void dg_flux_kernel(DevData d, int first, int last) {
   const int gid = blockIdx.x * blockDim.x + threadIdx.x;
-  if (gid >= d.n_sides * d.n2 || !(d.sc->dt > 0.0)) return;
-  const int side = gid / d.n2, f = gid % d.n2, np = d.np;
-  if (!fvg_side_fv(d, d.side_info + 6 * side)) return;
+  if (gid >= (last - first) * d.n2 || !(d.sc->dt > 0.0)) return;
+  const int side = first + gid / d.n2, f = gid % d.n2, np = d.np;
+  if (!fvg_side_fv(d, d.side_info + 6 * side, side)) return;
   const double *F = d.fvg_flux + (size_t)side * d.nvar * d.n2;
   double *out = d.flux + (size_t)side * d.nvar * d.n2 + f;
   for (int v = 0; v < HX_NVAR; v++)
     out[v * d.n2] = fvg_face_mean(np, d.fv_to_dg, F + v * d.n2, 1, f % np, f / np);
 }
 
-/* One thread per face subcell of the sides with an FV element (Navier-Stokes): the BR1 lifting
- * face values w* n dS of the face subcell states into fvg_lift (fv_gauss_face_lifting's first
- * loop). */
-__global__ static void lifting_subcell_kernel(DevData d, DevPhysics ph, double c_stage) {
+/* One thread per face subcell of the sides in [first, last) with an FV element (Navier-Stokes):
+ * the BR1 lifting face values w* n dS of the face subcell states into fvg_lift
+ * (fv_gauss_face_lifting's first loop). */
+__global__ static void lifting_subcell_kernel(DevData d, DevPhysics ph, double c_stage, int first,
+                                              int last) {
   const int gid = blockIdx.x * blockDim.x + threadIdx.x;
-  if (gid >= d.n_sides * d.n2 || !(d.sc->dt > 0.0)) return;
-  const int side = gid / d.n2, f = gid % d.n2, n2 = d.n2;
+  if (gid >= (last - first) * d.n2 || !(d.sc->dt > 0.0)) return;
+  const int side = first + gid / d.n2, f = gid % d.n2, n2 = d.n2;
   const int *info = d.side_info + 6 * side, bc = info[5];
-  if (!fvg_side_fv(d, info)) return;
+  if (!fvg_side_fv(d, info, side)) return;
   double uL[HX_NVAR], uR[HX_NVAR], mv[3], x[3], wn[HX_NGRAD];
   face_subcell_load(d, side, f, bc, uL, uR, mv, x);
   fvg_face_subcell_lifting(d.lifting_form, bc < 0 ? -1 : d.bc_info[2 * bc],
@@ -230,14 +250,14 @@ __global__ static void lifting_subcell_kernel(DevData d, DevPhysics ph, double c
     out[k * n2] = wn[k];
 }
 
-/* One thread per face point of the sides with an FV element: the DG form of the face subcells'
- * lifting values (the polynomial with these subcell means) replaces lift_flux there
- * (fv_gauss_face_lifting's second loop). */
-__global__ static void lifting_dg_kernel(DevData d) {
+/* One thread per face point of the sides in [first, last) with an FV element: the DG form of the
+ * face subcells' lifting values (the polynomial with these subcell means) replaces lift_flux
+ * there (fv_gauss_face_lifting's second loop). */
+__global__ static void lifting_dg_kernel(DevData d, int first, int last) {
   const int gid = blockIdx.x * blockDim.x + threadIdx.x;
-  if (gid >= d.n_sides * d.n2 || !(d.sc->dt > 0.0)) return;
-  const int side = gid / d.n2, f = gid % d.n2, np = d.np;
-  if (!fvg_side_fv(d, d.side_info + 6 * side)) return;
+  if (gid >= (last - first) * d.n2 || !(d.sc->dt > 0.0)) return;
+  const int side = first + gid / d.n2, f = gid % d.n2, np = d.np;
+  if (!fvg_side_fv(d, d.side_info + 6 * side, side)) return;
   const double *W = d.fvg_lift + (size_t)side * HX_NGRAD * d.n2;
   double *out = d.lift_flux + (size_t)side * HX_NGRAD * d.n2 + f;
   for (int k = 0; k < HX_NGRAD; k++)
@@ -287,10 +307,10 @@ __global__ static void face_gradients_kernel(DevData d) {
   if (gid >= d.n_sides * 2 * n2 || !(d.sc->dt > 0.0)) return;
   const int side = gid / (2 * n2), slot = (gid / n2) % 2, f = gid % n2;
   const int *info = d.side_info + 6 * side;
-  if (!fvg_side_fv(d, info)) return;
+  if (!fvg_side_fv(d, info, side)) return;
   const int e = info[2 * slot], ls = info[2 * slot + 1], flip = slot ? info[4] : 0;
-  if (e < 0) return; /* a boundary side's slave */
-  double *out = d.fvg_grad + ((size_t)side * 2 + slot) * HX_NGRAD * n2 + f;
+  if (e < 0) return; /* a boundary side's slave, an MPI side's remote element */
+  double *out = d.fvg_grad + fvg_face_block(d, side, slot, HX_NGRAD) + f;
   if (d.fv_elems[e]) {
     const int q = d.s2v[(flip * 6 + ls) * n2 + f];
     const double *es = d.fvg_slope + (size_t)e * 3 * HX_NLIFT * n2 * (np + 1);
@@ -368,24 +388,50 @@ static unsigned fvg_blocks(long n) {
   return (unsigned)((n + FVG_THREADS - 1) / FVG_THREADS);
 }
 
-int launch_fvg_face_states(const DevData *d, const DevPhysics *ph, double c_stage, cudaStream_t s) {
+int launch_fvg_side_states(const DevData *d, const DevPhysics *ph, cudaStream_t s) {
   if (!d->fvg_sJ || d->n_sides == 0) return HX_OK;
-  const long n_face = (long)d->n_sides * d->n2, n_elem = (long)d->n_elems * 6 * d->n2;
+  const long n_face = (long)d->n_sides * d->n2;
   face_states_kernel<<<fvg_blocks(n_face), FVG_THREADS, 0, s>>>(*d, *ph);
   CU_CHECK(cudaGetLastError());
-  if (n_elem > 0) {
-    elem_faces_kernel<<<fvg_blocks(n_elem), FVG_THREADS, 0, s>>>(*d, *ph, c_stage);
-    CU_CHECK(cudaGetLastError());
-  }
   return HX_OK;
 }
 
-int launch_fvg_lifting(const DevData *d, const DevPhysics *ph, double c_stage, cudaStream_t s) {
-  if (!d->fvg_lift || d->n_sides == 0) return HX_OK;
-  const long n_face = (long)d->n_sides * d->n2;
-  lifting_subcell_kernel<<<fvg_blocks(n_face), FVG_THREADS, 0, s>>>(*d, *ph, c_stage);
+int launch_fvg_reconstruct(const DevData *d, const DevPhysics *ph, double c_stage, cudaStream_t s) {
+  const long n_elem = (long)d->n_elems * 6 * d->n2;
+  if (!d->fvg_sJ || d->n_sides == 0 || n_elem == 0) return HX_OK;
+  elem_faces_kernel<<<fvg_blocks(n_elem), FVG_THREADS, 0, s>>>(*d, *ph, c_stage);
   CU_CHECK(cudaGetLastError());
-  lifting_dg_kernel<<<fvg_blocks(n_face), FVG_THREADS, 0, s>>>(*d);
+  return HX_OK;
+}
+
+int launch_fvg_face_states(const DevData *d, const DevPhysics *ph, double c_stage, cudaStream_t s) {
+  HX_CHECK(launch_fvg_side_states(d, ph, s));
+  return launch_fvg_reconstruct(d, ph, c_stage, s);
+}
+
+/* One thread per MPI side: FV_Elems of this rank's element into its half of fvg_side_fv. */
+__global__ static void side_flags_kernel(DevData d) {
+  const int side = d.first_mpi + blockIdx.x * blockDim.x + threadIdx.x;
+  if (side >= d.n_sides) return;
+  const int *info = d.side_info + 6 * side, slot = info[0] < 0; /* "yours": the slave is here */
+  d.fvg_side_fv[(size_t)slot * d.n_sides + side] = d.fv_elems[info[2 * slot]] ? 1.0 : 0.0;
+}
+
+int launch_fvg_side_flags(const DevData *d, cudaStream_t s) {
+  const long n = (long)d->n_sides - d->first_mpi;
+  if (!d->fvg_side_fv || n <= 0) return HX_OK;
+  side_flags_kernel<<<fvg_blocks(n), FVG_THREADS, 0, s>>>(*d);
+  CU_CHECK(cudaGetLastError());
+  return HX_OK;
+}
+
+int launch_fvg_lifting(const DevData *d, const DevPhysics *ph, double c_stage, int first, int last,
+                       cudaStream_t s) {
+  const long n_face = (long)(last - first) * d->n2;
+  if (!d->fvg_lift || n_face <= 0) return HX_OK;
+  lifting_subcell_kernel<<<fvg_blocks(n_face), FVG_THREADS, 0, s>>>(*d, *ph, c_stage, first, last);
+  CU_CHECK(cudaGetLastError());
+  lifting_dg_kernel<<<fvg_blocks(n_face), FVG_THREADS, 0, s>>>(*d, first, last);
   CU_CHECK(cudaGetLastError());
   return HX_OK;
 }
@@ -402,12 +448,13 @@ int launch_fvg_gradients(const DevData *d, const DevPhysics *ph, cudaStream_t s)
   return HX_OK;
 }
 
-int launch_fvg_face_fluxes(const DevData *d, const DevPhysics *ph, double c_stage, cudaStream_t s) {
-  if (!d->fvg_sJ || d->n_sides == 0) return HX_OK;
-  const long n_face = (long)d->n_sides * d->n2;
-  subcell_flux_kernel<<<fvg_blocks(n_face), FVG_THREADS, 0, s>>>(*d, *ph, c_stage);
+int launch_fvg_face_fluxes(const DevData *d, const DevPhysics *ph, double c_stage, int first,
+                           int last, cudaStream_t s) {
+  const long n_face = (long)(last - first) * d->n2;
+  if (!d->fvg_sJ || n_face <= 0) return HX_OK;
+  subcell_flux_kernel<<<fvg_blocks(n_face), FVG_THREADS, 0, s>>>(*d, *ph, c_stage, first, last);
   CU_CHECK(cudaGetLastError());
-  dg_flux_kernel<<<fvg_blocks(n_face), FVG_THREADS, 0, s>>>(*d);
+  dg_flux_kernel<<<fvg_blocks(n_face), FVG_THREADS, 0, s>>>(*d, first, last);
   CU_CHECK(cudaGetLastError());
   return HX_OK;
 }
@@ -464,6 +511,8 @@ int fvg_upload(DevData *d, const Solver *s, IndAlloc alloc, void *ctx) {
   HX_CHECK(fvg_array(alloc, ctx, &d->fvg_ghost, ne * 6 * HX_NVAR * n2, NULL, "FV ghost states"));
   HX_CHECK(fvg_array(alloc, ctx, &d->fvg_ghost_dx, ne * 6 * n2, NULL, "FV ghost distances"));
   HX_CHECK(fvg_array(alloc, ctx, &d->fvg_prim, ne * HX_NPRIM * n3, NULL, "FV primitive states"));
+  if (par_size() > 1) /* the other ranks' FV_Elems on the MPI sides (gpu_mpi_fv.cu) */
+    HX_CHECK(fvg_array(alloc, ctx, &d->fvg_side_fv, 2 * ns, NULL, "FV_Elems of the MPI sides"));
   if (!s->viscous) return HX_OK;
   /* Navier-Stokes (fv_gauss_visc.c) */
   HX_CHECK(fvg_array(alloc, ctx, &d->fvg_slope, ne * 3 * HX_NLIFT * n2 * (s->np + 1), NULL,

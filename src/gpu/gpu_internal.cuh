@@ -140,23 +140,29 @@ typedef struct {
   int *fv_elems;
   int *fv_elems_good;      /* switching: the FV_Elems of U_good (restored with it) */
   const int *ind_boundary; /* [elem] FVBoundaries flags; NULL when off */
+  double *ind_ghost; /* several ranks, jameson and DucrosTimesJST: IndVar at the face points of
+                      * the MPI sides, [master | slave][side][n2], each rank its element's half,
+                      * the other rank's exchanged (the CPU's ghost_master/_slave); NULL else */
   /* FV switching on Gauss nodes (fv_gauss_kernels.cu, dg/fv_gauss.h; fvg_sJ NULL otherwise), as
    * struct FVGauss: an FV element's U holds the means of equidistant subcells, fvg_sJ [elem][n3]
    * and fvg_Ja [elem][9][n3] their Jacobians and metric terms (ApplyJac, the time step);
    * fvg_face_mv, fvg_face_x [side][3][n2] the face subcells' mean n dS and positions; fvg_dx_l,
    * fvg_dx_r [elem][3][line][np]; fvg_dist_master/_slave [side][2][n2]. Work arrays of a stage:
-   * fvg_U_face, fvg_multi [side][master | slave][5][n2] (face states, the reconstruction's
+   * fvg_U_face, fvg_multi [master | slave][side][5][n2] (face states, the reconstruction's
    * neighbours), fvg_flux [side][nvar][n2] (flux . n dS of the face subcells), fvg_ghost
    * [elem][6][5][n2], fvg_ghost_dx [elem][6][n2], fvg_prim [elem][6][n3] (rho, u, v, w, p, T).
    * Navier-Stokes (NULL for Euler; dg/fv_gauss_visc.c): fvg_slope [elem][dir 3][lift 4][line]
-   * [np + 1] (FVGauss.slope), fvg_grad [side][master | slave][12][n2] (the face gradients at the
+   * [np + 1] (FVGauss.slope), fvg_grad [master | slave][side][12][n2] (the face gradients at the
    * face subcells: the CPU's grad_master/grad_slave of the sides with an FV element), fvg_lift
    * [side][12][n2] (w* n dS of the face subcells). fvg_h = h, fvg_s_h = 1 / h, fvg_h3 = h^3 (h the
-   * subcell width in reference space). */
+   * subcell width in reference space). Several ranks: fvg_side_fv [master | slave][side] the
+   * FV_Elems of the MPI sides' elements, the other rank's exchanged at each stage (NULL on one
+   * rank); the halves of fvg_U_face, fvg_multi and fvg_grad are side arrays that gpu_mpi_fv.cu
+   * exchanges as they are. */
   const double *fvg_sJ, *fvg_Ja, *fvg_face_mv, *fvg_face_x, *fvg_dx_l, *fvg_dx_r;
   const double *fvg_dist_master, *fvg_dist_slave;
   double *fvg_U_face, *fvg_multi, *fvg_flux, *fvg_ghost, *fvg_ghost_dx, *fvg_prim;
-  double *fvg_slope, *fvg_grad, *fvg_lift;
+  double *fvg_slope, *fvg_grad, *fvg_lift, *fvg_side_fv;
   double fvg_h, fvg_s_h, fvg_h3;
   double fvg_dt_scale; /* an FV element's spectral radius times this (timedisc_gauss_fv_scale) */
   /* FV_PositivityLimiter: per element [4] the minima of rho, p, -rho, -rho E of the state after
@@ -315,8 +321,14 @@ int launch_fv_alpha_extend(const DevData *d, cudaStream_t s);
  * its DG part by 1 - alpha). */
 int launch_fv_volume(const DevData *d, const DevPhysics *ph, cudaStream_t s);
 /* FLEXI's indicators (indicator_kernels.cu): IndValue and, when blending, alpha of every element
- * (after fv_kernels.cu's post-update; nothing when ind_value is NULL). */
-int launch_ind_alpha(const DevData *d, const DevPhysics *ph, cudaStream_t s);
+ * (after fv_kernels.cu's post-update; nothing when ind_value is NULL). With ind_ghost (several
+ * ranks) nothing unless ghosts_exchanged: gpu_mpi_ind_alpha calls it once the other ranks' face
+ * values are there. */
+int launch_ind_alpha(const DevData *d, const DevPhysics *ph, cudaStream_t s,
+                     bool ghosts_exchanged = false);
+/* Several ranks (ind_ghost set): IndVar of this rank's element at the face points of the MPI
+ * sides into its half of ind_ghost, for the exchange. */
+int launch_ind_ghost_faces(const DevData *d, const DevPhysics *ph, cudaStream_t s);
 /* FV_Mode = switching, before stage c_stage: IndValue, switch with hysteresis, convert U and k of
  * the switched elements, alpha = FV_Elems (fv_switch of dg/indicator.c). */
 int launch_fv_switch(const DevData *d, const DevPhysics *ph, double c_stage, bool first_stage,
@@ -339,10 +351,21 @@ int fv_configure(const DevData *d);
 int fvg_upload(DevData *d, const Solver *s, IndAlloc alloc, void *ctx);
 int launch_fvg_face_states(const DevData *d, const DevPhysics *ph, double c_stage,
                            cudaStream_t s);
-int launch_fvg_lifting(const DevData *d, const DevPhysics *ph, double c_stage, cudaStream_t s);
+/* launch_fvg_face_states in two halves, for the exchange of fvg_multi in between (several ranks):
+ * the sides' face states and reconstruction neighbours, then the FV elements' ghosts and
+ * reconstructed face states. */
+int launch_fvg_side_states(const DevData *d, const DevPhysics *ph, cudaStream_t s);
+int launch_fvg_reconstruct(const DevData *d, const DevPhysics *ph, double c_stage, cudaStream_t s);
+/* Several ranks: FV_Elems of this rank's element of every MPI side into its half of
+ * fvg_side_fv, for the exchange. */
+int launch_fvg_side_flags(const DevData *d, cudaStream_t s);
+/* The face launchers work on the sides [first, last) (one rank: all; several: not the "yours"
+ * sides, whose master is remote). */
+int launch_fvg_lifting(const DevData *d, const DevPhysics *ph, double c_stage, int first, int last,
+                       cudaStream_t s);
 int launch_fvg_gradients(const DevData *d, const DevPhysics *ph, cudaStream_t s);
-int launch_fvg_face_fluxes(const DevData *d, const DevPhysics *ph, double c_stage,
-                           cudaStream_t s);
+int launch_fvg_face_fluxes(const DevData *d, const DevPhysics *ph, double c_stage, int first,
+                           int last, cudaStream_t s);
 int launch_fvg_volume(const DevData *d, const DevPhysics *ph, cudaStream_t s);
 /* The subcell metrics of src/dg/fv.c reordered for the volume kernel's interface numbering. */
 extern "C" void fv_device_metrics(int np, long n_elems, const double *host, double *out);

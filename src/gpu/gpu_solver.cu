@@ -525,12 +525,12 @@ static int enqueue_stages(GpuSolver *g) {
     HX_CHECK(launch_fvg_face_states(&g->d, &g->ph, rk->c[st], g->s_side));
     if (g->d.viscous) {
       HX_CHECK(launch_face_lifting(&g->d, &g->ph, rk->c[st], 0, n_sides, g->s_side));
-      HX_CHECK(launch_fvg_lifting(&g->d, &g->ph, rk->c[st], g->s_side));
+      HX_CHECK(launch_fvg_lifting(&g->d, &g->ph, rk->c[st], 0, n_sides, g->s_side));
       HX_CHECK(launch_lifting(&g->d, &g->ph, 0, g->s_side));
       HX_CHECK(launch_fvg_gradients(&g->d, &g->ph, g->s_side));
     }
     HX_CHECK(launch_face_flux(&g->d, &g->ph, rk->c[st], 0, n_sides, g->s_side));
-    HX_CHECK(launch_fvg_face_fluxes(&g->d, &g->ph, rk->c[st], g->s_side));
+    HX_CHECK(launch_fvg_face_fluxes(&g->d, &g->ph, rk->c[st], 0, n_sides, g->s_side));
     CU_CHECK(cudaEventRecord(g->ev_faces[st], g->s_side));
     if (volint_update_fused(&g->d)) { /* VolInt after the faces, in the update kernel */
       CU_CHECK(cudaStreamWaitEvent(g->s_elem, g->ev_faces[st], 0));

@@ -1,7 +1,8 @@
 /* FLEXI's shock indicators and the FV switching on the device, the twin of src/dg/indicator.c:
  * one thread per element runs the element functions of src/physics/indicators.h (the same code
  * as the CPU) on a scratch block of its own in global memory. Jameson's ghost layer is gathered
- * from the neighbour elements' states directly (one rank; gpu_solver.cu refuses several).
+ * from the neighbour elements' states directly (one rank; gpu_solver.cu refuses several); across
+ * an MPI side from ind_ghost, the other rank's face values (launch_ind_ghost_faces).
  *   launch_ind_alpha   after each stage's update (fv_kernels.cu's post-update): IndValue and,
  *                      with FV_Mode = blending, alpha of the FLEXI indicators;
  *   launch_fv_switch   at the start of every stage with FV_Mode = switching: IndValue at the
@@ -26,7 +27,9 @@ __host__ __device__ static inline size_t ind_scratch_size(int nvar, int n3, int 
 }
 
 /* IndVar at the face points of element e's neighbours (the element's own values at boundaries),
- * in ind_ghost_index order: gather_ghost of indicator.c without the face arrays. */
+ * in ind_ghost_index order: gather_ghost of indicator.c without the face arrays, but for a
+ * neighbour on another rank (its half of ind_ghost, the face points in the master's order as
+ * the map's f). */
 __device__ static void gather_ghost_dev(const DevData &d, const PhysParams &pp, int e,
                                         double *ghost) {
   const int np = d.np, n2 = d.n2, n3 = d.n3;
@@ -39,14 +42,22 @@ __device__ static void gather_ghost_dev(const DevData &d, const PhysParams &pp, 
       ols = flip == 0 ? si[3] : si[1];
       oflip = flip == 0 ? si[4] : 0;
     }
-    const int *map = d.s2v + (flip * 6 + ls) * n2, *omap = d.s2v + (oflip * 6 + ols) * n2;
     const int dir = side_normal_dir(ls), plus = side_is_plus(ls);
+    const double *remote = oe < 0 ? d.ind_ghost + ((size_t)(flip == 0) * d.n_sides + side) * n2
+                                  : NULL; /* the slave's half when e is the master */
+    const int *map = d.s2v + (flip * 6 + ls) * n2;
+    const int *omap = remote ? map : d.s2v + (oflip * 6 + ols) * n2;
     for (int f = 0; f < n2; f++) {
       const int q = map[f], i = q % np, j = (q / np) % np, k = q / (np * np);
+      double *g = &ghost[ind_ghost_index(np, dir, plus, i, j, k)];
+      if (remote) {
+        *g = remote[f];
+        continue;
+      }
       double u[HX_NVAR];
       for (int v = 0; v < HX_NVAR; v++)
         u[v] = d.U[((size_t)oe * d.nvar + v) * n3 + omap[f]];
-      ghost[ind_ghost_index(np, dir, plus, i, j, k)] = ind_quantity(d.ind_code, pp.kappa_m1, u);
+      *g = ind_quantity(d.ind_code, pp.kappa_m1, u);
     }
   }
 }
@@ -180,6 +191,22 @@ __global__ static void switch_kernel(DevData d, DevPhysics ph, double c_stage, i
   d.alpha[e] = now_fv ? 1.0 : 0.0;
 }
 
+/* One thread per face point of an MPI side: IndVar of this rank's element there into its half
+ * of ind_ghost (fill_ghost_faces of indicator.c on these sides). */
+__global__ static void ghost_faces_kernel(DevData d, DevPhysics ph) {
+  const int gid = blockIdx.x * blockDim.x + threadIdx.x;
+  if (gid >= (d.n_sides - d.first_mpi) * d.n2) return;
+  const int side = d.first_mpi + gid / d.n2, f = gid % d.n2;
+  const int *si = d.side_info + 6 * side, slot = si[0] < 0; /* "yours": the slave is here */
+  const int e = si[2 * slot], ls = si[2 * slot + 1], flip = slot ? si[4] : 0;
+  const int q = d.s2v[(flip * 6 + ls) * d.n2 + f];
+  double u[HX_NVAR];
+  for (int v = 0; v < HX_NVAR; v++)
+    u[v] = d.U[((size_t)e * d.nvar + v) * d.n3 + q];
+  d.ind_ghost[((size_t)slot * d.n_sides + side) * d.n2 + f] =
+      ind_quantity(d.ind_code, ph.pp.kappa_m1, u);
+}
+
 __global__ static void keep_good_kernel(DevData d) {
   const int e = blockIdx.x * blockDim.x + threadIdx.x;
   if (e >= d.n_elems || !(d.sc->dt > 0.0)) return;
@@ -190,9 +217,20 @@ static unsigned ind_blocks(const DevData *d) {
   return (unsigned)((d->n_elems + IND_THREADS - 1) / IND_THREADS);
 }
 
-int launch_ind_alpha(const DevData *d, const DevPhysics *ph, cudaStream_t s) {
+int launch_ind_alpha(const DevData *d, const DevPhysics *ph, cudaStream_t s,
+                     bool ghosts_exchanged) {
   if (!d->ind_value || d->fv_mode == FV_MODE_SWITCHING || d->n_elems == 0) return HX_OK;
+  if (d->ind_ghost && !ghosts_exchanged) return HX_OK; /* gpu_mpi_ind_alpha, after the exchange */
   ind_alpha_kernel<<<ind_blocks(d), IND_THREADS, 0, s>>>(*d, *ph);
+  CU_CHECK(cudaGetLastError());
+  return HX_OK;
+}
+
+int launch_ind_ghost_faces(const DevData *d, const DevPhysics *ph, cudaStream_t s) {
+  const long n = (long)(d->n_sides - d->first_mpi) * d->n2;
+  if (!d->ind_ghost || n <= 0) return HX_OK;
+  ghost_faces_kernel<<<(unsigned)((n + IND_THREADS - 1) / IND_THREADS), IND_THREADS, 0, s>>>(*d,
+                                                                                           *ph);
   CU_CHECK(cudaGetLastError());
   return HX_OK;
 }
@@ -239,6 +277,12 @@ int ind_upload(DevData *d, const Solver *s, IndAlloc alloc, void *ctx) {
   if (s->exchange)
     return HX_ERROR(HX_ERR_INPUT, "FLEXI's indicators and FV_Mode = switching run on one rank on "
                                   "the GPU in this version; run one rank or set Backend = cpu");
+  if (s->mech)
+    return HX_ERROR(HX_ERR_INPUT,
+                    "IndicatorType = %d with FV_Mode = %d: the GPU backend runs "
+                    "FLEXI's indicators and FV switching for air only; use "
+                    "Backend = cpu",
+                    fv->indicator, fv->mode);
   d->ind_code = fv->ind_code;
   d->n_modes = fv->n_modes;
   d->to_dg_indicator = fv->to_dg_indicator;
@@ -269,6 +313,14 @@ int ind_upload(DevData *d, const Solver *s, IndAlloc alloc, void *ctx) {
   if (fv->fv_boundary)
     HX_CHECK(
         alloc(ctx, (void **)&d->ind_boundary, sizeof(int) * ne, fv->fv_boundary, "FVBoundaries"));
+  const bool ghosts =
+      fv->indicator == FV_INDICATOR_JAMESON || fv->indicator == FV_INDICATOR_DUCROS_JST;
+  if (ghosts && par_size() > 1) { /* the other ranks' face values (gpu_mpi_fv.cu) */
+    const size_t ns = s->mesh->n_sides ? s->mesh->n_sides : 1;
+    HX_CHECK(alloc(ctx, (void **)&d->ind_ghost, sizeof(double) * 2 * ns * np * np, NULL,
+                   "indicator face values"));
+    CU_CHECK(cudaMemset(d->ind_ghost, 0, sizeof(double) * 2 * ns * np * np));
+  }
   if (fv->mode == FV_MODE_SWITCHING) {
     HX_CHECK(alloc(ctx, (void **)&d->fv_elems, sizeof(int) * ne, fv->fv_elems, "FV_Elems"));
     HX_CHECK(alloc(ctx, (void **)&d->fv_elems_good, sizeof(int) * ne, fv->fv_elems,
