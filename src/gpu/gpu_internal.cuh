@@ -437,6 +437,43 @@ int gpu_mpi_lifting(GpuMpi *m, const DevData *d, const DevPhysics *ph, double c)
 /* Spreading of the blending factors on s_elem (FV_doExtendAlpha): the remote halves of
  * alpha_side GPU to GPU (IPC) or through the host (a few doubles per MPI side, once per pass). */
 int gpu_mpi_fv_alpha(GpuMpi *m, const DevData *d);
+/* The parts of a GpuMpi that gpu_mpi_fv.cu's stages are built from: the side ranges, the streams
+ * (all s_elem without overlap) and the packed buffers of the slave states and gradients (the
+ * received ones are d->mpi_U_recv, d->mpi_grad_recv). */
+typedef struct {
+  int first_mpi, first_yours, n_sides;
+  cudaStream_t s_elem, s_side, s_mpi;
+  double *send_U, *recv_U, *send_grad, *recv_grad;
+} GpuMpiParts;
+GpuMpiParts gpu_mpi_parts(const GpuMpi *m);
+/* Stream `to` waits for the work queued on `from` so far. */
+int gpu_mpi_hop(GpuMpi *m, cudaStream_t from, cudaStream_t to);
+/* One exchange of per-side device data on both transports, in stream order on s (no host call
+ * with ipc: capturable): send holds the sent sides' block ("yours" sides to the master, "mine"
+ * sides to the slave), recv receives the other block, each packed from its first side with
+ * doubles_per_side values per side (at most gpu_mpi_fv_doubles_per_side). Every rank calls the
+ * same exchanges in the same order. */
+int gpu_mpi_exchange(GpuMpi *m, const double *send, double *recv, long doubles_per_side,
+                     int direction, cudaStream_t s);
+/* The same in place on a side-major array face[n_sides][doubles_per_side]. */
+int gpu_mpi_exchange_sides(GpuMpi *m, double *face, long doubles_per_side, int direction,
+                           cudaStream_t s);
+
+/* FLEXI's indicators and FV switching on several ranks (gpu_mpi_fv.cu). */
+/* Doubles per side of the largest gpu_mpi_exchange of this run (0: none). */
+long gpu_mpi_fv_doubles_per_side(const DevData *d);
+/* Blending with a neighbour-reading indicator (ind_ghost): the face values exchanged, then
+ * IndValue and alpha on s_elem (after a stage's update, after an upload); nothing otherwise. */
+int gpu_mpi_ind_alpha(GpuMpi *m, const DevData *d, const DevPhysics *ph);
+/* FV_Mode = switching, before stage c_stage: launch_fv_switch on s_elem, after the exchange of
+ * the indicator's face values where it reads them; nothing without switching. */
+int gpu_mpi_fv_switch(GpuMpi *m, const DevData *d, const DevPhysics *ph, double c_stage,
+                      bool first_stage);
+/* One RK stage with FV switching on Gauss nodes (d->fvg_sJ), the twin of gpu_mpi_stage: the face
+ * subcells' states, neighbours, fluxes (and Navier-Stokes lifting values and gradients) cross
+ * the rank boundaries; ends with the surface update on s_elem. */
+int gpu_mpi_fvg_stage(GpuMpi *m, const DevData *d, const DevPhysics *ph, double a, double b,
+                      double c, bool first_stage);
 
 /* Species transport (mix_visc.cu; a viscous mixture on one rank): BR1 face values of
  * (u, v, w, T, Y_k), then the gradients and the viscous volume term (Ut_visc), both before the

@@ -10,7 +10,9 @@
  *   EXCH_GRAD   slave gradients of "yours"     mpi_grad_recv ("mine" sides)
  *   EXCH_FLUX   flux of "mine" sides           flux of "yours" sides
  *
- * Euler runs exchange U and FLUX only. Two transports (MPITransport):
+ * Euler runs exchange U and FLUX only. FLEXI's indicators and FV switching add exchanges of
+ * other per-side arrays (gpu_mpi_fv.cu) through gpu_mpi_exchange, one slot per direction.
+ * Two transports (MPITransport):
  *   host: through pinned host memory: device -> host copy, wait, MPI messages, host -> device
  *     copy (no CUDA-aware MPI needed, works across nodes);
  *   ipc: when every neighbour is on this node and its GPU is reachable (peer access or the same
@@ -33,11 +35,18 @@ extern "C" {
 #include "parallel/parallel.h"
 }
 
-/* Slots of the GPU exchanges (EXCH_U..EXCH_FLUX, then the blending factors' spreading, one slot
- * per direction) and the direction of each. */
-enum { IPC_ALPHA_TO_MASTER = 4, IPC_ALPHA_TO_SLAVE = 5, IPC_SLOTS = 6 };
+/* Slots of the GPU exchanges (EXCH_U..EXCH_FLUX, then the blending factors' spreading and
+ * gpu_mpi_exchange, one slot per direction each) and the direction of each. */
+enum {
+  IPC_ALPHA_TO_MASTER = 4,
+  IPC_ALPHA_TO_SLAVE = 5,
+  IPC_SIDES_TO_MASTER = 6,
+  IPC_SIDES_TO_SLAVE = 7,
+  IPC_SLOTS = 8
+};
 static const int SLOT_DIRECTION[IPC_SLOTS] = {EXCH_TO_MASTER, EXCH_TO_SLAVE, EXCH_TO_MASTER,
-                                              EXCH_TO_SLAVE,  EXCH_TO_MASTER, EXCH_TO_SLAVE};
+                                              EXCH_TO_SLAVE,  EXCH_TO_MASTER, EXCH_TO_SLAVE,
+                                              EXCH_TO_MASTER, EXCH_TO_SLAVE};
 
 /* The IPC flags of a rank ([slot][kind][neighbour], device memory, 0 or 1): FLAG_SENT[k] is
  * raised by neighbour k once its block is in our receive buffer, FLAG_DONE[k] by neighbour k once
@@ -99,6 +108,8 @@ struct GpuMpi {
   int n_nbr;
   int shares_gpu; /* a neighbour runs on this rank's GPU */
   double *h_alpha;    /* pinned mirror of alpha_side (shock capturing with spreading) */
+  cudaEvent_t ev_hop; /* gpu_mpi_hop: recorded on one stream and waited for at once by another */
+  long sides_dps;     /* gpu_mpi_exchange: the most doubles per side its buffers take */
 };
 
 static int mpi_dev_alloc(GpuMpi *m, double **p, size_t n, const char *what) {
@@ -145,6 +156,7 @@ static int create_host_buffers(GpuMpi *m, const DevData *d) {
 /* Doubles per side of a slot (0: the slot is not used by this run). */
 static long slot_doubles_per_side(const DevData *d, int slot) {
   if (slot == EXCH_U || slot == EXCH_FLUX) return (long)d->nvar * d->n2;
+  if (slot >= IPC_SIDES_TO_MASTER) return gpu_mpi_fv_doubles_per_side(d);
   if (slot >= IPC_ALPHA_TO_MASTER) return d->alpha && d->fv_extend ? 1 : 0;
   return d->viscous ? (long)HX_NGRAD * d->n2 : 0;
 }
@@ -377,8 +389,9 @@ static int ipc_setup(GpuMpi *m, const DevData *d, char *why, size_t len) {
   m->ipc_fused = getenv("HEXDG_IPC_FUSED") ? gpu_env_flag("HEXDG_IPC_FUSED", true)
                                             : (double)d->n_elems * d->n3 >= 2e6;
   /* blocks read where they arrive (direct_slot): 2 H200, TGV N = 7 at 8.8e5 DOF per GPU
-   * 5.2-5.6e-10 -> 4.95-4.99e-10 (docs/performance.md); HEXDG_IPC_DIRECT = F copies them out */
-  m->ipc_direct = !m->ipc_fused && gpu_env_flag("HEXDG_IPC_DIRECT", true);
+   * 5.2-5.6e-10 -> 4.95-4.99e-10 (docs/performance.md); HEXDG_IPC_DIRECT = F copies them out.
+   * Not with switching on Gauss nodes: gpu_mpi_fvg_stage's exchanges copy into d_recv_U etc. */
+  m->ipc_direct = !m->ipc_fused && !d->fvg_sJ && gpu_env_flag("HEXDG_IPC_DIRECT", true);
   m->n_nbr = exchange_n_nbr(m->x);
   if (m->n_nbr == 0) return 1;
   IpcHello own, *out = (IpcHello *)calloc((size_t)m->n_nbr, sizeof(IpcHello));
@@ -462,9 +475,11 @@ int gpu_mpi_create(const Solver *s, DevData *d, cudaStream_t s_elem, cudaStream_
   m->s_elem = s_elem;
   m->s_side = overlap ? s_side : s_elem;
   m->s_mpi = overlap ? s_mpi : s_elem;
+  m->sides_dps = gpu_mpi_fv_doubles_per_side(d);
   int rc = create_buffers(m, d);
-  cudaEvent_t *ev[5] = {&m->ev_stage, &m->ev_inner, &m->ev_remote, &m->ev_grad, &m->ev_consumed};
-  for (int k = 0; k < 5 && rc == HX_OK; k++)
+  cudaEvent_t *ev[6] = {&m->ev_stage,  &m->ev_inner, &m->ev_remote,
+                        &m->ev_grad,   &m->ev_hop,   &m->ev_consumed};
+  for (int k = 0; k < 6 && rc == HX_OK; k++)
     if (cudaEventCreateWithFlags(ev[k], cudaEventDisableTiming) != cudaSuccess)
       rc = HX_ERROR(HX_ERR_DEVICE, "cudaEventCreate failed (GPU MPI set-up)");
   /* collective: every rank takes part, whatever its own rc */
@@ -491,8 +506,9 @@ int gpu_mpi_create(const Solver *s, DevData *d, cudaStream_t s_elem, cudaStream_
 void gpu_mpi_destroy(GpuMpi *m) {
   if (!m) return;
   if (m->transport == GPU_TRANSPORT_IPC) ipc_release(m);
-  cudaEvent_t ev[5] = {m->ev_stage, m->ev_inner, m->ev_remote, m->ev_grad, m->ev_consumed};
-  for (int k = 0; k < 5; k++)
+  cudaEvent_t ev[6] = {m->ev_stage, m->ev_inner, m->ev_remote,
+                       m->ev_grad,  m->ev_hop,   m->ev_consumed};
+  for (int k = 0; k < 6; k++)
     if (ev[k]) cudaEventDestroy(ev[k]);
   double *dev[4] = {m->d_send_U, m->d_send_grad, m->d_recv_U, m->d_recv_grad};
   for (int k = 0; k < 4; k++)
@@ -923,4 +939,49 @@ int gpu_mpi_timestep(GpuMpi *m, const DevData *d, const DevPhysics *ph, StepScal
   sc_host->bad = v[2] > 0.0;
   CU_CHECK(cudaMemcpyAsync(d->sc, sc_host, sizeof(StepScalars), cudaMemcpyHostToDevice, m->s_elem));
   return launch_dt_finalize(d, m->s_elem);
+}
+
+/* ---- per-side arrays of shock capturing (gpu_mpi_fv.cu) ---------------------------------- */
+
+GpuMpiParts gpu_mpi_parts(const GpuMpi *m) {
+  GpuMpiParts p = {m->first_mpi, m->first_yours, m->n_sides, m->s_elem,      m->s_side,
+                   m->s_mpi,     m->d_send_U,    m->d_recv_U, m->d_send_grad, m->d_recv_grad};
+  return p;
+}
+
+int gpu_mpi_hop(GpuMpi *m, cudaStream_t from, cudaStream_t to) {
+  if (from == to) return HX_OK;
+  CU_CHECK(cudaEventRecord(m->ev_hop, from));
+  CU_CHECK(cudaStreamWaitEvent(to, m->ev_hop, 0));
+  return HX_OK;
+}
+
+/* On s_mpi between two hops from and back to s. IPC: the slot of the direction, whose receive
+ * buffer holds sides_dps doubles per side; host: the staging pair and the CPU exchange's slot of
+ * the blending factors (EXCH_ALPHA: sized for the largest of the stage's exchanges, used by no
+ * other exchange in flight; exchange_via_host finishes before it returns). */
+int gpu_mpi_exchange(GpuMpi *m, const double *send, double *recv, long doubles_per_side,
+                     int direction, cudaStream_t s) {
+  if (doubles_per_side > m->sides_dps)
+    return HX_ERROR(HX_ERR_INTERNAL,
+                    "gpu_mpi_exchange: %ld doubles per side, its buffers hold %ld (extend "
+                    "gpu_mpi_fv_doubles_per_side)",
+                    doubles_per_side, m->sides_dps);
+  HX_CHECK(gpu_mpi_hop(m, s, m->s_mpi));
+  if (m->transport == GPU_TRANSPORT_IPC)
+    HX_CHECK(exchange_via_ipc(m,
+                              direction == EXCH_TO_MASTER ? IPC_SIDES_TO_MASTER : IPC_SIDES_TO_SLAVE,
+                              send, recv, doubles_per_side, direction));
+  else
+    HX_CHECK(exchange_via_host(m, EXCH_ALPHA, send, recv, doubles_per_side, direction));
+  return gpu_mpi_hop(m, m->s_mpi, s);
+}
+
+int gpu_mpi_exchange_sides(GpuMpi *m, double *face, long doubles_per_side, int direction,
+                           cudaStream_t s) {
+  const size_t mine = (size_t)doubles_per_side * m->first_mpi;
+  const size_t yours = (size_t)doubles_per_side * m->first_yours;
+  if (direction == EXCH_TO_MASTER)
+    return gpu_mpi_exchange(m, face + yours, face + mine, doubles_per_side, direction, s);
+  return gpu_mpi_exchange(m, face + mine, face + yours, doubles_per_side, direction, s);
 }

@@ -431,15 +431,22 @@ static int stage_coefs(GpuSolver *g, int st, double *a, double *b) {
   return launch_rk3s_prepare(&g->d, g->rk, st, g->rk_s2, g->rk_s3, g->s_elem);
 }
 
-/* Several ranks: every stage with its exchanges (gpu_mpi.cu), after the dt of the step. */
+/* Several ranks: every stage with its exchanges (gpu_mpi.cu; FLEXI's indicators and switching:
+ * gpu_mpi_fv.cu), after the dt of the step. */
 static int enqueue_stages_mpi(GpuSolver *g) {
   const LowStorageRK *rk = g->rk;
   for (int st = 0; st < rk->n_stages; st++) {
     double a, b;
+    HX_CHECK(gpu_mpi_fv_switch(g->mpi, &g->d, &g->ph, rk->c[st], st == 0)); /* switching */
+    if (st == 0) HX_CHECK(launch_fv_keep_good(&g->d, g->s_elem));
     if (g->d.alpha) HX_CHECK(gpu_mpi_fv_alpha(g->mpi, &g->d));
     HX_CHECK(keep_dt_alpha(g, st));
     HX_CHECK(stage_coefs(g, st, &a, &b));
-    HX_CHECK(gpu_mpi_stage(g->mpi, &g->d, &g->ph, a, b, rk->c[st], st == 0));
+    if (g->d.fvg_sJ) /* switching on Gauss nodes */
+      HX_CHECK(gpu_mpi_fvg_stage(g->mpi, &g->d, &g->ph, a, b, rk->c[st], st == 0));
+    else
+      HX_CHECK(gpu_mpi_stage(g->mpi, &g->d, &g->ph, a, b, rk->c[st], st == 0));
+    HX_CHECK(gpu_mpi_ind_alpha(g->mpi, &g->d, &g->ph)); /* blending with jameson: the new alpha */
   }
   HX_CHECK(launch_time_advance(&g->d, g->s_elem));
   CU_CHECK(cudaMemcpyAsync(g->sc_host, g->d.sc, sizeof(StepScalars), cudaMemcpyDeviceToHost,
@@ -552,7 +559,8 @@ static int enqueue_stages(GpuSolver *g) {
 /* FV switching: FLEXI switches before it computes the step (as simulation.c's advance); the
  * first stage's switch then finds nothing to change. */
 static int enqueue_step_switch(GpuSolver *g) {
-  if (g->mpi || g->d.mech) return HX_OK;
+  if (g->d.mech) return HX_OK;
+  if (g->mpi) return gpu_mpi_fv_switch(g->mpi, &g->d, &g->ph, 0.0, true);
   return launch_fv_switch(&g->d, &g->ph, 0.0, true, g->s_elem);
 }
 
@@ -570,6 +578,7 @@ static int enqueue_dt(GpuSolver *g) {
  * (Ut_visc); VolInt (advective, needs only U) runs beside all of it. */
 static int enqueue_step(GpuSolver *g) {
   if (g->mpi) { /* dt reduced over the ranks, then the stages */
+    HX_CHECK(enqueue_step_switch(g));
     HX_CHECK(gpu_mpi_timestep(g->mpi, &g->d, &g->ph, g->sc_host));
     return enqueue_stages_mpi(g);
   }
@@ -631,6 +640,10 @@ extern "C" int gpu_upload_state(GpuSolver *g, const double *U, double t) {
   } else if (g->d.alpha) { /* the blending factors of the new state (the stages keep them current) */
     HX_CHECK(launch_fv_indicator(&g->d, &g->ph, 0));
     CU_CHECK(cudaDeviceSynchronize());
+    if (g->mpi) { /* jameson: the other ranks' face values first (collective, as every upload) */
+      HX_CHECK(gpu_mpi_ind_alpha(g->mpi, &g->d, &g->ph));
+      CU_CHECK(cudaDeviceSynchronize());
+    }
   }
   return gpu_sgs_refresh(g);
 }

@@ -1,8 +1,8 @@
 /* FLEXI's shock indicators and the FV switching on the device, the twin of src/dg/indicator.c:
  * one thread per element runs the element functions of src/physics/indicators.h (the same code
  * as the CPU) on a scratch block of its own in global memory. Jameson's ghost layer is gathered
- * from the neighbour elements' states directly (one rank; gpu_solver.cu refuses several); across
- * an MPI side from ind_ghost, the other rank's face values (launch_ind_ghost_faces).
+ * from the neighbour elements' states directly; across an MPI side from ind_ghost, the other
+ * rank's face values (launch_ind_ghost_faces, exchanged by gpu_mpi_fv.cu).
  *   launch_ind_alpha   after each stage's update (fv_kernels.cu's post-update): IndValue and,
  *                      with FV_Mode = blending, alpha of the FLEXI indicators;
  *   launch_fv_switch   at the start of every stage with FV_Mode = switching: IndValue at the
@@ -229,8 +229,8 @@ int launch_ind_alpha(const DevData *d, const DevPhysics *ph, cudaStream_t s,
 int launch_ind_ghost_faces(const DevData *d, const DevPhysics *ph, cudaStream_t s) {
   const long n = (long)(d->n_sides - d->first_mpi) * d->n2;
   if (!d->ind_ghost || n <= 0) return HX_OK;
-  ghost_faces_kernel<<<(unsigned)((n + IND_THREADS - 1) / IND_THREADS), IND_THREADS, 0, s>>>(*d,
-                                                                                           *ph);
+  const unsigned blocks = (unsigned)((n + IND_THREADS - 1) / IND_THREADS);
+  ghost_faces_kernel<<<blocks, IND_THREADS, 0, s>>>(*d, *ph);
   CU_CHECK(cudaGetLastError());
   return HX_OK;
 }
@@ -262,21 +262,6 @@ int ind_upload(DevData *d, const Solver *s, IndAlloc alloc, void *ctx) {
   const size_t ne = s->mesh->n_elems ? s->mesh->n_elems : 1;
   d->fv_mode = fv->mode;
   if (!ind_device_path(fv)) return HX_OK;
-  if (fv->gauss && par_size() > 1)
-    return HX_ERROR(HX_ERR_INPUT,
-                    "FV_Mode = switching on NodeType = GAUSS (FLEXI's FV = SWITCH build) runs "
-                    "on one rank on the GPU in this version (several ranks: the CPU backend); "
-                    "run one rank, or set Backend = cpu (Backend = auto chooses it on several "
-                    "ranks)");
-  if (s->mech)
-    return HX_ERROR(HX_ERR_INPUT,
-                    "IndicatorType = %d with FV_Mode = %d: the GPU backend runs "
-                    "FLEXI's indicators and FV switching for air only; use "
-                    "Backend = cpu",
-                    fv->indicator, fv->mode);
-  if (s->exchange)
-    return HX_ERROR(HX_ERR_INPUT, "FLEXI's indicators and FV_Mode = switching run on one rank on "
-                                  "the GPU in this version; run one rank or set Backend = cpu");
   if (s->mech)
     return HX_ERROR(HX_ERR_INPUT,
                     "IndicatorType = %d with FV_Mode = %d: the GPU backend runs "

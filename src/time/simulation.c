@@ -275,11 +275,8 @@ static int backend_init(const Params *p, Simulation *sim) {
   HX_CHECK(params_get_logical(p, "OverlapMPI", &overlap));
   /* the GPU's reacting flow: species transport on one rank (gpu_solver_create says why not) */
   const bool gpu_mix = !sim->solver->mech || !sim->solver->viscous || par_size() == 1;
-  /* FV switching on Gauss nodes: the GPU on one rank (gpu/fv_gauss_kernels.cu), else the CPU */
-  const bool gpu_fv = !sim->solver->fv.gauss || par_size() == 1;
   if (sim->backend == BACKEND_AUTO) /* the same choice on every rank */
-    sim->backend =
-        par_any(gpu_device_count() == 0) || !gpu_mix || !gpu_fv ? BACKEND_CPU : BACKEND_CUDA;
+    sim->backend = par_any(gpu_device_count() == 0) || !gpu_mix ? BACKEND_CPU : BACKEND_CUDA;
   if (sim->backend == BACKEND_CPU) {
     if (sim->solver->fv.enabled) {
       sim->U_good = hx_malloc(sizeof(double) * sim->solver->n_var * sim->solver->n_dof,
