@@ -12,9 +12,9 @@
  * flux).
  * Navier-Stokes (dg/fv_gauss_visc.c): FLEXI's viscous fluxes at the subcell interfaces from the
  * subcells' difference quotients, the DG neighbours' lifting and fluxes through the face subcells.
- * docs/fv.md. CPU backend (OpenMP, MPI) and CUDA backend on one rank (gpu/fv_gauss_kernels.cu;
- * the pointwise parts shared: dg/fv_gauss_pointwise.h), air without LES: the set-up refuses the
- * rest. */
+ * docs/fv.md. CPU backend (OpenMP, MPI) and CUDA backend (gpu/fv_gauss_kernels.cu, several
+ * ranks: gpu/gpu_mpi_fv.cu; the pointwise parts shared: dg/fv_gauss_pointwise.h), air without
+ * LES: the set-up refuses the rest. */
 #ifndef HEXDG_FV_GAUSS_H
 #define HEXDG_FV_GAUSS_H
 
