@@ -25,18 +25,24 @@ HD static inline int fvg_line_of(int np, int d, int q) {
   return d == 0 ? j * np + k : d == 1 ? i * np + k : i * np + j;
 }
 
+/* Row p of the 1D matrix M applied to np entries stride apart: one pass of fvg_face_mean. */
+HD static inline double fvg_mean_pass(int np, const double *M, const double *in, int stride,
+                                      int p) {
+  double t = 0.0;
+  for (int m = 0; m < np; m++)
+    t += M[p * np + m] * in[m * stride];
+  return t;
+}
+
 /* Mean over face subcell (p, q) of an np x np face array (p fastest, entries stride apart): the 1D
  * matrix M (to_fv: subcell means, to_dg: their inverse) along p, then along q, the sums in the
- * order of two tensor passes. */
+ * order of two tensor passes (a caller may keep the first pass's values of line l, p and reuse
+ * them for every q: the same sums). */
 HD static inline double fvg_face_mean(int np, const double *M, const double *in, int stride, int p,
                                       int q) {
   double acc = 0.0;
-  for (int l = 0; l < np; l++) {
-    double t = 0.0;
-    for (int m = 0; m < np; m++)
-      t += M[p * np + m] * in[(l * np + m) * stride];
-    acc += M[q * np + l] * t;
-  }
+  for (int l = 0; l < np; l++)
+    acc += M[q * np + l] * fvg_mean_pass(np, M, in + l * np * stride, stride, p);
   return acc;
 }
 

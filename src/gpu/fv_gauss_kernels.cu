@@ -2,8 +2,8 @@
  * with Navier-Stokes, src/dg/fv_gauss_visc.c (FLEXI's FV = SWITCH build with NODETYPE = GAUSS,
  * PARABOLIC = ON; docs/fv.md): the pointwise parts are dg/fv_gauss_pointwise.h, the same code as
  * the CPU's. Not a performance path: simple kernels, one thread per face subcell, per element face
- * subcell or per subcell line, one block per FV element. A stage on the side stream, in the
- * CPU's order (dg/operator.c):
+ * subcell or per subcell line, one block per FV element or per element of a side (the face
+ * gradients). A stage on the side stream, in the CPU's order (dg/operator.c):
  *   launch_fvg_face_states  for the sides with an FV element both face states at the face
  *                           subcells and what each element's reconstruction sees of the other
  *                           (fv_gauss_prolong_start); the FV elements' ghosts and reconstructed
@@ -297,37 +297,63 @@ __device__ static double dg_face_grad(const DevData &d, int side, int slot, int 
   return prolong_to_face_point(d.disc, q, d.s2v[(flip * 6 + ls) * d.n2 + g], ls);
 }
 
-/* One thread per face subcell and element of the sides with an FV element (Navier-Stokes, after
- * the slopes and the lifting): the element's face gradient into its slot of fvg_grad, an FV
- * element's from its boundary subcell (face_gradients of fv_gauss_visc.c), a DG element's the
- * face subcell mean of its lifted one (dg_face_gradients). */
-__global__ static void face_gradients_kernel(DevData d) {
+/* FV element e's face gradients at the face subcells of its local side ls (flip: its orientation
+ * on the side) into out, from its boundary subcells (face_gradients of fv_gauss_visc.c); the
+ * block's threads over the face subcells. */
+__device__ static void fv_face_gradients(const DevData &d, int e, int ls, int flip, double *out) {
   const int np = d.np, n2 = d.n2, n3 = d.n3;
-  const int gid = blockIdx.x * blockDim.x + threadIdx.x;
-  if (gid >= d.n_sides * 2 * n2 || !(d.sc->dt > 0.0)) return;
-  const int side = gid / (2 * n2), slot = (gid / n2) % 2, f = gid % n2;
+  const double *es = d.fvg_slope + (size_t)e * 3 * HX_NLIFT * n2 * (np + 1);
+  const double *sJ = d.fvg_sJ + (size_t)e * n3, *Ja = d.fvg_Ja + (size_t)e * 9 * n3;
+  for (int f = threadIdx.x; f < n2; f += blockDim.x) {
+    const int q = d.s2v[(flip * 6 + ls) * n2 + f];
+    double g[3][HX_NLIFT];
+    fvg_subcell_gradient(np, es, sJ, Ja, side_normal_dir(ls), q, q, side_is_plus(ls) ? np : 0, g);
+    for (int c = 0; c < 3; c++)
+      for (int v = 0; v < HX_NLIFT; v++)
+        out[(c * HX_NLIFT + v) * n2 + f] = g[c][v];
+  }
+}
+
+/* A DG element's face gradients into out: the face subcell means (fvg_face_mean's two passes) of
+ * its lifted ones (dg_face_gradients of fv_gauss_visc.c). Each face value is read once: a thread
+ * per component k and face line l (the np points q = l) takes the first pass along p into
+ * rows[k n2 + l np + p] (shared), then a thread per output the second along q; each mean is
+ * fvg_face_mean's sums in its order. */
+__device__ static void dg_face_gradients(const DevData &d, int side, int slot, int e, int ls,
+                                         int flip, double *rows, double *out) {
+  const int np = d.np, n2 = d.n2;
+  for (int i = threadIdx.x; i < HX_NGRAD * np; i += blockDim.x) {
+    const int k = i / np, l = i % np;
+    double line[HX_NPMAX];
+    for (int m = 0; m < np; m++)
+      line[m] = dg_face_grad(d, side, slot, e, ls, flip, k, l * np + m);
+    for (int p = 0; p < np; p++)
+      rows[k * n2 + l * np + p] = fvg_mean_pass(np, d.fv_to_fv, line, 1, p);
+  }
+  __syncthreads(); /* the second pass reads every line's */
+  for (int i = threadIdx.x; i < HX_NGRAD * n2; i += blockDim.x) {
+    const int k = i / n2, f = i % n2;
+    out[i] = fvg_mean_pass(np, d.fv_to_fv, rows + k * n2 + f % np, np, f / np);
+  }
+}
+
+/* One block per element slot of a side (slot 0: master, 1: slave) with an FV element
+ * (Navier-Stokes, after the slopes and the lifting): the element's face gradients into its slot
+ * of fvg_grad, an FV element's from its boundary subcells, a DG element's the face subcell means
+ * of its lifted ones. Dynamic shared memory: HX_NGRAD n2 doubles. */
+__global__ static void face_gradients_kernel(DevData d) {
+  extern __shared__ double rows[];
+  const int side = blockIdx.x / 2, slot = blockIdx.x % 2;
+  if (!(d.sc->dt > 0.0)) return; /* each return: the whole block */
   const int *info = d.side_info + 6 * side;
   if (!fvg_side_fv(d, info, side)) return;
   const int e = info[2 * slot], ls = info[2 * slot + 1], flip = slot ? info[4] : 0;
   if (e < 0) return; /* a boundary side's slave, an MPI side's remote element */
-  double *out = d.fvg_grad + fvg_face_block(d, side, slot, HX_NGRAD) + f;
-  if (d.fv_elems[e]) {
-    const int q = d.s2v[(flip * 6 + ls) * n2 + f];
-    const double *es = d.fvg_slope + (size_t)e * 3 * HX_NLIFT * n2 * (np + 1);
-    double g[3][HX_NLIFT];
-    fvg_subcell_gradient(np, es, d.fvg_sJ + (size_t)e * n3, d.fvg_Ja + (size_t)e * 9 * n3,
-                         side_normal_dir(ls), q, q, side_is_plus(ls) ? np : 0, g);
-    for (int c = 0; c < 3; c++)
-      for (int v = 0; v < HX_NLIFT; v++)
-        out[(c * HX_NLIFT + v) * n2] = g[c][v];
-    return;
-  }
-  double buf[HX_NPMAX * HX_NPMAX];
-  for (int k = 0; k < HX_NGRAD; k++) {
-    for (int g = 0; g < n2; g++)
-      buf[g] = dg_face_grad(d, side, slot, e, ls, flip, k, g);
-    out[k * n2] = fvg_face_mean(np, d.fv_to_fv, buf, 1, f % np, f / np);
-  }
+  double *out = d.fvg_grad + fvg_face_block(d, side, slot, HX_NGRAD);
+  if (d.fv_elems[e])
+    fv_face_gradients(d, e, ls, flip, out);
+  else
+    dg_face_gradients(d, side, slot, e, ls, flip, rows, out);
 }
 
 /* One block per element, one thread per line of a direction: an FV element's Ut = its subcell
@@ -388,6 +414,14 @@ static unsigned fvg_blocks(long n) {
   return (unsigned)((n + FVG_THREADS - 1) / FVG_THREADS);
 }
 
+/* Threads of a block whose threads loop over n items: the power of two >= n, 32 to 256. */
+static int fvg_block_threads(int n) {
+  int threads = 32;
+  while (threads < n && threads < 256)
+    threads *= 2;
+  return threads;
+}
+
 int launch_fvg_side_states(const DevData *d, const DevPhysics *ph, cudaStream_t s) {
   if (!d->fvg_sJ || d->n_sides == 0) return HX_OK;
   const long n_face = (long)d->n_sides * d->n2;
@@ -438,12 +472,13 @@ int launch_fvg_lifting(const DevData *d, const DevPhysics *ph, double c_stage, i
 
 int launch_fvg_gradients(const DevData *d, const DevPhysics *ph, cudaStream_t s) {
   if (!d->fvg_slope || d->n_sides == 0) return HX_OK;
-  const long n_line = (long)d->n_elems * 3 * d->n2, n_face = (long)d->n_sides * 2 * d->n2;
+  const long n_line = (long)d->n_elems * 3 * d->n2;
   if (n_line > 0) {
     slopes_kernel<<<fvg_blocks(n_line), FVG_THREADS, 0, s>>>(*d, *ph);
     CU_CHECK(cudaGetLastError());
   }
-  face_gradients_kernel<<<fvg_blocks(n_face), FVG_THREADS, 0, s>>>(*d);
+  face_gradients_kernel<<<2 * d->n_sides, fvg_block_threads(d->n2),
+                          sizeof(double) * HX_NGRAD * d->n2, s>>>(*d);
   CU_CHECK(cudaGetLastError());
   return HX_OK;
 }
@@ -461,10 +496,7 @@ int launch_fvg_face_fluxes(const DevData *d, const DevPhysics *ph, double c_stag
 
 int launch_fvg_volume(const DevData *d, const DevPhysics *ph, cudaStream_t s) {
   if (!d->fvg_sJ || d->n_elems == 0) return HX_OK;
-  int threads = 32;
-  while (threads < d->n2 && threads < 256)
-    threads *= 2;
-  volume_kernel<<<d->n_elems, threads, 0, s>>>(*d, *ph);
+  volume_kernel<<<d->n_elems, fvg_block_threads(d->n2), 0, s>>>(*d, *ph);
   CU_CHECK(cudaGetLastError());
   return HX_OK;
 }
