@@ -20,7 +20,8 @@
 #   gauss_ns_sw   the same wave with Persson switching elements both ways (mu0 = 0.02).
 # Every GPU run must report the CUDA backend, the 2-rank runs the transport they asked for, and
 # the ipc runs CUDA graphs (no host call in their stages). Exits 77 (skipped) when fewer than 2
-# GPUs are visible, unless MPI_GPU_SHARE=1 (the ranks share one GPU: a correctness run).
+# GPUs are visible, unless MPI_GPU_SHARE=1 (the ranks share one GPU: a correctness run);
+# MPI_GPU_RANKS="2 4" sets the rank counts (4 ranks on 2 GPUs with MPI_GPU_SHARE=1).
 # usage: run_mpi_gpu_fv.sh hexdg repo_root mpiexec compare_states
 source "$(dirname "$0")/mpi_lib.sh"
 gpus=$("$hexdg" --gpu-count 2>/dev/null || echo 0)
@@ -55,6 +56,7 @@ gpu_case() {
   close_state ${name}1cpu ${name}1 $rtol
   local ranks=2
   [ "$gpus" -ge 4 ] && ranks="2 4"
+  ranks=${MPI_GPU_RANKS:-$ranks} # e.g. "2 4" with MPI_GPU_SHARE=1 on 2 GPUs
   for n in $ranks; do
     for t in ipc host; do
       run_ranks $name$n$t $n ${name}_$t.ini
@@ -69,7 +71,7 @@ gpu_case() {
     echo "FAIL - $name: no FV element at the end, the case does not test shock capturing"
     fails=$((fails + 1))
   fi
-  for r in ${name}1 ${name}2ipc ${name}2host; do
+  for r in ${name}1 $(for n in $ranks; do echo $name${n}ipc $name${n}host; done); do
     if grep -q "^backend: CPU" $r/out.txt; then
       echo "FAIL - $r ran on the CPU backend"
       fails=$((fails + 1))
