@@ -216,17 +216,19 @@ __global__ static void subcell_flux_kernel(DevData d, DevPhysics ph, double c_st
     out[v * n2] = F[v];
 }
 
-/* One thread per face point of the sides in [first, last) with an FV element: the DG form of the
- * face subcell fluxes (the polynomial with these subcell means) replaces the DG face flux in
- * d->flux. */
-__global__ static void dg_flux_kernel(DevData d, int first, int last) {
+/* One thread per face point of the sides in [first, last) with an FV element: the DG form (the
+ * polynomial with these subcell means) of nc per-side components of face subcell values sub
+ * replaces those of dg there: the face fluxes (fvg_flux into d->flux) and the lifting values
+ * (fvg_lift into lift_flux, fv_gauss_face_lifting's second loop). */
+__global__ static void subcell_to_dg_kernel(DevData d, const double *sub, double *dg, int nc,
+                                            int first, int last) {
   const int gid = blockIdx.x * blockDim.x + threadIdx.x;
   if (gid >= (last - first) * d.n2 || !(d.sc->dt > 0.0)) return;
   const int side = first + gid / d.n2, f = gid % d.n2, np = d.np;
   if (!fvg_side_fv(d, d.side_info + 6 * side, side)) return;
-  const double *F = d.fvg_flux + (size_t)side * d.nvar * d.n2;
-  double *out = d.flux + (size_t)side * d.nvar * d.n2 + f;
-  for (int v = 0; v < HX_NVAR; v++)
+  const double *F = sub + (size_t)side * nc * d.n2;
+  double *out = dg + (size_t)side * nc * d.n2 + f;
+  for (int v = 0; v < nc; v++)
     out[v * d.n2] = fvg_face_mean(np, d.fv_to_dg, F + v * d.n2, 1, f % np, f / np);
 }
 
@@ -248,20 +250,6 @@ __global__ static void lifting_subcell_kernel(DevData d, DevPhysics ph, double c
   double *out = d.fvg_lift + (size_t)side * HX_NGRAD * n2 + f;
   for (int k = 0; k < HX_NGRAD; k++)
     out[k * n2] = wn[k];
-}
-
-/* One thread per face point of the sides in [first, last) with an FV element: the DG form of the
- * face subcells' lifting values (the polynomial with these subcell means) replaces lift_flux
- * there (fv_gauss_face_lifting's second loop). */
-__global__ static void lifting_dg_kernel(DevData d, int first, int last) {
-  const int gid = blockIdx.x * blockDim.x + threadIdx.x;
-  if (gid >= (last - first) * d.n2 || !(d.sc->dt > 0.0)) return;
-  const int side = first + gid / d.n2, f = gid % d.n2, np = d.np;
-  if (!fvg_side_fv(d, d.side_info + 6 * side, side)) return;
-  const double *W = d.fvg_lift + (size_t)side * HX_NGRAD * d.n2;
-  double *out = d.lift_flux + (size_t)side * HX_NGRAD * d.n2 + f;
-  for (int k = 0; k < HX_NGRAD; k++)
-    out[k * d.n2] = fvg_face_mean(np, d.fv_to_dg, W + k * d.n2, 1, f % np, f / np);
 }
 
 /* One thread per line of a direction of an FV element (Navier-Stokes, after the ghosts): the
@@ -465,7 +453,8 @@ int launch_fvg_lifting(const DevData *d, const DevPhysics *ph, double c_stage, i
   if (!d->fvg_lift || n_face <= 0) return HX_OK;
   lifting_subcell_kernel<<<fvg_blocks(n_face), FVG_THREADS, 0, s>>>(*d, *ph, c_stage, first, last);
   CU_CHECK(cudaGetLastError());
-  lifting_dg_kernel<<<fvg_blocks(n_face), FVG_THREADS, 0, s>>>(*d, first, last);
+  subcell_to_dg_kernel<<<fvg_blocks(n_face), FVG_THREADS, 0, s>>>(*d, d->fvg_lift, d->lift_flux,
+                                                                  HX_NGRAD, first, last);
   CU_CHECK(cudaGetLastError());
   return HX_OK;
 }
@@ -489,7 +478,8 @@ int launch_fvg_face_fluxes(const DevData *d, const DevPhysics *ph, double c_stag
   if (!d->fvg_sJ || n_face <= 0) return HX_OK;
   subcell_flux_kernel<<<fvg_blocks(n_face), FVG_THREADS, 0, s>>>(*d, *ph, c_stage, first, last);
   CU_CHECK(cudaGetLastError());
-  dg_flux_kernel<<<fvg_blocks(n_face), FVG_THREADS, 0, s>>>(*d, first, last);
+  subcell_to_dg_kernel<<<fvg_blocks(n_face), FVG_THREADS, 0, s>>>(*d, d->fvg_flux, d->flux,
+                                                                  d->nvar, first, last);
   CU_CHECK(cudaGetLastError());
   return HX_OK;
 }
