@@ -159,3 +159,59 @@ FV_nExtendAlpha  = 2
 Backend          = $2
 INI
 }
+
+# Sod's tube with FV switching on Gauss nodes and Persson's indicator (FLEXI's reggie thresholds):
+# write_fvg_sod_ini file backend [extra lines...]
+write_fvg_sod_ini() {
+  local file=$1 backend=$2
+  shift 2
+  cat >"$file" <<INI
+ProjectName  = fvg
+MeshFile     = box
+BoxElems     = (/40,1,1/)
+BoxLower     = (/0., 0., 0./)
+BoxUpper     = (/1., 0.025, 0.025/)
+BoxPeriodic  = (/F,T,T/)
+N            = 2
+NodeType     = GAUSS
+Riemann      = HLLEM
+IniExactFunc = 11
+tend         = 0.1
+Analyze_dt   = 0.05
+CFLscale     = 0.5
+FV_Mode      = switching
+IndicatorType = persson
+IndVar       = 1
+IndStartTime = 0.001
+FV_IndUpperThreshold = -3.
+FV_IndLowerThreshold = -4.
+Backend      = $backend
+INI
+  [ $# -gt 0 ] && printf '%s\n' "$@" >>"$file"
+  return 0
+}
+
+# A Navier-Stokes density wave on a curved periodic box with FV switching on Gauss nodes, the
+# indicator in the extra lines: write_fvg_wave_ini file project tend backend lines...
+write_fvg_wave_ini() {
+  local file=$1 project=$2 tend=$3 backend=$4
+  shift 4
+  cat >"$file" <<INI
+ProjectName  = $project
+MeshFile     = box
+BoxElems     = (/4,4,2/)
+BoxCurving   = 0.1
+NGeo         = 3
+BoxPeriodic  = (/T,T,T/)
+N            = 3
+NodeType     = GAUSS
+Riemann      = HLLEM
+IniExactFunc = 2
+AdvVel       = (/0.6, 0.3, 0.2/)
+mu0          = 0.02
+tend         = $tend
+FV_Mode      = switching
+Backend      = $backend
+INI
+  printf '%s\n' "$@" >>"$file"
+}

@@ -140,54 +140,9 @@ FV_alpha_max = 0.8
 FV_doExtendAlpha = T
 Partitioner  = metis
 INI
-cat >gauss_sod.ini <<INI
-ProjectName  = fvg
-MeshFile     = box
-BoxElems     = (/40,1,1/)
-BoxLower     = (/0., 0., 0./)
-BoxUpper     = (/1., 0.025, 0.025/)
-BoxPeriodic  = (/F,T,T/)
-N            = 2
-NodeType     = GAUSS
-Riemann      = HLLEM
-IniExactFunc = 11
-tend         = 0.1
-Analyze_dt   = 0.05
-CFLscale     = 0.5
-CalcErrorNorms = F
-FV_Mode      = switching
-IndicatorType = persson
-IndVar       = 1
-IndStartTime = 0.001
-FV_IndUpperThreshold = -3.
-FV_IndLowerThreshold = -4.
-Backend      = cuda
-INI
-ns_wave() { # file project tend indicator lines...
-  local file=$1 project=$2 tend=$3
-  shift 3
-  cat >"$file" <<INI
-ProjectName  = $project
-MeshFile     = box
-BoxElems     = (/4,4,2/)
-BoxCurving   = 0.1
-NGeo         = 3
-BoxPeriodic  = (/T,T,T/)
-N            = 3
-NodeType     = GAUSS
-Riemann      = HLLEM
-IniExactFunc = 2
-AdvVel       = (/0.6, 0.3, 0.2/)
-mu0          = 0.02
-tend         = $tend
-CalcErrorNorms = F
-FV_Mode      = switching
-Backend      = cuda
-INI
-  printf '%s\n' "$@" >>"$file"
-}
-ns_wave gauss_ns_cb.ini fvgv 0.05 "IndicatorType = checkerboard"
-ns_wave gauss_ns_sw.ini fvgw 0.1 "IndicatorType = persson" "IndVar = 1" "IndStartTime = 0.02" \
+write_fvg_sod_ini gauss_sod.ini cuda "CalcErrorNorms = F"
+write_fvg_wave_ini gauss_ns_cb.ini fvgv 0.05 cuda "CalcErrorNorms = F" "IndicatorType = checkerboard"
+write_fvg_wave_ini gauss_ns_sw.ini fvgw 0.1 cuda "CalcErrorNorms = F" "IndicatorType = persson" "IndVar = 1" "IndStartTime = 0.02" \
   "FV_IndUpperThreshold = -2.4" "FV_IndLowerThreshold = -2.5"
 
 gpu_case lgl_persson 1e-10
