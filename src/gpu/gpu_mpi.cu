@@ -522,9 +522,11 @@ void gpu_mpi_destroy(GpuMpi *m) {
 }
 
 int gpu_mpi_capturable(const GpuMpi *m, const DevData *d) {
-  /* the host transport calls MPI inside a stage; the mixture's stages are left uncaptured (its
-   * chemistry stage reads counts on the host) */
-  return m->transport == GPU_TRANSPORT_IPC && !d->mech;
+  /* the host transport calls MPI inside a stage. The mixture's flow stages call no host either:
+   * the graph holds the stages alone, and the chemistry stage, which reads counts on the host,
+   * runs outside it (as on one rank) */
+  (void)d;
+  return m->transport == GPU_TRANSPORT_IPC;
 }
 
 const char *gpu_mpi_transport(const GpuMpi *m) {
