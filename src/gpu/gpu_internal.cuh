@@ -386,6 +386,8 @@ int launch_mix_face_flux(const DevData *d, const DevPhysics *ph, double c_stage,
  * launch_surface_update. */
 int launch_mix_stage_update(const DevData *d, const DevPhysics *ph, double a, double b,
                             double c_stage, bool first_stage, cudaEvent_t faces, cudaStream_t s);
+/* whether launch_mix_stage_update is the one fused kernel */
+bool mix_stage_fused(const DevData *d);
 /* FV subcell residual of the blended elements (fv_res), before launch_mix_volume_integral */
 int launch_mix_fv_volume(const DevData *d, const DevPhysics *ph, cudaStream_t s);
 /* Ut = (1 - alpha) R_DG + alpha R_FV */

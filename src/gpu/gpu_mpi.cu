@@ -849,14 +849,20 @@ int gpu_mpi_stage(GpuMpi *m, const DevData *d, const DevPhysics *ph, double a, d
         launch_pack_slave(d, d->U, d->nvar, m->first_yours, m->n_sides, m->d_send_U, m->s_mpi));
   }
   if (d->mech) { /* reacting flow: the mixture's launches (mix_kernels.cu) */
+    /* as on one rank, the fused VolInt + SurfInt + update kernel after the faces where it exists
+       (it saves Ut's round trip and the separate P pass; VolInt then no longer hides the
+       exchange); otherwise VolInt beside the exchange */
+    const bool fused = mix_stage_fused(d) && gpu_env_flag("HEXDG_MPI_MIX_FUSED", true);
     HX_CHECK(launch_mix_face_flux(d, ph, c, 0, m->first_mpi, m->s_side));
     CU_CHECK(cudaEventRecord(m->ev_inner, m->s_side));
     if (d->alpha) HX_CHECK(launch_mix_fv_volume(d, ph, m->s_elem));
-    HX_CHECK(launch_mix_volume_integral(d, ph, m->s_elem));
+    if (!fused) HX_CHECK(launch_mix_volume_integral(d, ph, m->s_elem));
     HX_CHECK(exchange_slot(m, EXCH_U, m->d_send_U, m->d_recv_U, nv, EXCH_TO_MASTER));
     HX_CHECK(launch_mix_face_flux(d, ph, c, m->first_mpi, m->first_yours, m->s_mpi));
     HX_CHECK(exchange_fluxes(m, d));
     HX_CHECK(join_sides(m));
+    if (fused)
+      return launch_mix_stage_update(d, ph, a, b, c, first_stage, m->ev_remote, m->s_elem);
     return launch_surface_update(d, ph, a, b, c, first_stage, m->s_elem);
   }
   HX_CHECK(launch_face_flux(d, ph, c, 0, m->first_mpi, m->s_side));

@@ -476,7 +476,7 @@ __global__ static void __launch_bounds__(MIX_STAGE_THREADS, 2)
   if (check && mix_node_inadmissible(d.mech, U, n3, nv)) d.elem_bad[e] = 1;
 }
 
-static bool mix_stage_fused(const DevData *d) {
+bool mix_stage_fused(const DevData *d) {
   return MIX_FIXED_SPECIES(d->n_species) && (d->n3 + 31) / 32 * 32 <= MIX_STAGE_THREADS;
 }
 
