@@ -102,6 +102,25 @@ static idx_t *metis_weights(const double *w, idx_t n, idx_t *ncon) {
   return vwgt;
 }
 
+/* What METIS made of the constraints: the heaviest part of each against the mean. */
+static void print_metis_balance(const idx_t *vwgt, idx_t ncon, idx_t n, const idx_t *part,
+                                int n_parts) {
+  double *sum = hx_calloc((size_t)n_parts * ncon, sizeof(double), "METIS balance");
+  if (!sum) return;
+  for (idx_t e = 0; e < n; e++)
+    for (idx_t c = 0; c < ncon; c++) sum[part[e] * ncon + c] += (double)vwgt[e * ncon + c];
+  for (idx_t c = 0; c < ncon; c++) {
+    double mx = 0.0, tot = 0.0;
+    for (int r = 0; r < n_parts; r++) {
+      tot += sum[r * ncon + c];
+      mx = sum[r * ncon + c] > mx ? sum[r * ncon + c] : mx;
+    }
+    printf("hexdg: METIS %s: heaviest part / mean %.3f\n", c == 0 ? "flow" : "chemistry",
+           tot > 0.0 ? mx / (tot / n_parts) : 1.0);
+  }
+  free(sum);
+}
+
 static int metis_on_root(const Mesh *m, const double *weights, int n_parts, int *elem_part) {
   idx_t n = m->n_elems, ncon = 1, nparts = n_parts, objval = 0;
   idx_t *xadj = NULL, *adj = NULL;
@@ -122,6 +141,7 @@ static int metis_on_root(const Mesh *m, const double *weights, int n_parts, int 
       rc = HX_ERROR(HX_ERR_INTERNAL, "METIS_PartGraphKway failed (status %d) on mesh %s with %d "
                                      "parts; use Partitioner = sfc", status, m->source, n_parts);
   }
+  if (rc == HX_OK && vwgt) print_metis_balance(vwgt, ncon, n, part, n_parts);
   for (idx_t e = 0; rc == HX_OK && e < n; e++) elem_part[e] = (int)part[e];
   free(xadj), free(adj), free(part), free(vwgt);
   return rc;

@@ -145,7 +145,10 @@ int chemstage_advance(ChemStage *cs, Solver *s, double dt) {
   for (long c = 0; c < n; c++) {
     cs->elem_steps[cs->dof[c] / s->n_dof_elem] += cs->steps[c];
     cs->steps_total += cs->steps[c];
+    cs->win_steps += cs->steps[c];
+    if (cs->steps[c] > cs->win_max_steps) cs->win_max_steps = cs->steps[c];
   }
+  cs->win_reactors += (double)n;
   double w = omp_get_wtime() - t0;
   cs->wall_chem += w;
   cs->wall_chem_window += w;
@@ -161,6 +164,10 @@ int chemstage_advance_gpu(ChemStage *cs, GpuSolver *g, double dt) {
   cs->steps_total += st.steps;
   cs->gpu_seconds += st.seconds;
   cs->gpu_launches += st.launches;
+  cs->win_reactors += (double)st.cells;
+  cs->win_steps += (double)st.steps;
+  cs->win_sparse_seconds += st.sparse_seconds;
+  if (st.max_steps > cs->win_max_steps) cs->win_max_steps = st.max_steps;
   cs->intervals++;
   double w = omp_get_wtime() - t0;
   cs->wall_chem += w;

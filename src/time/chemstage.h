@@ -39,7 +39,18 @@ typedef struct {
                                      ranks' mean chemistry wall time */
   long window_iter0;   /* the time step at the start of that window */
   double steps_global; /* integrator steps of every rank, at the last analysis */
+  /* this rank's work since the last analysis (what the rank imbalance is made of) */
+  double win_reactors, win_steps, win_sparse_seconds;
+  int win_max_steps;
+  /* at the last analysis on several ranks: the slowest and the fastest rank's window
+     (CHEM_RANK_* per time step), for the progress report */
+  int rank_slow, rank_fast;
+  double slow[5], fast[5];
 } ChemStage;
+
+/* The per-rank window of ChemStage.slow/fast, per time step (max steps: of the window) */
+enum { CHEM_RANK_WALL, CHEM_RANK_REACTORS, CHEM_RANK_STEPS, CHEM_RANK_MAX_STEPS,
+       CHEM_RANK_SPARSE };
 
 int chemstage_define_params(Params *p);
 /* Read the keys (nothing to do and splitting = none without a mechanism). */

@@ -505,6 +505,32 @@ static int analyze_mean_flux(Simulation *sim, bool fresh) {
   return rc;
 }
 
+/* The slowest and the fastest rank of the chemistry window, with what each integrated (collective:
+ * every rank fills its row of a table summed over the ranks). */
+static void chem_rank_extremes(ChemStage *cs, long steps) {
+  const int nr = par_size(), me = par_rank(), nc = 5;
+  double *t = hx_calloc((size_t)nr * nc, sizeof(double), "chemistry per rank");
+  if (!t) return;
+  double *row = t + (size_t)me * nc;
+  row[CHEM_RANK_WALL] = cs->wall_chem_window / steps;
+  row[CHEM_RANK_REACTORS] = cs->win_reactors / steps;
+  row[CHEM_RANK_STEPS] = cs->win_steps / steps;
+  row[CHEM_RANK_MAX_STEPS] = cs->win_max_steps;
+  row[CHEM_RANK_SPARSE] = cs->win_sparse_seconds / steps;
+  par_sum(t, nr * nc);
+  int slow = 0, fast = 0;
+  for (int r = 1; r < nr; r++) {
+    if (t[r * nc] > t[slow * nc]) slow = r;
+    if (t[r * nc] < t[fast * nc]) fast = r;
+  }
+  cs->rank_slow = slow, cs->rank_fast = fast;
+  memcpy(cs->slow, t + (size_t)slow * nc, sizeof cs->slow);
+  memcpy(cs->fast, t + (size_t)fast * nc, sizeof cs->fast);
+  free(t);
+  cs->win_reactors = cs->win_steps = cs->win_sparse_seconds = 0.0;
+  cs->win_max_steps = 0;
+}
+
 /* max/mean over the ranks of the chemistry wall time since the last analysis (collective). */
 static void chem_imbalance(Simulation *sim) {
   double mx = sim->chem.wall_chem_window, sum[2] = {mx, (double)sim->chem.steps_total};
@@ -515,6 +541,7 @@ static void chem_imbalance(Simulation *sim) {
   long steps = sim->iter - sim->chem.window_iter0;
   sim->chem.window_max = steps > 0 ? mx / steps : 0.0;
   sim->chem.window_mean = steps > 0 ? sum[0] / par_size() / steps : 0.0;
+  if (par_size() > 1 && steps > 0) chem_rank_extremes(&sim->chem, steps);
   sim->chem.window_iter0 = sim->iter;
   sim->chem.wall_chem_window = 0.0;
 }
@@ -530,6 +557,15 @@ static void print_chemistry(const Simulation *sim, double wall) {
     printf("  chemistry per time step since the last analysis: slowest rank %.4g s, mean of the "
            "ranks %.4g s\n",
            cs->window_max, cs->window_mean);
+  if (par_size() > 1 && cs->window_max > 0.0) /* what the imbalance is made of */
+    for (int k = 0; k < 2; k++) {
+      const double *w = k ? cs->fast : cs->slow;
+      printf("  chemistry per time step, %s rank %d: %.4g s, %.4g reactors, %.4g integrator steps "
+             "(at most %.0f per reactor), %.4g s in the sparse phase\n",
+             k ? "fastest" : "slowest", k ? cs->rank_fast : cs->rank_slow, w[CHEM_RANK_WALL],
+             w[CHEM_RANK_REACTORS], w[CHEM_RANK_STEPS], w[CHEM_RANK_MAX_STEPS],
+             w[CHEM_RANK_SPARSE]);
+    }
   if (sim->backend == BACKEND_CUDA)
     printf("  chemistry on the GPU (%s): %.4g s of device time in %ld integrator launches, %.4g "
            "s per time step\n",
