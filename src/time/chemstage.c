@@ -11,6 +11,8 @@
 #include "chem/reactor.h"
 #include "core/error.h"
 #include "gpu/gpu.h"
+#include "parallel/parallel.h"
+#include "parallel/workshare.h"
 #include "physics/mixture.h"
 
 static const char *const SPLIT_NAMES[] = {"none", "lie", "strang"};
@@ -39,6 +41,12 @@ int chemstage_define_params(Params *p) {
                          "and the opening dt/2 of the next into one chemistry step (LeVeque "
                          "2002, sec. 17.5: still second order, half the chemistry calls); the "
                          "owed half step is applied before every analysis, output and stop."));
+  HX_CHECK(params_define(p, sec, "ChemLoadBalance", PARAM_LOGICAL, 0, "T", false,
+                         "Several ranks: every chemistry step shares the reactors' work evenly "
+                         "among the ranks (each DOF's cost predicted by its integrator steps in "
+                         "the interval before); a busy rank's reactors are integrated by others "
+                         "and the results sent back. The results are the same; the flow "
+                         "partition stays."));
   HX_CHECK(params_define(p, sec, "ChemTmin", PARAM_REAL, 0, "0.", false,
                          "Reacting flow: DOFs colder than this (K) skip the chemistry stage."));
   return HX_OK;
@@ -53,6 +61,9 @@ int chemstage_init(const Params *p, const Solver *s, ChemStage *cs) {
   bool merge;
   HX_CHECK(params_get_logical(p, "ChemMergeHalfSteps", &merge));
   cs->merge_half_steps = merge;
+  bool share;
+  HX_CHECK(params_get_logical(p, "ChemLoadBalance", &share));
+  cs->share = share;
   HX_CHECK(chem_integrator_options(p, &cs->opt));
   if (!s->mech) {
     cs->splitting = CHEM_SPLIT_NONE;
@@ -63,9 +74,11 @@ int chemstage_init(const Params *p, const Solver *s, ChemStage *cs) {
   cs->rho = hx_malloc(sizeof(double) * n, "chemistry densities");
   cs->dof = hx_malloc(sizeof(long) * n, "chemistry DOF list");
   cs->steps = hx_calloc(n, sizeof(int), "chemistry steps");
+  cs->dof_steps = hx_calloc(n, sizeof(int), "chemistry steps");
   cs->elem_steps =
       hx_calloc(s->mesh->n_elems > 0 ? s->mesh->n_elems : 1, sizeof(double), "chemistry cost");
-  if (!cs->y || !cs->rho || !cs->dof || !cs->steps || !cs->elem_steps) return HX_ERR_MEM;
+  if (!cs->y || !cs->rho || !cs->dof || !cs->steps || !cs->dof_steps || !cs->elem_steps)
+    return HX_ERR_MEM;
   return HX_OK;
 }
 
@@ -74,6 +87,7 @@ void chemstage_free(ChemStage *cs) {
   free(cs->rho);
   free(cs->dof);
   free(cs->steps);
+  free(cs->dof_steps);
   free(cs->elem_steps);
   memset(cs, 0, sizeof *cs);
 }
@@ -132,26 +146,103 @@ static void scatter_reactors(ChemStage *cs, Solver *s, long n) {
  * integrators' smallest step (1e-20 s, chem/radau5.h) would fail: the stage is skipped. */
 #define CHEM_DT_NEGLIGIBLE 1e-20
 
+/* This rank's share of the work, batch b of nb reactors (its kept ones, then the received ones):
+ * integrated, its statistics counted (the work done here, whoever owns it). */
+static int integrate_batch(ChemStage *cs, const Solver *s, long nb, double *y, const double *rho,
+                           int *steps, int *status, double dt) {
+  const double t0 = omp_get_wtime();
+  int rc = nb > 0 ? chem_batch_integrate_with(s->mech, cs->integrator, CHEM_MODE_CV, nb, y, rho, dt,
+                                              &cs->opt, status, steps, NULL)
+                  : HX_OK;
+  for (long c = 0; c < nb; c++) {
+    cs->steps_total += steps[c];
+    cs->win_steps += steps[c];
+    if (steps[c] > cs->win_max_steps) cs->win_max_steps = steps[c];
+  }
+  cs->win_reactors += (double)nb;
+  cs->work_window += omp_get_wtime() - t0;
+  return rc;
+}
+
+/* ChemLoadBalance on several ranks: the n gathered reactors (cs->y at stride n, cs->rho) shared by
+ * their predicted cost (workshare.h). Rows of the moved reactors: T, Y_1..Y_ns, rho out; T,
+ * Y_1..Y_ns, steps, status back. Every rank takes part (also without reactors); a failure on any
+ * rank is an error on every rank, after the results went back. */
+static int integrate_shared(ChemStage *cs, const Solver *s, long n, double dt) {
+  const int ns1 = s->n_species + 1, wf = ns1 + 1, wb = ns1 + 2;
+  double *cost = hx_malloc(sizeof(double) * (size_t)(n > 0 ? n : 1), "chemistry costs");
+  if (!cost) return HX_ERR_MEM;
+  for (long c = 0; c < n; c++) cost[c] = cs->dof_steps[cs->dof[c]] > 0 ? cs->dof_steps[cs->dof[c]] : 1;
+  WorkShare w = {0};
+  int rc = workshare_plan(&w, cost, n);
+  free(cost);
+  if (rc != HX_OK || !w.active) {
+    workshare_free(&w);
+    return rc != HX_OK ? rc : integrate_batch(cs, s, n, cs->y, cs->rho, cs->steps, NULL, dt);
+  }
+  const long nb = w.n_keep + w.n_recv, kf = w.keep_first, nk = w.n_keep;
+  double *out = hx_malloc(sizeof(double) * (size_t)(w.n_send * wb + 1), "shared chemistry");
+  double *in = hx_malloc(sizeof(double) * (size_t)(w.n_recv * wb + 1), "shared chemistry");
+  double *yb = hx_malloc(sizeof(double) * (size_t)(nb * wf + 1), "shared chemistry");
+  int *ib = hx_malloc(sizeof(int) * (size_t)(2 * nb + 1), "shared chemistry");
+  if (!out || !in || !yb || !ib) rc = HX_ERR_MEM;
+  rc = par_any(rc != HX_OK) ? HX_ERR_MEM : HX_OK;
+  double *rhob = yb + ns1 * nb;
+  int *stepsb = ib, *statusb = ib + nb;
+  for (long j = 0; rc == HX_OK && j < w.n_send; j++) { /* the moved reactors, in item order */
+    const long c = j < kf ? j : j + nk;
+    for (int k = 0; k < ns1; k++) out[j * wf + k] = cs->y[k * n + c];
+    out[j * wf + ns1] = cs->rho[c];
+  }
+  if (rc == HX_OK) rc = workshare_move(&w, wf, 0, out, in);
+  for (long j = 0; rc == HX_OK && j < nb; j++) { /* kept ones, then received ones */
+    const double *row = in + (j - nk) * wf;
+    for (int k = 0; k < ns1; k++) yb[k * nb + j] = j < nk ? cs->y[k * n + kf + j] : row[k];
+    rhob[j] = j < nk ? cs->rho[kf + j] : row[ns1];
+  }
+  int rc_int = rc == HX_OK ? integrate_batch(cs, s, nb, yb, rhob, stepsb, statusb, dt) : HX_OK;
+  for (long j = 0; rc == HX_OK && j < nb; j++) {
+    if (j < nk) {
+      for (int k = 0; k < ns1; k++) cs->y[k * n + kf + j] = yb[k * nb + j];
+      cs->steps[kf + j] = stepsb[j];
+      continue;
+    }
+    double *row = in + (j - nk) * wb;
+    for (int k = 0; k < ns1; k++) row[k] = yb[k * nb + j];
+    row[ns1] = stepsb[j], row[ns1 + 1] = statusb[j];
+  }
+  if (rc == HX_OK) rc = workshare_move(&w, wb, 1, in, out);
+  for (long j = 0; rc == HX_OK && j < w.n_send; j++) {
+    const long c = j < kf ? j : j + nk;
+    for (int k = 0; k < ns1; k++) cs->y[k * n + c] = out[j * wb + k];
+    cs->steps[c] = (int)out[j * wb + ns1];
+  }
+  free(out), free(in), free(yb), free(ib);
+  workshare_free(&w);
+  if (rc == HX_OK && par_any(rc_int != HX_OK))
+    rc = rc_int != HX_OK ? rc_int
+                         : HX_ERROR(HX_ERR_NUMERIC, "chemistry stage: a reactor of this rank "
+                                                    "failed on the rank that shared its work (see "
+                                                    "that rank's report)");
+  return rc;
+}
+
 int chemstage_advance(ChemStage *cs, Solver *s, double dt) {
   if (!(dt > CHEM_DT_NEGLIGIBLE)) return HX_OK;
   double t0 = omp_get_wtime();
   long n = gather_reactors(cs, s);
-  int rc = n > 0 ? chem_batch_integrate_with(s->mech, cs->integrator, CHEM_MODE_CV, n, cs->y,
-                                             cs->rho, dt, &cs->opt, NULL, cs->steps, NULL)
-                 : HX_OK;
+  int rc = cs->share && par_size() > 1
+               ? integrate_shared(cs, s, n, dt)
+               : integrate_batch(cs, s, n, cs->y, cs->rho, cs->steps, NULL, dt);
   if (rc != HX_OK) return rc;
   scatter_reactors(cs, s, n);
   cs->intervals++;
   for (long c = 0; c < n; c++) {
     cs->elem_steps[cs->dof[c] / s->n_dof_elem] += cs->steps[c];
-    cs->steps_total += cs->steps[c];
-    cs->win_steps += cs->steps[c];
-    if (cs->steps[c] > cs->win_max_steps) cs->win_max_steps = cs->steps[c];
+    cs->dof_steps[cs->dof[c]] = cs->steps[c];
   }
-  cs->win_reactors += (double)n;
   double w = omp_get_wtime() - t0;
   cs->wall_chem += w;
-  cs->wall_chem_window += w;
   return HX_OK;
 }
 
@@ -171,7 +262,7 @@ int chemstage_advance_gpu(ChemStage *cs, GpuSolver *g, double dt) {
   cs->intervals++;
   double w = omp_get_wtime() - t0;
   cs->wall_chem += w;
-  cs->wall_chem_window += w;
+  cs->work_window += st.seconds;
   return HX_OK;
 }
 

@@ -22,6 +22,7 @@ typedef struct {
   long gpu_launches;     /* integrator launches of the GPU batch since the start */
   double T_min;          /* ChemTmin: DOFs below it are frozen */
   int merge_half_steps;  /* ChemMergeHalfSteps: Strang's closing dt/2 joins the next opening */
+  int share;             /* ChemLoadBalance: several ranks share the reactors (parallel/workshare.h) */
   double owed;           /* chemistry time the current state still owes (the closing dt/2 of
                             the last Strang step while merged; 0 at analyses and outputs) */
   ChemIntegratorOptions opt;
@@ -29,12 +30,16 @@ typedef struct {
   double *y, *rho;
   long *dof; /* [active] the DOF of each reactor */
   int *steps;
+  int *dof_steps;     /* [DOF] integrator steps of its last chemistry interval: its predicted cost */
   double *elem_steps; /* [elem] integrator steps of the last time step's stages */
   /* wall time of the chemistry since the start and since the last analysis */
-  double wall_chem, wall_chem_window;
+  double wall_chem;
+  /* this rank's integration time since the last analysis (its work, whoever owns the reactors;
+     without the waits of ChemLoadBalance's exchanges): the rank imbalance is measured on it */
+  double work_window;
   long steps_total;
   long intervals;      /* chemistry intervals integrated since the start (calls of the stage) */
-  double imbalance;    /* max/mean over the ranks of wall_chem_window at the last analysis */
+  double imbalance;    /* max/mean over the ranks of work_window at the last analysis */
   double window_max, window_mean; /* per time step of that window: the slowest rank's and the
                                      ranks' mean chemistry wall time */
   long window_iter0;   /* the time step at the start of that window */

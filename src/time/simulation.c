@@ -512,7 +512,7 @@ static void chem_rank_extremes(ChemStage *cs, long steps) {
   double *t = hx_calloc((size_t)nr * nc, sizeof(double), "chemistry per rank");
   if (!t) return;
   double *row = t + (size_t)me * nc;
-  row[CHEM_RANK_WALL] = cs->wall_chem_window / steps;
+  row[CHEM_RANK_WALL] = cs->work_window / steps;
   row[CHEM_RANK_REACTORS] = cs->win_reactors / steps;
   row[CHEM_RANK_STEPS] = cs->win_steps / steps;
   row[CHEM_RANK_MAX_STEPS] = cs->win_max_steps;
@@ -531,9 +531,10 @@ static void chem_rank_extremes(ChemStage *cs, long steps) {
   cs->win_max_steps = 0;
 }
 
-/* max/mean over the ranks of the chemistry wall time since the last analysis (collective). */
+/* max/mean over the ranks of the chemistry work (integration time) since the last analysis
+ * (collective). */
 static void chem_imbalance(Simulation *sim) {
-  double mx = sim->chem.wall_chem_window, sum[2] = {mx, (double)sim->chem.steps_total};
+  double mx = sim->chem.work_window, sum[2] = {mx, (double)sim->chem.steps_total};
   par_max(&mx, 1);
   par_sum(sum, 2);
   sim->chem.steps_global = sum[1];
@@ -543,7 +544,7 @@ static void chem_imbalance(Simulation *sim) {
   sim->chem.window_mean = steps > 0 ? sum[0] / par_size() / steps : 0.0;
   if (par_size() > 1 && steps > 0) chem_rank_extremes(&sim->chem, steps);
   sim->chem.window_iter0 = sim->iter;
-  sim->chem.wall_chem_window = 0.0;
+  sim->chem.work_window = 0.0;
 }
 
 static void print_chemistry(const Simulation *sim, double wall) {

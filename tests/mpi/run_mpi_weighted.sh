@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Reacting flow on 2 ranks, weighted partition: a 1-D detonation's first microsecond (Li 2004)
 # writes ElemCost; restarted from it on 2 ranks without and with WeightedPartition = T, the
-# chemistry stage's rank imbalance (max/mean wall time) must drop, and both restarts must end in
+# chemistry stage's rank imbalance (max/mean integration time) must drop, and both restarts must end in
 # the same state (the partition does not change the result beyond round-off), and 1, 2 and 4
 # ranks from the same restart agree to 1e-12; METIS with the weights (two constraints) cuts the
-# imbalance too and keeps half the elements on each rank. Skipped (77)
-# without the mechanism (../shared/data or .oracle/mechanisms).
+# imbalance too and keeps half the elements on each rank; ChemLoadBalance = T (the reactors shared
+# at every chemistry step) balances the work on the uniform partition with the same state.
+# Skipped (77) without the mechanism (../shared/data or .oracle/mechanisms).
 source "$(dirname "$0")/mpi_lib.sh"
 mech="$root/../shared/data/mechanisms/li2004/mechanism.yaml"
 [ -f "$mech" ] || mech="$root/.oracle/mechanisms/li.yaml"
@@ -18,7 +19,7 @@ run_ranks first 1 first.ini
 start=$(last_state first)
 for wp in F T; do
   sed -e 's|^tend .*|tend = 1.5e-6|' first.ini >w$wp.ini
-  echo "WeightedPartition = $wp" >>w$wp.ini
+  printf 'WeightedPartition = %s\nChemLoadBalance = F\n' $wp >>w$wp.ini
   run_ranks w$wp 2 w$wp.ini "../$start"
 done
 imb() { grep 'rank imbalance' "$1/out.txt" | tail -1 | sed 's/.*(max\/mean) //'; }
@@ -47,9 +48,25 @@ else
   fails=$((fails + 1))
 fi
 if "$compare" "$(last_state wF)" "$(last_state mT)" 1e-9; then :; else fails=$((fails + 1)); fi
-# 1, 2 and 4 ranks from the same restart (chemistry, FV blending, positivity): the same state
+# ChemLoadBalance = T on the uniform partition: the reactors are shared among the ranks at every
+# chemistry step (src/parallel/workshare.c), so the ranks' integration work is balanced, and the
+# state is that of one rank (a reactor's result does not depend on where it is integrated)
+sed -e 's|^ChemLoadBalance .*|ChemLoadBalance = T|' wF.ini >s.ini
+run_ranks s2 2 s.ini "../$start"
+s2=$(imb s2)
+if awk -v a="$iF" -v b="$s2" 'BEGIN{exit !(b < 1.15 && b < a - 0.2)}'; then
+  echo "ok   - ChemLoadBalance: chemistry rank imbalance $iF (uniform) -> $s2 (shared reactors)"
+else
+  echo "FAIL - ChemLoadBalance: chemistry rank imbalance $iF -> ${s2:-?}, expected below 1.15"
+  fails=$((fails + 1))
+fi
+# 1, 2 and 4 ranks from the same restart (chemistry, FV blending, positivity): the same state,
+# also with the shared reactors on 2 and 4 ranks
 run_ranks r1 1 wF.ini "../$start"
 run_ranks r4 4 wF.ini "../$start"
+run_ranks s4 4 s.ini "../$start"
 same_state r1 wF
 same_state r1 r4
+same_state r1 s2
+same_state r1 s4
 finish
