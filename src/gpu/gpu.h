@@ -107,18 +107,19 @@ void gpu_rp_destroy(GpuRecordPoints *r);
  * gpu_step_dt: dt of the step (CFL, landing on t_analyze) without advancing; gpu_step_flow: every
  * RK stage with that dt, returns the new time; gpu_chem_advance: dt of chemistry on every DOF at
  * or above T_min (integrator: CHEM_INTEGRATOR_*; single_launch: one launch to the end instead of
- * the bulk-sparse schedule). */
+ * the bulk-sparse schedule; share: on several ranks the reactors' work is shared among them,
+ * parallel/workshare.h, a collective call then). */
 int gpu_step_dt(GpuSolver *g, double t_analyze, double *dt, int *landed);
 int gpu_step_flow(GpuSolver *g, double *t);
 typedef struct {
-  long cells;                     /* reactors integrated */
+  long cells;                     /* reactors integrated here (with share: the rank's work) */
   long steps;                     /* integrator steps over all of them */
   int max_steps;                  /* of the most expensive reactor */
   int launches;                   /* integrator kernel launches (bulk-sparse schedule) */
   double seconds, sparse_seconds; /* device time of the integration, of it in the sparse phase */
 } GpuChemStats;
 int gpu_chem_advance(GpuSolver *g, double dt, double T_min, int integrator, int single_launch,
-                     const ChemIntegratorOptions *opt, GpuChemStats *st);
+                     int share, const ChemIntegratorOptions *opt, GpuChemStats *st);
 /* Integrator steps of each local element in the current (last) step. */
 int gpu_chem_elem_steps(GpuSolver *g, double *elem_steps);
 

@@ -406,7 +406,7 @@ extern "C" int mix_chem_create(const DevData *d, const struct ChemMech *host_mec
 extern "C" void mix_chem_destroy(MixChem *c);
 extern "C" size_t mix_chem_bytes(const MixChem *c, int n_species);
 extern "C" int mix_chem_advance(MixChem *c, const DevData *d, cudaStream_t s, double dt,
-                                double T_min, int integrator, int single_launch,
+                                double T_min, int integrator, int single_launch, int share,
                                 const ChemIntegratorOptions *opt, GpuChemStats *st);
 /* The integrator steps per element since the last reset (at the start of each step). */
 extern "C" int mix_chem_elem_steps(MixChem *c, const DevData *d, double *elem_steps);

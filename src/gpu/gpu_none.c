@@ -189,8 +189,9 @@ int gpu_step_flow(GpuSolver *g, double *t) {
 }
 
 int gpu_chem_advance(GpuSolver *g, double dt, double T_min, int integrator, int single_launch,
-                     const ChemIntegratorOptions *opt, GpuChemStats *st) {
-  (void)g, (void)dt, (void)T_min, (void)integrator, (void)single_launch, (void)opt, (void)st;
+                     int share, const ChemIntegratorOptions *opt, GpuChemStats *st) {
+  (void)g, (void)dt, (void)T_min, (void)integrator, (void)single_launch, (void)share, (void)opt;
+  (void)st;
   return gpu_select_device(NULL, 0);
 }
 

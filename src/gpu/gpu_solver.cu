@@ -784,13 +784,13 @@ extern "C" int gpu_step_flow(GpuSolver *g, double *t) {
 }
 
 extern "C" int gpu_chem_advance(GpuSolver *g, double dt, double T_min, int integrator,
-                                int single_launch, const ChemIntegratorOptions *opt,
-                                GpuChemStats *st) {
+                                int single_launch, int share,
+                                const ChemIntegratorOptions *opt, GpuChemStats *st) {
   if (!g->chem)
     return HX_ERROR(HX_ERR_INTERNAL, "gpu_chem_advance: the GPU solver was created without a "
                                      "chemistry stage");
-  HX_CHECK(mix_chem_advance(g->chem, &g->d, g->s_elem, dt, T_min, integrator, single_launch, opt,
-                            st));
+  HX_CHECK(mix_chem_advance(g->chem, &g->d, g->s_elem, dt, T_min, integrator, single_launch, share,
+                            opt, st));
   CU_CHECK(cudaStreamSynchronize(g->s_elem));
   return HX_OK;
 }

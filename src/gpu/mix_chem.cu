@@ -9,6 +9,8 @@
 
 extern "C" {
 #include "gpu/chem_gpu.h"
+#include "parallel/parallel.h"
+#include "parallel/workshare.h"
 #include "physics/mixture.h"
 }
 
@@ -19,7 +21,13 @@ struct MixChem {
   int *steps, *status;   /* [cells] */
   int *count;            /* number of reactors (device) */
   unsigned long long *elem_steps; /* [elem] integrator steps since the last download */
+  int *dof_steps;        /* [DOF] steps of its last interval: its predicted cost (ChemLoadBalance) */
   long n_dof;
+  /* ChemLoadBalance: the costs, the moved rows (device and pinned host), the rank's batch (its
+     kept reactors, then the received ones); grown on demand */
+  double *d_cost, *h_cost, *d_out, *d_in, *h_out, *h_in, *yb;
+  int *ib; /* steps, status of the batch */
+  size_t cap_cost, cap_hcost, cap_out, cap_in, cap_hout, cap_hin, cap_yb, cap_ib;
 };
 
 extern "C" int mix_chem_create(const DevData *d, const ChemMech *host_mech, MixChem **out) {
@@ -37,6 +45,8 @@ extern "C" int mix_chem_create(const DevData *d, const ChemMech *host_mech, MixC
   CU_CHECK(cudaMalloc(&c->count, sizeof(int)));
   CU_CHECK(cudaMalloc(&c->elem_steps, sizeof(unsigned long long) * ne));
   CU_CHECK(cudaMemset(c->elem_steps, 0, sizeof(unsigned long long) * ne));
+  CU_CHECK(cudaMalloc(&c->dof_steps, sizeof(int) * n));
+  CU_CHECK(cudaMemset(c->dof_steps, 0, sizeof(int) * n));
   return HX_OK;
 }
 
@@ -50,6 +60,9 @@ extern "C" void mix_chem_destroy(MixChem *c) {
   cudaFree(c->status);
   cudaFree(c->count);
   cudaFree(c->elem_steps);
+  cudaFree(c->dof_steps);
+  cudaFree(c->d_cost), cudaFree(c->d_out), cudaFree(c->d_in), cudaFree(c->yb), cudaFree(c->ib);
+  cudaFreeHost(c->h_cost), cudaFreeHost(c->h_out), cudaFreeHost(c->h_in);
   free(c);
 }
 
@@ -91,10 +104,175 @@ __global__ static void scatter_kernel(DevData d, MixChem c, int n, bool all) {
   for (int k = 0; k < ns; k++) rhoY[(size_t)k * d.n3] = c.y[(size_t)(k + 1) * n + r] * scale;
   d.P[((size_t)e * MIX_NP(ns) + MIX_T(ns)) * d.n3 + q] = c.y[r];
   atomicAdd(&c.elem_steps[e], (unsigned long long)c.steps[r]);
+  c.dof_steps[dof] = c.steps[r];
+}
+
+/* ---- ChemLoadBalance: the reactors shared among the ranks (parallel/workshare.h) ---------- */
+
+/* A buffer of at least bytes (device or pinned host), its contents not kept. */
+static int grow(void **p, size_t *cap, size_t bytes, bool host) {
+  if (bytes <= *cap && *p) return HX_OK;
+  const size_t want = bytes + bytes / 4 + 256;
+  if (host) {
+    cudaFreeHost(*p);
+    CU_CHECK(cudaMallocHost(p, want));
+  } else {
+    cudaFree(*p);
+    CU_CHECK(cudaMalloc(p, want));
+  }
+  *cap = want;
+  return HX_OK;
+}
+
+/* The predicted cost of each reactor: its DOF's steps in the interval before (at least 1). */
+__global__ static void cost_kernel(MixChem c, int n, bool all, double *cost) {
+  const int r = blockIdx.x * blockDim.x + threadIdx.x;
+  if (r >= n) return;
+  const int s = c.dof_steps[all ? r : c.dof[r]];
+  cost[r] = s > 0 ? s : 1;
+}
+
+/* The reactors sent away (item order: before the kept range, then after it) as rows T, Y, rho. */
+__global__ static void pack_out_kernel(MixChem c, int n, int ns1, int kf, int nk, int n_send,
+                                       double *rows) {
+  const int j = blockIdx.x * blockDim.x + threadIdx.x;
+  if (j >= n_send) return;
+  const int r = j < kf ? j : j + nk;
+  double *row = rows + (size_t)j * (ns1 + 1);
+  for (int k = 0; k < ns1; k++) row[k] = c.y[(size_t)k * n + r];
+  row[ns1] = c.rho[r];
+}
+
+/* The rank's batch at stride nb: its kept reactors, then the received rows. */
+__global__ static void assemble_kernel(MixChem c, int n, int ns1, int kf, int nk, const double *in,
+                                       int nb, double *yb) {
+  const int j = blockIdx.x * blockDim.x + threadIdx.x;
+  if (j >= nb) return;
+  const double *row = in + (size_t)(j - nk) * (ns1 + 1);
+  for (int k = 0; k < ns1; k++) yb[(size_t)k * nb + j] = j < nk ? c.y[(size_t)k * n + kf + j] : row[k];
+  yb[(size_t)ns1 * nb + j] = j < nk ? c.rho[kf + j] : row[ns1];
+}
+
+/* The batch's results: the kept reactors' into place, the received ones' as rows T, Y, steps,
+ * status (to go back). */
+__global__ static void disassemble_kernel(MixChem c, int n, int ns1, int kf, int nk, int nb,
+                                          const double *yb, const int *ib, double *back) {
+  const int j = blockIdx.x * blockDim.x + threadIdx.x;
+  if (j >= nb) return;
+  if (j < nk) {
+    for (int k = 0; k < ns1; k++) c.y[(size_t)k * n + kf + j] = yb[(size_t)k * nb + j];
+    c.steps[kf + j] = ib[j], c.status[kf + j] = ib[nb + j];
+    return;
+  }
+  double *row = back + (size_t)(j - nk) * (ns1 + 2);
+  for (int k = 0; k < ns1; k++) row[k] = yb[(size_t)k * nb + j];
+  row[ns1] = ib[j], row[ns1 + 1] = ib[nb + j];
+}
+
+/* The results of the reactors sent away, back into place. */
+__global__ static void unpack_back_kernel(MixChem c, int n, int ns1, int kf, int nk, int n_send,
+                                          const double *rows) {
+  const int j = blockIdx.x * blockDim.x + threadIdx.x;
+  if (j >= n_send) return;
+  const int r = j < kf ? j : j + nk;
+  const double *row = rows + (size_t)j * (ns1 + 2);
+  for (int k = 0; k < ns1; k++) c.y[(size_t)k * n + r] = row[k];
+  c.steps[r] = (int)row[ns1], c.status[r] = (int)row[ns1 + 1];
+}
+
+static unsigned grid(long n) { return (unsigned)((n + 255) / 256 > 0 ? (n + 255) / 256 : 1); }
+
+/* Rows from the device through pinned host memory to the other ranks and back onto the device. */
+static int move_rows(MixChem *c, const WorkShare *w, int width, int back, const double *d_from,
+                     long n_from, double *d_to, long n_to) {
+  const size_t bf = sizeof(double) * width * n_from, bt = sizeof(double) * width * n_to;
+  HX_CHECK(grow((void **)&c->h_out, &c->cap_hout, bf, true));
+  HX_CHECK(grow((void **)&c->h_in, &c->cap_hin, bt, true));
+  if (bf) CU_CHECK(cudaMemcpy(c->h_out, d_from, bf, cudaMemcpyDeviceToHost));
+  HX_CHECK(workshare_move(w, width, back, c->h_out, c->h_in));
+  if (bt) CU_CHECK(cudaMemcpy(d_to, c->h_in, bt, cudaMemcpyHostToDevice));
+  return HX_OK;
+}
+
+/* The n gathered reactors (c->y at stride n, c->rho) shared by their predicted cost: the rank
+ * integrates its kept ones and those it receives; afterwards c->y, c->steps and c->status hold
+ * every own reactor's result, gs the rank's own failures (first_failed: its own index). */
+static int integrate_shared(MixChem *c, const DevData *d, cudaStream_t s, int n, bool all,
+                            double dt, const ChemIntegratorOptions *opt, const ChemSchedule *sch,
+                            ChemGpuStats *gs, long *n_here) {
+  const int ns1 = d->n_species + 1;
+  HX_CHECK(grow((void **)&c->d_cost, &c->cap_cost, sizeof(double) * n, false));
+  HX_CHECK(grow((void **)&c->h_cost, &c->cap_hcost, sizeof(double) * n, true));
+  if (n > 0) {
+    cost_kernel<<<grid(n), 256, 0, s>>>(*c, n, all, c->d_cost);
+    CU_CHECK(cudaGetLastError());
+    CU_CHECK(cudaMemcpyAsync(c->h_cost, c->d_cost, sizeof(double) * n, cudaMemcpyDeviceToHost, s));
+    CU_CHECK(cudaStreamSynchronize(s));
+  }
+  WorkShare w;
+  memset(&w, 0, sizeof w);
+  HX_CHECK(workshare_plan(&w, c->h_cost, n));
+  const int kf = (int)w.keep_first, nk = (int)w.n_keep, nb = (int)(w.n_keep + w.n_recv);
+  int rc = HX_OK;
+  if (w.active) {
+    rc = grow((void **)&c->d_out, &c->cap_out, sizeof(double) * (ns1 + 2) * w.n_send, false);
+    if (rc == HX_OK)
+      rc = grow((void **)&c->d_in, &c->cap_in, sizeof(double) * (ns1 + 2) * w.n_recv, false);
+    if (rc == HX_OK) rc = grow((void **)&c->yb, &c->cap_yb, sizeof(double) * (ns1 + 1) * nb, false);
+    if (rc == HX_OK) rc = grow((void **)&c->ib, &c->cap_ib, sizeof(int) * 2 * nb, false);
+    rc = par_any(rc != HX_OK) ? HX_ERR_MEM : HX_OK;
+  }
+  if (rc == HX_OK && w.active) {
+    if (w.n_send) pack_out_kernel<<<grid(w.n_send), 256, 0, s>>>(*c, n, ns1, kf, nk, (int)w.n_send, c->d_out);
+    CU_CHECK(cudaGetLastError());
+    CU_CHECK(cudaStreamSynchronize(s));
+    rc = move_rows(c, &w, ns1 + 1, 0, c->d_out, w.n_send, c->d_in, w.n_recv);
+  }
+  if (rc == HX_OK && w.active) {
+    assemble_kernel<<<grid(nb), 256, 0, s>>>(*c, n, ns1, kf, nk, c->d_in, nb, c->yb);
+    CU_CHECK(cudaGetLastError());
+    CU_CHECK(cudaStreamSynchronize(s));
+    if (nb > 0)
+      rc = chem_gpu_integrate(c->cg, CHEM_MODE_CV, nb, c->yb, c->yb + (size_t)ns1 * nb, dt, opt,
+                              sch, c->ib, c->ib + nb, gs);
+    CU_CHECK(cudaDeviceSynchronize()); /* the batch runs on its own stream */
+    disassemble_kernel<<<grid(nb), 256, 0, s>>>(*c, n, ns1, kf, nk, nb, c->yb, c->ib, c->d_in);
+    CU_CHECK(cudaGetLastError());
+    CU_CHECK(cudaStreamSynchronize(s));
+    rc = par_any(rc != HX_OK) ? (rc != HX_OK ? rc : HX_ERR_INTERNAL) : HX_OK;
+  }
+  if (rc == HX_OK && w.active) {
+    rc = move_rows(c, &w, ns1 + 2, 1, c->d_in, w.n_recv, c->d_out, w.n_send);
+    if (rc == HX_OK && w.n_send)
+      unpack_back_kernel<<<grid(w.n_send), 256, 0, s>>>(*c, n, ns1, kf, nk, (int)w.n_send, c->d_out);
+    CU_CHECK(cudaGetLastError());
+  } else if (rc == HX_OK && n > 0) { /* nothing moves on any rank: the own batch in place */
+    rc = chem_gpu_integrate(c->cg, CHEM_MODE_CV, n, c->y, c->rho, dt, opt, sch, c->steps, c->status,
+                            gs);
+    CU_CHECK(cudaDeviceSynchronize());
+  }
+  *n_here = w.active ? nb : n;
+  workshare_free(&w);
+  if (rc != HX_OK) return rc;
+  /* the failures among this rank's own reactors (their results came back with the others') */
+  if (!par_any(gs->n_failed > 0)) return HX_OK;
+  gs->n_failed = 0, gs->first_failed = -1;
+  int *st = (int *)malloc(sizeof(int) * (n > 0 ? n : 1));
+  if (!st) return HX_ERROR(HX_ERR_MEM, "out of host memory (chemistry status)");
+  cudaError_t err = n > 0 ? cudaMemcpy(st, c->status, sizeof(int) * n, cudaMemcpyDeviceToHost)
+                          : cudaSuccess;
+  for (int r = 0; r < n && err == cudaSuccess; r++)
+    if (st[r] != CHEM_DONE && gs->n_failed++ == 0) gs->first_failed = r, gs->first_status = st[r];
+  free(st);
+  CU_CHECK(err);
+  if (gs->n_failed == 0)
+    return HX_ERROR(HX_ERR_NUMERIC, "chemistry stage on the GPU: a reactor of another rank failed "
+                                    "on this one or elsewhere (see that rank's report)");
+  return HX_OK;
 }
 
 extern "C" int mix_chem_advance(MixChem *c, const DevData *d, cudaStream_t s, double dt,
-                                double T_min, int integrator, int single_launch,
+                                double T_min, int integrator, int single_launch, int share,
                                 const ChemIntegratorOptions *opt, GpuChemStats *st) {
   memset(st, 0, sizeof *st);
   int n = (int)c->n_dof;
@@ -107,17 +285,22 @@ extern "C" int mix_chem_advance(MixChem *c, const DevData *d, cudaStream_t s, do
     CU_CHECK(cudaStreamSynchronize(s));
   }
   st->cells = n;
-  if (n == 0) return HX_OK;
-  gather_kernel<<<(n + 255) / 256, 256, 0, s>>>(*d, *c, n, all);
+  if (n == 0 && !share) return HX_OK; /* sharing is collective: every rank takes part */
+  if (n > 0) gather_kernel<<<(n + 255) / 256, 256, 0, s>>>(*d, *c, n, all);
   CU_CHECK(cudaGetLastError());
   CU_CHECK(cudaStreamSynchronize(s));
   ChemSchedule sch = chem_schedule_default();
   sch.integrator = integrator;
   sch.single_launch = single_launch;
   ChemGpuStats gs;
-  HX_CHECK(chem_gpu_integrate(c->cg, CHEM_MODE_CV, n, c->y, c->rho, dt, opt, &sch, c->steps,
-                              c->status, &gs));
-  CU_CHECK(cudaDeviceSynchronize()); /* the batch runs on its own stream */
+  memset(&gs, 0, sizeof gs);
+  if (share) {
+    HX_CHECK(integrate_shared(c, d, s, n, all, dt, opt, &sch, &gs, &st->cells));
+  } else {
+    HX_CHECK(chem_gpu_integrate(c->cg, CHEM_MODE_CV, n, c->y, c->rho, dt, opt, &sch, c->steps,
+                                c->status, &gs));
+    CU_CHECK(cudaDeviceSynchronize()); /* the batch runs on its own stream */
+  }
   st->seconds = gs.seconds;
   st->sparse_seconds = gs.sparse_seconds;
   st->steps = gs.total_steps;
@@ -134,6 +317,7 @@ extern "C" int mix_chem_advance(MixChem *c, const DevData *d, cudaStream_t s, do
                     "CFLscale or tighten ChemRtol/ChemAtol",
                     gs.n_failed, n, gs.first_status, dof % d->n3, dof / d->n3, T);
   }
+  if (n == 0) return HX_OK; /* a rank without reactors that worked for others */
   scatter_kernel<<<(n + 255) / 256, 256, 0, s>>>(*d, *c, n, all);
   CU_CHECK(cudaGetLastError());
   HX_CHECK(launch_mix_prim(d, false, s));

@@ -250,8 +250,8 @@ int chemstage_advance_gpu(ChemStage *cs, GpuSolver *g, double dt) {
   if (!(dt > CHEM_DT_NEGLIGIBLE)) return HX_OK;
   double t0 = omp_get_wtime();
   GpuChemStats st;
-  HX_CHECK(
-      gpu_chem_advance(g, dt, cs->T_min, cs->integrator, cs->gpu_single_launch, &cs->opt, &st));
+  HX_CHECK(gpu_chem_advance(g, dt, cs->T_min, cs->integrator, cs->gpu_single_launch,
+                            cs->share && par_size() > 1, &cs->opt, &st));
   cs->steps_total += st.steps;
   cs->gpu_seconds += st.seconds;
   cs->gpu_launches += st.launches;
