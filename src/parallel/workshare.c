@@ -24,6 +24,34 @@ static void keep_all(WorkShare *w) {
   w->active = 0;
 }
 
+#define WORKSHARE_BUCKETS 4096
+
+int workshare_order(const double *cost, long n, int *order) {
+  long *count = hx_calloc(WORKSHARE_BUCKETS + 1, sizeof(long), "work order");
+  if (!count) return HX_ERR_MEM;
+  for (long i = 0; i < n; i++) {
+    const long b = cost[i] < 0.0 ? 0 : cost[i] > WORKSHARE_BUCKETS ? WORKSHARE_BUCKETS : (long)cost[i];
+    count[WORKSHARE_BUCKETS - b]++; /* descending */
+  }
+  for (long b = 0, at = 0; b <= WORKSHARE_BUCKETS; b++) { /* bucket starts */
+    const long c = count[b];
+    count[b] = at, at += c;
+  }
+  int *sorted = hx_malloc(sizeof(int) * (size_t)(n > 0 ? n : 1), "work order");
+  if (!sorted) {
+    free(count);
+    return HX_ERR_MEM;
+  }
+  for (long i = 0; i < n; i++) {
+    const long b = cost[i] < 0.0 ? 0 : cost[i] > WORKSHARE_BUCKETS ? WORKSHARE_BUCKETS : (long)cost[i];
+    sorted[count[WORKSHARE_BUCKETS - b]++] = (int)i;
+  }
+  for (long k = 0, front = 0, back = n - 1; k < n; k++) /* dealt to both ends */
+    order[k % 2 ? back-- : front++] = sorted[k];
+  free(sorted), free(count);
+  return HX_OK;
+}
+
 int workshare_plan(WorkShare *w, const double *cost, long n) {
   workshare_free(w);
   w->n_ranks = par_size(), w->me = par_rank(), w->n = n;

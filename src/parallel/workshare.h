@@ -21,6 +21,11 @@ typedef struct {
   int active;      /* some rank sends items (collective answer) */
 } WorkShare;
 
+/* An order of the items that puts the most expensive ones at both ends (sorted by cost, dealt
+ * alternately to the front and the back; costs are counts, bucketed as integers up to 4096): the
+ * shares given away are then made of few items, so few bytes move for the same work. order[n]:
+ * the item at each position. */
+int workshare_order(const double *cost, long n, int *order);
 /* The shares of this step (collective): cost[n] of this rank's items in their order. */
 int workshare_plan(WorkShare *w, const double *cost, long n);
 /* Rows of width doubles (collective). back = 0: the rows of the sent items (n_send of them, in

@@ -170,14 +170,21 @@ static int integrate_batch(ChemStage *cs, const Solver *s, long nb, double *y, c
  * rank is an error on every rank, after the results went back. */
 static int integrate_shared(ChemStage *cs, const Solver *s, long n, double dt) {
   const int ns1 = s->n_species + 1, wf = ns1 + 1, wb = ns1 + 2;
-  double *cost = hx_malloc(sizeof(double) * (size_t)(n > 0 ? n : 1), "chemistry costs");
-  if (!cost) return HX_ERR_MEM;
-  for (long c = 0; c < n; c++) cost[c] = cs->dof_steps[cs->dof[c]] > 0 ? cs->dof_steps[cs->dof[c]] : 1;
+  const size_t n1 = (size_t)(n > 0 ? n : 1);
+  double *cost = hx_malloc(sizeof(double) * 2 * n1, "chemistry costs"), *ordered = cost + n1;
+  int *order = hx_malloc(sizeof(int) * n1, "chemistry order");
+  int rc = cost && order ? HX_OK : HX_ERR_MEM;
+  for (long c = 0; rc == HX_OK && c < n; c++)
+    cost[c] = cs->dof_steps[cs->dof[c]] > 0 ? cs->dof_steps[cs->dof[c]] : 1;
+  if (rc == HX_OK) rc = workshare_order(cost, n, order); /* the dear ones at both ends */
+  for (long j = 0; rc == HX_OK && j < n; j++) ordered[j] = cost[order[j]];
   WorkShare w = {0};
-  int rc = workshare_plan(&w, cost, n);
+  if (!par_any(rc != HX_OK)) rc = workshare_plan(&w, ordered, n);
+  else rc = rc != HX_OK ? rc : HX_ERR_MEM;
   free(cost);
   if (rc != HX_OK || !w.active) {
     workshare_free(&w);
+    free(order);
     return rc != HX_OK ? rc : integrate_batch(cs, s, n, cs->y, cs->rho, cs->steps, NULL, dt);
   }
   const long nb = w.n_keep + w.n_recv, kf = w.keep_first, nk = w.n_keep;
@@ -190,21 +197,23 @@ static int integrate_shared(ChemStage *cs, const Solver *s, long n, double dt) {
   double *rhob = yb + ns1 * nb;
   int *stepsb = ib, *statusb = ib + nb;
   for (long j = 0; rc == HX_OK && j < w.n_send; j++) { /* the moved reactors, in item order */
-    const long c = j < kf ? j : j + nk;
+    const long c = order[j < kf ? j : j + nk];
     for (int k = 0; k < ns1; k++) out[j * wf + k] = cs->y[k * n + c];
     out[j * wf + ns1] = cs->rho[c];
   }
   if (rc == HX_OK) rc = workshare_move(&w, wf, 0, out, in);
   for (long j = 0; rc == HX_OK && j < nb; j++) { /* kept ones, then received ones */
     const double *row = in + (j - nk) * wf;
-    for (int k = 0; k < ns1; k++) yb[k * nb + j] = j < nk ? cs->y[k * n + kf + j] : row[k];
-    rhob[j] = j < nk ? cs->rho[kf + j] : row[ns1];
+    const long c = j < nk ? order[kf + j] : 0;
+    for (int k = 0; k < ns1; k++) yb[k * nb + j] = j < nk ? cs->y[k * n + c] : row[k];
+    rhob[j] = j < nk ? cs->rho[c] : row[ns1];
   }
   int rc_int = rc == HX_OK ? integrate_batch(cs, s, nb, yb, rhob, stepsb, statusb, dt) : HX_OK;
   for (long j = 0; rc == HX_OK && j < nb; j++) {
     if (j < nk) {
-      for (int k = 0; k < ns1; k++) cs->y[k * n + kf + j] = yb[k * nb + j];
-      cs->steps[kf + j] = stepsb[j];
+      const long c = order[kf + j];
+      for (int k = 0; k < ns1; k++) cs->y[k * n + c] = yb[k * nb + j];
+      cs->steps[c] = stepsb[j];
       continue;
     }
     double *row = in + (j - nk) * wb;
@@ -213,11 +222,11 @@ static int integrate_shared(ChemStage *cs, const Solver *s, long n, double dt) {
   }
   if (rc == HX_OK) rc = workshare_move(&w, wb, 1, in, out);
   for (long j = 0; rc == HX_OK && j < w.n_send; j++) {
-    const long c = j < kf ? j : j + nk;
+    const long c = order[j < kf ? j : j + nk];
     for (int k = 0; k < ns1; k++) cs->y[k * n + c] = out[j * wb + k];
     cs->steps[c] = (int)out[j * wb + ns1];
   }
-  free(out), free(in), free(yb), free(ib);
+  free(out), free(in), free(yb), free(ib), free(order);
   workshare_free(&w);
   if (rc == HX_OK && par_any(rc_int != HX_OK))
     rc = rc_int != HX_OK ? rc_int
