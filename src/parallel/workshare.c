@@ -26,12 +26,15 @@ static void keep_all(WorkShare *w) {
 
 #define WORKSHARE_BUCKETS 4096
 
+static long bucket(double cost) {
+  return cost < 0.0 ? 0 : cost > WORKSHARE_BUCKETS ? WORKSHARE_BUCKETS : (long)cost;
+}
+
 int workshare_order(const double *cost, long n, int *order) {
   long *count = hx_calloc(WORKSHARE_BUCKETS + 1, sizeof(long), "work order");
   if (!count) return HX_ERR_MEM;
   for (long i = 0; i < n; i++) {
-    const long b = cost[i] < 0.0 ? 0 : cost[i] > WORKSHARE_BUCKETS ? WORKSHARE_BUCKETS : (long)cost[i];
-    count[WORKSHARE_BUCKETS - b]++; /* descending */
+    count[WORKSHARE_BUCKETS - bucket(cost[i])]++; /* descending */
   }
   for (long b = 0, at = 0; b <= WORKSHARE_BUCKETS; b++) { /* bucket starts */
     const long c = count[b];
@@ -43,8 +46,7 @@ int workshare_order(const double *cost, long n, int *order) {
     return HX_ERR_MEM;
   }
   for (long i = 0; i < n; i++) {
-    const long b = cost[i] < 0.0 ? 0 : cost[i] > WORKSHARE_BUCKETS ? WORKSHARE_BUCKETS : (long)cost[i];
-    sorted[count[WORKSHARE_BUCKETS - b]++] = (int)i;
+    sorted[count[WORKSHARE_BUCKETS - bucket(cost[i])]++] = (int)i;
   }
   for (long k = 0, front = 0, back = n - 1; k < n; k++) /* dealt to both ends */
     order[k % 2 ? back-- : front++] = sorted[k];
@@ -66,7 +68,8 @@ int workshare_plan(WorkShare *w, const double *cost, long n) {
     free(load);
     return HX_ERR_MEM;
   }
-  for (long i = 0; i < n; i++) load[w->me] += cost[i];
+  for (long i = 0; i < n; i++)
+    load[w->me] += cost[i];
   MPI_Allgather(MPI_IN_PLACE, 1, MPI_DOUBLE, load, 1, MPI_DOUBLE, MPI_COMM_WORLD);
   double total = 0.0, before = 0.0;
   for (int r = 0; r < nr; r++) {
@@ -86,12 +89,14 @@ int workshare_plan(WorkShare *w, const double *cost, long n) {
   } else {
     w->send_count[w->me] = (int)n;
   }
-  for (int r = 0; r < w->me; r++) w->keep_first += w->send_count[r];
+  for (int r = 0; r < w->me; r++)
+    w->keep_first += w->send_count[r];
   w->n_keep = w->send_count[w->me];
   w->send_count[w->me] = 0;
   w->n_send = n - w->n_keep;
   MPI_Alltoall(w->send_count, 1, MPI_INT, w->recv_count, 1, MPI_INT, MPI_COMM_WORLD);
-  for (int r = 0; r < nr; r++) w->n_recv += w->recv_count[r];
+  for (int r = 0; r < nr; r++)
+    w->n_recv += w->recv_count[r];
   w->active = par_any(w->n_send > 0);
 #else
   (void)cost;
@@ -106,7 +111,8 @@ int workshare_move(const WorkShare *w, int width, int back, const double *out, d
   int *counts = hx_malloc(sizeof(int) * 4 * (size_t)nr, "work shares");
   if (!counts) return HX_ERR_MEM;
   int *sc = counts, *sd = counts + nr, *rc = counts + 2 * nr, *rd = counts + 3 * nr;
-  const int *to = back ? w->recv_count : w->send_count, *from = back ? w->send_count : w->recv_count;
+  const int *to = back ? w->recv_count : w->send_count,
+            *from = back ? w->send_count : w->recv_count;
   for (int r = 0, so = 0, ro = 0; r < nr; r++) { /* rows in rank order on both sides */
     sc[r] = to[r] * width, sd[r] = so, so += sc[r];
     rc[r] = from[r] * width, rd[r] = ro, ro += rc[r];

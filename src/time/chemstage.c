@@ -177,10 +177,13 @@ static int integrate_shared(ChemStage *cs, const Solver *s, long n, double dt) {
   for (long c = 0; rc == HX_OK && c < n; c++)
     cost[c] = cs->dof_steps[cs->dof[c]] > 0 ? cs->dof_steps[cs->dof[c]] : 1;
   if (rc == HX_OK) rc = workshare_order(cost, n, order); /* the dear ones at both ends */
-  for (long j = 0; rc == HX_OK && j < n; j++) ordered[j] = cost[order[j]];
+  for (long j = 0; rc == HX_OK && j < n; j++)
+    ordered[j] = cost[order[j]];
   WorkShare w = {0};
-  if (!par_any(rc != HX_OK)) rc = workshare_plan(&w, ordered, n);
-  else rc = rc != HX_OK ? rc : HX_ERR_MEM;
+  if (!par_any(rc != HX_OK))
+    rc = workshare_plan(&w, ordered, n);
+  else
+    rc = rc != HX_OK ? rc : HX_ERR_MEM;
   free(cost);
   if (rc != HX_OK || !w.active) {
     workshare_free(&w);
@@ -198,32 +201,37 @@ static int integrate_shared(ChemStage *cs, const Solver *s, long n, double dt) {
   int *stepsb = ib, *statusb = ib + nb;
   for (long j = 0; rc == HX_OK && j < w.n_send; j++) { /* the moved reactors, in item order */
     const long c = order[j < kf ? j : j + nk];
-    for (int k = 0; k < ns1; k++) out[j * wf + k] = cs->y[k * n + c];
+    for (int k = 0; k < ns1; k++)
+      out[j * wf + k] = cs->y[k * n + c];
     out[j * wf + ns1] = cs->rho[c];
   }
   if (rc == HX_OK) rc = workshare_move(&w, wf, 0, out, in);
   for (long j = 0; rc == HX_OK && j < nb; j++) { /* kept ones, then received ones */
     const double *row = in + (j - nk) * wf;
     const long c = j < nk ? order[kf + j] : 0;
-    for (int k = 0; k < ns1; k++) yb[k * nb + j] = j < nk ? cs->y[k * n + c] : row[k];
+    for (int k = 0; k < ns1; k++)
+      yb[k * nb + j] = j < nk ? cs->y[k * n + c] : row[k];
     rhob[j] = j < nk ? cs->rho[c] : row[ns1];
   }
   int rc_int = rc == HX_OK ? integrate_batch(cs, s, nb, yb, rhob, stepsb, statusb, dt) : HX_OK;
   for (long j = 0; rc == HX_OK && j < nb; j++) {
     if (j < nk) {
       const long c = order[kf + j];
-      for (int k = 0; k < ns1; k++) cs->y[k * n + c] = yb[k * nb + j];
+      for (int k = 0; k < ns1; k++)
+        cs->y[k * n + c] = yb[k * nb + j];
       cs->steps[c] = stepsb[j];
       continue;
     }
     double *row = in + (j - nk) * wb;
-    for (int k = 0; k < ns1; k++) row[k] = yb[k * nb + j];
+    for (int k = 0; k < ns1; k++)
+      row[k] = yb[k * nb + j];
     row[ns1] = stepsb[j], row[ns1 + 1] = statusb[j];
   }
   if (rc == HX_OK) rc = workshare_move(&w, wb, 1, in, out);
   for (long j = 0; rc == HX_OK && j < w.n_send; j++) {
     const long c = order[j < kf ? j : j + nk];
-    for (int k = 0; k < ns1; k++) cs->y[k * n + c] = out[j * wb + k];
+    for (int k = 0; k < ns1; k++)
+      cs->y[k * n + c] = out[j * wb + k];
     cs->steps[c] = (int)out[j * wb + ns1];
   }
   free(out), free(in), free(yb), free(ib), free(order);

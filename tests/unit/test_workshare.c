@@ -17,18 +17,22 @@ static void test_order_is_a_permutation_with_dear_ends(void **state) {
   enum { N = 101 };
   double cost[N];
   int order[N], seen[N] = {0};
-  for (int i = 0; i < N; i++) cost[i] = (double)((i * 37) % 23 + 1); /* 1..23, shuffled */
-  cost[50] = 9000.0; /* beyond the integer buckets: still first */
+  for (int i = 0; i < N; i++)
+    cost[i] = (double)((i * 37) % 23 + 1); /* 1..23, shuffled */
+  cost[50] = 9000.0;                       /* beyond the integer buckets: still first */
   assert_int_equal(workshare_order(cost, N, order), HX_OK);
   for (int k = 0; k < N; k++) {
     assert_true(order[k] >= 0 && order[k] < N);
     seen[order[k]]++;
   }
-  for (int i = 0; i < N; i++) assert_int_equal(seen[i], 1);
+  for (int i = 0; i < N; i++)
+    assert_int_equal(seen[i], 1);
   assert_int_equal(order[0], 50);
   /* front half non-increasing from the start, back half non-increasing from the end */
-  for (int k = 1; k < N / 2; k++) assert_true(cost[order[k]] <= cost[order[k - 1]]);
-  for (int k = N - 2; k > N / 2; k--) assert_true(cost[order[k]] <= cost[order[k + 1]]);
+  for (int k = 1; k < N / 2; k++)
+    assert_true(cost[order[k]] <= cost[order[k - 1]]);
+  for (int k = N - 2; k > N / 2; k--)
+    assert_true(cost[order[k]] <= cost[order[k + 1]]);
   /* both ends hold the dearest: the two most expensive items of the bucket order */
   assert_true(cost[order[N - 1]] >= cost[order[1]]);
 }
