@@ -9,9 +9,11 @@ weights in the partition (issue 21): the 2-D cellular detonation by default.
 Every width first runs from t = 0 to --pre-time on its g ranks (uniform partition; its state
 file holds ElemCost, the measured cost of each element). From that state each point restarts
 for --steps time steps, with WeightedPartition = F (uniform SFC ranges) and T (ranges of equal
-ElemCost). The restart's last analysis prints the chemistry stage's rank imbalance (max/mean of
-the ranks' chemistry wall time) and its slowest-rank and mean times per step; the wall time per
-step is read from the same line, so set-up and file output are not counted.
+ElemCost), and with each ChemLoadBalance of --share (T: the reactors shared among the ranks at
+every chemistry step, the default; F: each rank integrates its own; "F,T" measures both from the
+same restart states). The restart's last analysis prints the chemistry stage's rank imbalance
+(max/mean of the ranks' integration time) and its slowest-rank and mean times per step; the wall
+time per step is read from the same line, so set-up and file output are not counted.
 
   tools/chem_scaling.py run --hexdg build-gpu/hexdg --mech h2o2.yaml --gpus 1,2,4 --out chem_scaling
   tools/chem_scaling.py report --out chem_scaling      # chem_scaling.md + chem_scaling.png
@@ -31,7 +33,7 @@ import time
 
 from scaling import write_table  # tools/scaling.py, beside this file
 
-FIELDS = ["mode", "gpus", "weighted", "elems", "dof", "t_start", "steps", "wall_per_step",
+FIELDS = ["mode", "gpus", "weighted", "share", "elems", "dof", "t_start", "steps", "wall_per_step",
           "chem_share", "chem_max_per_step", "chem_mean_per_step", "imbalance", "steps_per_dof",
           "gpu_chem_per_step", "pid", "status"]
 
@@ -139,12 +141,13 @@ def cmd_run(args):
         if fresh:
             w.writeheader()
 
-        def point(mode, g, weighted, text, restart, wd, elems):
+        def point(mode, g, weighted, text, restart, wd, elems, share=""):
             out, status, secs = run_hexdg(args, g, wd, text, restart, log)
             r = parse(out)
             if status == "ok" and "imbalance" not in r:
                 status = "no chemistry line"
-            row = {"mode": mode, "gpus": g, "weighted": weighted, "elems": "x".join(map(str, elems)),
+            row = {"mode": mode, "gpus": g, "weighted": weighted, "share": share,
+                   "elems": "x".join(map(str, elems)),
                    "t_start": 0.0 if restart is None else args.pre_time, "status": status}
             row.update({k: v for k, v in r.items() if k in FIELDS})
             w.writerow(row)
@@ -185,10 +188,13 @@ def cmd_run(args):
             text = set_key(text, "Analyze_dt", repr(args.pre_time * 10))  # one analysis: the stop
             text = set_key(text, "nWriteData", "1")
             for wp in (["F", "T"] if g > 1 else ["F"]):
-                wd = os.path.join(args.out, f"{mode}_g{g}_w{wp}")
-                point(mode, g, wp, set_key(text, "WeightedPartition", wp), st, wd, elems)
-                if not args.keep:
-                    shutil.rmtree(wd, ignore_errors=True)
+                for sh in (args.share.split(",") if g > 1 else [""]):
+                    wd = os.path.join(args.out, f"{mode}_g{g}_w{wp}{sh}")
+                    t = set_key(text, "WeightedPartition", wp)
+                    t = set_key(t, "ChemLoadBalance", sh) if sh else t
+                    point(mode, g, wp, t, st, wd, elems, sh)
+                    if not args.keep:
+                        shutil.rmtree(wd, ignore_errors=True)
         if not args.keep:
             for width in states:
                 shutil.rmtree(os.path.join(args.out, f"pre_w{width}"), ignore_errors=True)
@@ -205,11 +211,15 @@ def cmd_report(args):
             one["restart"] = float(r["wall_per_step"])
         if int(r["gpus"]) == 1 and r["mode"] == "from_start":
             one["from_start"] = float(r["wall_per_step"])
-    lines = ["| run | GPUs | weights | elements | DOF | steps | s per step | efficiency | "
-             "chemistry share | chemistry per step: slowest rank / mean [s] | imbalance (max/mean) |",
-             "|---|---|---|---|---|---|---|---|---|---|---|"]
+    for r in rows:  # files from before --share: every rank integrated its own reactors
+        r["share"] = r.get("share") or ("F" if int(r["gpus"]) > 1 else "")
+    lines = ["| run | GPUs | weights | shared reactors | elements | DOF | steps | s per step | "
+             "efficiency | chemistry share | chemistry per step: slowest rank / mean [s] | "
+             "imbalance (max/mean) |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|"]
     order = {"from_start": 0, "weak": 1, "strong": 2}
-    for r in sorted(rows, key=lambda r: (order.get(r["mode"], 3), int(r["gpus"]), r["weighted"])):
+    for r in sorted(rows, key=lambda r: (order.get(r["mode"], 3), int(r["gpus"]), r["weighted"],
+                                         r["share"])):
         g = int(r["gpus"])
         eff = ""
         if r in ok:
@@ -220,22 +230,26 @@ def cmd_report(args):
         cm = (f"{float(r['chem_max_per_step']):.3g} / {float(r['chem_mean_per_step']):.3g}"
               if r.get("chem_max_per_step") else "")
         sps = f"{float(r['wall_per_step']):.4g}" if r in ok else r["status"]
-        lines.append(f"| {r['mode']} | {g} | {r['weighted']} | {r['elems']} | "
+        lines.append(f"| {r['mode']} | {g} | {r['weighted']} | {r['share']} | {r['elems']} | "
                      f"{float(r['dof'] or 0):.3e} | {r['steps']} | {sps} | {eff} | "
                      f"{r['chem_share']} % | {cm} | {r['imbalance']} |")
     plt = write_table(os.path.join(args.out, "chem_scaling.md"), lines)
     if not plt:
         return
     fig, axes = plt.subplots(1, 2, figsize=(11, 4.2))
+    shares = sorted({r["share"] for r in ok if int(r["gpus"]) > 1})
     for mode, mk in (("weak", "o"), ("strong", "s")):
-        for wp, ls in (("F", "--"), ("T", "-")):
+        for wp, sh in ((w, h) for w in "FT" for h in shares):
+            ls = {"T": "-", "F": "--"}[wp] if sh != "F" or len(shares) == 1 else {"T": "-.", "F": ":"}[wp]
             # the one-GPU restart (no weights to apply) starts every curve
             pts = sorted((int(r["gpus"]), float(r["wall_per_step"]), float(r["imbalance"] or 1))
-                         for r in ok if (r["mode"] == mode and r["weighted"] == wp) or
+                         for r in ok if (r["mode"] == mode and r["weighted"] == wp and
+                                         r["share"] == sh) or
                          (int(r["gpus"]) == 1 and r["mode"] in ("weak", "strong")))
-            if not pts:
+            if len(pts) < 2:
                 continue
             lab = f"{mode}, " + ("weighted by ElemCost" if wp == "T" else "uniform")
+            lab += {"T": ", shared reactors", "F": ", own reactors"}.get(sh, "")
             axes[0].plot([p[0] for p in pts], [p[1] for p in pts], ls + mk, label=lab)
             axes[1].plot([p[0] for p in pts], [p[2] for p in pts], ls + mk, label=lab)
     axes[0].set_ylabel("wall time per time step [s]")
@@ -265,6 +279,8 @@ def main():
         p.add_argument("--mech", help="the Mechanism file (else the ini's)")
         p.add_argument("--gpus", default="1,2,4", help="GPU (= rank) counts")
         p.add_argument("--modes", default="weak,strong")
+        p.add_argument("--share", default="T",
+                       help="ChemLoadBalance of the multi-rank restarts: T, F or F,T")
         p.add_argument("--pre-time", type=float, default=1e-5, help="restart time [s]")
         p.add_argument("--steps", type=int, default=60, help="time steps of each restart")
         p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",

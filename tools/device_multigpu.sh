@@ -15,7 +15,8 @@
 #            the mesh travels as .r37/rotor37_L<level>_mesh.h5.xz
 #   ipc      the TGV points with HEXDG_IPC_FUSED = F and T (scaling_ipc.csv, first column)
 #   det      2-D cellular detonation: tools/chem_scaling.py (weak and strong, weights F/T);
-#            DET_SET="--set Partitioner=metis" passes keys to every run
+#            DET_SET="--set Partitioner=metis" passes keys to every run; DET_SHARE (default
+#            F,T): the ChemLoadBalance values of the multi-rank restarts
 # Files in $OUT (at most 8): multigpu.log, scaling.csv, scaling.md, scaling.png, chem_scaling.csv,
 # chem_scaling.md, chem_scaling.png, cascade.log (and build.log on a failure).
 set -u
@@ -115,7 +116,7 @@ for part in "$@"; do
     t=$(left); [ $t -gt ${DET_MAX:-100000} ] && t=$DET_MAX
     OMP_NUM_THREADS=4 timeout $t /usr/bin/python3 tools/chem_scaling.py run \
       --hexdg "$hexdg" --mech .oracle/mechanisms/h2o2.yaml --gpus $gpus \
-      --pre-time ${DET_PRE:-1e-5} --steps ${DET_STEPS:-100} --timeout 150 ${DET_SET:-} \
+      --pre-time ${DET_PRE:-1e-5} --steps ${DET_STEPS:-100} --timeout 150 --share ${DET_SHARE:-F,T} ${DET_SET:-} \
       --launcher "$mpiexec -n {n}" --out $w
     /usr/bin/python3 tools/chem_scaling.py report --out $w
     for f in chem_scaling.csv chem_scaling.md chem_scaling.png; do
