@@ -260,6 +260,7 @@ int chemstage_advance(ChemStage *cs, Solver *s, double dt) {
   }
   double w = omp_get_wtime() - t0;
   cs->wall_chem += w;
+  cs->win_stage_seconds += w;
   return HX_OK;
 }
 
@@ -279,6 +280,7 @@ int chemstage_advance_gpu(ChemStage *cs, GpuSolver *g, double dt) {
   cs->intervals++;
   double w = omp_get_wtime() - t0;
   cs->wall_chem += w;
+  cs->win_stage_seconds += w;
   cs->work_window += st.seconds;
   return HX_OK;
 }

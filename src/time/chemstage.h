@@ -13,6 +13,18 @@
 
 enum { CHEM_SPLIT_NONE = 0, CHEM_SPLIT_LIE = 1, CHEM_SPLIT_STRANG = 2 };
 
+/* The per-rank window of ChemStage.slow/fast, per time step (max steps: of the window; stage:
+ * the wall time of the whole chemistry stage, with gathering, the shares' exchanges and waits) */
+enum {
+  CHEM_RANK_WALL,
+  CHEM_RANK_REACTORS,
+  CHEM_RANK_STEPS,
+  CHEM_RANK_MAX_STEPS,
+  CHEM_RANK_SPARSE,
+  CHEM_RANK_STAGE,
+  CHEM_RANK_N
+};
+
 typedef struct {
   int splitting;         /* CHEM_SPLIT_*; CHEM_SPLIT_NONE without a mechanism */
   int integrator;        /* CHEM_INTEGRATOR_* (chem/batch.h) */
@@ -22,15 +34,15 @@ typedef struct {
   long gpu_launches;     /* integrator launches of the GPU batch since the start */
   double T_min;          /* ChemTmin: DOFs below it are frozen */
   int merge_half_steps;  /* ChemMergeHalfSteps: Strang's closing dt/2 joins the next opening */
-  int share;             /* ChemLoadBalance: several ranks share the reactors (parallel/workshare.h) */
-  double owed;           /* chemistry time the current state still owes (the closing dt/2 of
-                            the last Strang step while merged; 0 at analyses and outputs) */
+  int share;   /* ChemLoadBalance: several ranks share the reactors (parallel/workshare.h) */
+  double owed; /* chemistry time the current state still owes (the closing dt/2 of
+                  the last Strang step while merged; 0 at analyses and outputs) */
   ChemIntegratorOptions opt;
   /* host work arrays over the DOFs (species-major reactor states) */
   double *y, *rho;
   long *dof; /* [active] the DOF of each reactor */
   int *steps;
-  int *dof_steps;     /* [DOF] integrator steps of its last chemistry interval: its predicted cost */
+  int *dof_steps; /* [DOF] integrator steps of its last chemistry interval: its predicted cost */
   double *elem_steps; /* [elem] integrator steps of the last time step's stages */
   /* wall time of the chemistry since the start and since the last analysis */
   double wall_chem;
@@ -38,24 +50,20 @@ typedef struct {
      without the waits of ChemLoadBalance's exchanges): the rank imbalance is measured on it */
   double work_window;
   long steps_total;
-  long intervals;      /* chemistry intervals integrated since the start (calls of the stage) */
-  double imbalance;    /* max/mean over the ranks of work_window at the last analysis */
+  long intervals;   /* chemistry intervals integrated since the start (calls of the stage) */
+  double imbalance; /* max/mean over the ranks of work_window at the last analysis */
   double window_max, window_mean; /* per time step of that window: the slowest rank's and the
                                      ranks' mean chemistry wall time */
-  long window_iter0;   /* the time step at the start of that window */
-  double steps_global; /* integrator steps of every rank, at the last analysis */
+  long window_iter0;              /* the time step at the start of that window */
+  double steps_global;            /* integrator steps of every rank, at the last analysis */
   /* this rank's work since the last analysis (what the rank imbalance is made of) */
-  double win_reactors, win_steps, win_sparse_seconds;
+  double win_reactors, win_steps, win_sparse_seconds, win_stage_seconds;
   int win_max_steps;
   /* at the last analysis on several ranks: the slowest and the fastest rank's window
      (CHEM_RANK_* per time step), for the progress report */
   int rank_slow, rank_fast;
-  double slow[5], fast[5];
+  double slow[CHEM_RANK_N], fast[CHEM_RANK_N];
 } ChemStage;
-
-/* The per-rank window of ChemStage.slow/fast, per time step (max steps: of the window) */
-enum { CHEM_RANK_WALL, CHEM_RANK_REACTORS, CHEM_RANK_STEPS, CHEM_RANK_MAX_STEPS,
-       CHEM_RANK_SPARSE };
 
 int chemstage_define_params(Params *p);
 /* Read the keys (nothing to do and splitting = none without a mechanism). */

@@ -508,7 +508,7 @@ static int analyze_mean_flux(Simulation *sim, bool fresh) {
 /* The slowest and the fastest rank of the chemistry window, with what each integrated (collective:
  * every rank fills its row of a table summed over the ranks). */
 static void chem_rank_extremes(ChemStage *cs, long steps) {
-  const int nr = par_size(), me = par_rank(), nc = 5;
+  const int nr = par_size(), me = par_rank(), nc = CHEM_RANK_N;
   double *t = hx_calloc((size_t)nr * nc, sizeof(double), "chemistry per rank");
   if (!t) return;
   double *row = t + (size_t)me * nc;
@@ -517,6 +517,7 @@ static void chem_rank_extremes(ChemStage *cs, long steps) {
   row[CHEM_RANK_STEPS] = cs->win_steps / steps;
   row[CHEM_RANK_MAX_STEPS] = cs->win_max_steps;
   row[CHEM_RANK_SPARSE] = cs->win_sparse_seconds / steps;
+  row[CHEM_RANK_STAGE] = cs->win_stage_seconds / steps;
   par_sum(t, nr * nc);
   int slow = 0, fast = 0;
   for (int r = 1; r < nr; r++) {
@@ -527,7 +528,7 @@ static void chem_rank_extremes(ChemStage *cs, long steps) {
   memcpy(cs->slow, t + (size_t)slow * nc, sizeof cs->slow);
   memcpy(cs->fast, t + (size_t)fast * nc, sizeof cs->fast);
   free(t);
-  cs->win_reactors = cs->win_steps = cs->win_sparse_seconds = 0.0;
+  cs->win_reactors = cs->win_steps = cs->win_sparse_seconds = cs->win_stage_seconds = 0.0;
   cs->win_max_steps = 0;
 }
 
@@ -562,10 +563,10 @@ static void print_chemistry(const Simulation *sim, double wall) {
     for (int k = 0; k < 2; k++) {
       const double *w = k ? cs->fast : cs->slow;
       printf("  chemistry per time step, %s rank %d: %.4g s, %.4g reactors, %.4g integrator steps "
-             "(at most %.0f per reactor), %.4g s in the sparse phase\n",
+             "(at most %.0f per reactor), %.4g s in the sparse phase; the stage %.4g s\n",
              k ? "fastest" : "slowest", k ? cs->rank_fast : cs->rank_slow, w[CHEM_RANK_WALL],
-             w[CHEM_RANK_REACTORS], w[CHEM_RANK_STEPS], w[CHEM_RANK_MAX_STEPS],
-             w[CHEM_RANK_SPARSE]);
+             w[CHEM_RANK_REACTORS], w[CHEM_RANK_STEPS], w[CHEM_RANK_MAX_STEPS], w[CHEM_RANK_SPARSE],
+             w[CHEM_RANK_STAGE]);
     }
   if (sim->backend == BACKEND_CUDA)
     printf("  chemistry on the GPU (%s): %.4g s of device time in %ld integrator launches, %.4g "
