@@ -35,7 +35,8 @@ from scaling import write_table  # tools/scaling.py, beside this file
 
 FIELDS = ["mode", "gpus", "weighted", "share", "elems", "dof", "t_start", "steps", "wall_per_step",
           "chem_share", "chem_max_per_step", "chem_mean_per_step", "imbalance", "steps_per_dof",
-          "gpu_chem_per_step", "pid", "status"]
+          "gpu_chem_per_step", "stage_per_step", "reactors_slowest", "reactors_fastest", "pid",
+          "status"]
 
 VEC = r"\(/\s*([^/]*?)\s*/\)"
 
@@ -113,6 +114,13 @@ def parse(text):
     m = re.findall(r"slowest rank (\S+) s, mean of the ranks (\S+) s", text)
     if m:
         r.update(chem_max_per_step=m[-1][0], chem_mean_per_step=m[-1][1])
+    # the per-rank lines (several ranks): the stage's wall time (integration, gathering, the shared
+    # reactors' exchanges and waits) and the reactors integrated on the slowest and fastest rank
+    m = re.findall(r"chemistry per time step, (slowest|fastest) rank \d+: \S+ s, (\S+) reactors, .*?"
+                   r"the stage (\S+) s", text)
+    for which, reactors, stage in m[-2:]:
+        r["reactors_" + which] = reactors
+        r["stage_per_step"] = max(float(stage), float(r.get("stage_per_step", 0)))
     m = re.findall(r"chemistry on the GPU .*?, (\S+) s per time step", text)
     if m:
         r.update(gpu_chem_per_step=m[-1])
