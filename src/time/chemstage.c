@@ -88,6 +88,8 @@ void chemstage_free(ChemStage *cs) {
   free(cs->dof);
   free(cs->steps);
   free(cs->dof_steps);
+  for (int i = 0; i < 6; i++)
+    free(cs->share_buf[i]);
   free(cs->elem_steps);
   memset(cs, 0, sizeof *cs);
 }
@@ -146,6 +148,17 @@ static void scatter_reactors(ChemStage *cs, Solver *s, long n) {
  * integrators' smallest step (1e-20 s, chem/radau5.h) would fail: the stage is skipped. */
 #define CHEM_DT_NEGLIGIBLE 1e-20
 
+/* Work array i of ChemLoadBalance with at least bytes (its contents not kept); NULL without memory.
+ */
+static void *share_array(ChemStage *cs, int i, size_t bytes) {
+  if (bytes > cs->share_cap[i]) {
+    void *p = realloc(cs->share_buf[i], bytes);
+    if (!p) return NULL;
+    cs->share_buf[i] = p, cs->share_cap[i] = bytes;
+  }
+  return cs->share_buf[i];
+}
+
 /* This rank's share of the work, batch b of nb reactors (its kept ones, then the received ones):
  * integrated, its statistics counted (the work done here, whoever owns it). */
 static int integrate_batch(ChemStage *cs, const Solver *s, long nb, double *y, const double *rho,
@@ -171,9 +184,13 @@ static int integrate_batch(ChemStage *cs, const Solver *s, long nb, double *y, c
 static int integrate_shared(ChemStage *cs, const Solver *s, long n, double dt) {
   const int ns1 = s->n_species + 1, wf = ns1 + 1, wb = ns1 + 2;
   const size_t n1 = (size_t)(n > 0 ? n : 1);
-  double *cost = hx_malloc(sizeof(double) * 2 * n1, "chemistry costs"), *ordered = cost + n1;
-  int *order = hx_malloc(sizeof(int) * n1, "chemistry order");
-  int rc = cost && order ? HX_OK : HX_ERR_MEM;
+  double *cost = share_array(cs, 0, sizeof(double) * 2 * n1), *ordered = cost ? cost + n1 : NULL;
+  int *order = share_array(cs, 1, sizeof(int) * n1);
+  int rc = cost && order ? HX_OK
+                         : HX_ERROR(HX_ERR_MEM,
+                                    "ChemLoadBalance: no memory for the costs of %ld "
+                                    "reactors",
+                                    n);
   for (long c = 0; rc == HX_OK && c < n; c++)
     cost[c] = cs->dof_steps[cs->dof[c]] > 0 ? cs->dof_steps[cs->dof[c]] : 1;
   if (rc == HX_OK) rc = workshare_order(cost, n, order); /* the dear ones at both ends */
@@ -184,18 +201,17 @@ static int integrate_shared(ChemStage *cs, const Solver *s, long n, double dt) {
     rc = workshare_plan(&w, ordered, n);
   else
     rc = rc != HX_OK ? rc : HX_ERR_MEM;
-  free(cost);
   if (rc != HX_OK || !w.active) {
     workshare_free(&w);
-    free(order);
     return rc != HX_OK ? rc : integrate_batch(cs, s, n, cs->y, cs->rho, cs->steps, NULL, dt);
   }
   const long nb = w.n_keep + w.n_recv, kf = w.keep_first, nk = w.n_keep;
-  double *out = hx_malloc(sizeof(double) * (size_t)(w.n_send * wb + 1), "shared chemistry");
-  double *in = hx_malloc(sizeof(double) * (size_t)(w.n_recv * wb + 1), "shared chemistry");
-  double *yb = hx_malloc(sizeof(double) * (size_t)(nb * wf + 1), "shared chemistry");
-  int *ib = hx_malloc(sizeof(int) * (size_t)(2 * nb + 1), "shared chemistry");
-  if (!out || !in || !yb || !ib) rc = HX_ERR_MEM;
+  double *out = share_array(cs, 2, sizeof(double) * (size_t)(w.n_send * wb + 1));
+  double *in = share_array(cs, 3, sizeof(double) * (size_t)(w.n_recv * wb + 1));
+  double *yb = share_array(cs, 4, sizeof(double) * (size_t)(nb * wf + 1));
+  int *ib = share_array(cs, 5, sizeof(int) * (size_t)(2 * nb + 1));
+  if (!out || !in || !yb || !ib)
+    rc = HX_ERROR(HX_ERR_MEM, "ChemLoadBalance: no memory for %ld shared reactors", nb);
   rc = par_any(rc != HX_OK) ? HX_ERR_MEM : HX_OK;
   double *rhob = yb + ns1 * nb;
   int *stepsb = ib, *statusb = ib + nb;
@@ -234,7 +250,6 @@ static int integrate_shared(ChemStage *cs, const Solver *s, long n, double dt) {
       cs->y[k * n + c] = out[j * wb + k];
     cs->steps[c] = (int)out[j * wb + ns1];
   }
-  free(out), free(in), free(yb), free(ib), free(order);
   workshare_free(&w);
   if (rc == HX_OK && par_any(rc_int != HX_OK))
     rc = rc_int != HX_OK ? rc_int

@@ -43,6 +43,10 @@ typedef struct {
   long *dof; /* [active] the DOF of each reactor */
   int *steps;
   int *dof_steps; /* [DOF] integrator steps of its last chemistry interval: its predicted cost */
+  /* ChemLoadBalance's work arrays (costs, order, moved rows, the rank's batch), kept between
+     steps and grown when a step needs more */
+  void *share_buf[6];
+  size_t share_cap[6];
   double *elem_steps; /* [elem] integrator steps of the last time step's stages */
   /* wall time of the chemistry since the start and since the last analysis */
   double wall_chem;
