@@ -211,7 +211,7 @@ static int integrate_shared(MixChem *c, const DevData *d, cudaStream_t s, int n,
   }
   WorkShare w;
   memset(&w, 0, sizeof w);
-  HX_CHECK(workshare_plan(&w, c->h_cost, n));
+  HX_CHECK(workshare_plan(&w, c->h_cost, n, NULL));
   const int kf = (int)w.keep_first, nk = (int)w.n_keep, nb = (int)(w.n_keep + w.n_recv);
   int rc = HX_OK;
   if (w.active) {

@@ -54,7 +54,7 @@ int workshare_order(const double *cost, long n, int *order) {
   return HX_OK;
 }
 
-int workshare_plan(WorkShare *w, const double *cost, long n) {
+int workshare_plan(WorkShare *w, const double *cost, long n, int *order) {
   workshare_free(w);
   w->n_ranks = par_size(), w->me = par_rank(), w->n = n;
   keep_all(w);
@@ -64,9 +64,11 @@ int workshare_plan(WorkShare *w, const double *cost, long n) {
   double *load = hx_calloc((size_t)nr, sizeof(double), "work shares");
   w->send_count = hx_calloc((size_t)nr, sizeof(int), "work shares");
   w->recv_count = hx_calloc((size_t)nr, sizeof(int), "work shares");
-  if (!load || !w->send_count || !w->recv_count) {
+  int rc = load && w->send_count && w->recv_count ? HX_OK : HX_ERR_MEM;
+  if (rc == HX_OK && order) rc = workshare_order(cost, n, order);
+  if (par_any(rc != HX_OK)) { /* every rank leaves before the collectives */
     free(load);
-    return HX_ERR_MEM;
+    return rc != HX_OK ? rc : HX_ERR_MEM;
   }
   for (long i = 0; i < n; i++)
     load[w->me] += cost[i];
@@ -81,10 +83,11 @@ int workshare_plan(WorkShare *w, const double *cost, long n) {
     const double share = total / nr;
     double at = before;
     for (long i = 0; i < n; i++) { /* the share of the item's midpoint; monotone in i */
-      int k = (int)((at + 0.5 * cost[i]) / share);
+      const double ci = order ? cost[order[i]] : cost[i];
+      int k = (int)((at + 0.5 * ci) / share);
       k = k < 0 ? 0 : k >= nr ? nr - 1 : k;
       w->send_count[k]++;
-      at += cost[i];
+      at += ci;
     }
   } else {
     w->send_count[w->me] = (int)n;
@@ -99,7 +102,7 @@ int workshare_plan(WorkShare *w, const double *cost, long n) {
     w->n_recv += w->recv_count[r];
   w->active = par_any(w->n_send > 0);
 #else
-  (void)cost;
+  (void)cost, (void)order;
 #endif
   return HX_OK;
 }

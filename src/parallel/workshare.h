@@ -26,8 +26,10 @@ typedef struct {
  * shares given away are then made of few items, so few bytes move for the same work. order[n]:
  * the item at each position. */
 int workshare_order(const double *cost, long n, int *order);
-/* The shares of this step (collective): cost[n] of this rank's items in their order. */
-int workshare_plan(WorkShare *w, const double *cost, long n);
+/* The shares of this step (collective): cost[n] of this rank's items. order NULL: the items in
+ * their order; else order[n] is filled by workshare_order (on several ranks) and the items are
+ * taken in it: position j is item order[j]. */
+int workshare_plan(WorkShare *w, const double *cost, long n, int *order);
 /* Rows of width doubles (collective). back = 0: the rows of the sent items (n_send of them, in
  * item order) go out and the received items' rows (n_recv) come in; back = 1: the reverse (the
  * results of the received items return to their owners). */

@@ -184,7 +184,7 @@ static int integrate_batch(ChemStage *cs, const Solver *s, long nb, double *y, c
 static int integrate_shared(ChemStage *cs, const Solver *s, long n, double dt) {
   const int ns1 = s->n_species + 1, wf = ns1 + 1, wb = ns1 + 2;
   const size_t n1 = (size_t)(n > 0 ? n : 1);
-  double *cost = share_array(cs, 0, sizeof(double) * 2 * n1), *ordered = cost ? cost + n1 : NULL;
+  double *cost = share_array(cs, 0, sizeof(double) * n1);
   int *order = share_array(cs, 1, sizeof(int) * n1);
   int rc = cost && order ? HX_OK
                          : HX_ERROR(HX_ERR_MEM,
@@ -193,12 +193,9 @@ static int integrate_shared(ChemStage *cs, const Solver *s, long n, double dt) {
                                     n);
   for (long c = 0; rc == HX_OK && c < n; c++)
     cost[c] = cs->dof_steps[cs->dof[c]] > 0 ? cs->dof_steps[cs->dof[c]] : 1;
-  if (rc == HX_OK) rc = workshare_order(cost, n, order); /* the dear ones at both ends */
-  for (long j = 0; rc == HX_OK && j < n; j++)
-    ordered[j] = cost[order[j]];
   WorkShare w = {0};
-  if (!par_any(rc != HX_OK))
-    rc = workshare_plan(&w, ordered, n);
+  if (!par_any(rc != HX_OK)) /* the dear reactors at both ends of the order */
+    rc = workshare_plan(&w, cost, n, order);
   else
     rc = rc != HX_OK ? rc : HX_ERR_MEM;
   if (rc != HX_OK || !w.active) {

@@ -528,8 +528,6 @@ static void chem_rank_extremes(ChemStage *cs, long steps) {
   memcpy(cs->slow, t + (size_t)slow * nc, sizeof cs->slow);
   memcpy(cs->fast, t + (size_t)fast * nc, sizeof cs->fast);
   free(t);
-  cs->win_reactors = cs->win_steps = cs->win_sparse_seconds = cs->win_stage_seconds = 0.0;
-  cs->win_max_steps = 0;
 }
 
 /* max/mean over the ranks of the chemistry work (integration time) since the last analysis
@@ -546,6 +544,9 @@ static void chem_imbalance(Simulation *sim) {
   if (par_size() > 1 && steps > 0) chem_rank_extremes(&sim->chem, steps);
   sim->chem.window_iter0 = sim->iter;
   sim->chem.work_window = 0.0;
+  ChemStage *cs = &sim->chem; /* the next window's counters, on any number of ranks */
+  cs->win_reactors = cs->win_steps = cs->win_sparse_seconds = cs->win_stage_seconds = 0.0;
+  cs->win_max_steps = 0;
 }
 
 static void print_chemistry(const Simulation *sim, double wall) {

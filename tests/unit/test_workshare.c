@@ -41,7 +41,7 @@ static void test_one_rank_keeps_all(void **state) {
   (void)state;
   double cost[5] = {1, 7, 3, 2, 9};
   WorkShare w = {0};
-  assert_int_equal(workshare_plan(&w, cost, 5), HX_OK);
+  assert_int_equal(workshare_plan(&w, cost, 5, NULL), HX_OK);
   assert_int_equal(w.n_ranks, 1);
   assert_int_equal(w.keep_first, 0);
   assert_int_equal(w.n_keep, 5);
