@@ -160,6 +160,33 @@ Backend          = $2
 INI
 }
 
+# Sod's tube with FV switching on Gauss-Lobatto nodes, 60 steps; the indicator in the extra lines:
+# write_lgl_switch_sod_ini file project backend [extra lines...]
+write_lgl_switch_sod_ini() {
+  local file=$1 project=$2 backend=$3
+  shift 3
+  cat >"$file" <<INI
+ProjectName  = $project
+MeshFile     = box
+BoxElems     = (/40,1,1/)
+BoxLower     = (/0., 0., 0./)
+BoxUpper     = (/1., 0.025, 0.025/)
+BoxPeriodic  = (/F,T,T/)
+N            = 3
+NodeType     = GAUSS-LOBATTO
+Riemann      = HLLC
+IniExactFunc = 11
+tend         = 1.
+maxIter      = 60
+Analyze_dt   = 1.
+CFLscale     = 0.5
+FV_Mode      = switching
+Backend      = $backend
+INI
+  [ $# -gt 0 ] && printf '%s\n' "$@" >>"$file"
+  return 0
+}
+
 # Sod's tube with FV switching on Gauss nodes and Persson's indicator (FLEXI's reggie thresholds):
 # write_fvg_sod_ini file backend [extra lines...]
 write_fvg_sod_ini() {

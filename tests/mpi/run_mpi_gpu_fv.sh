@@ -79,31 +79,9 @@ gpu_case() {
   done
 }
 
-cat >lgl_persson.ini <<INI
-ProjectName  = lglp
-MeshFile     = box
-BoxElems     = (/40,1,1/)
-BoxLower     = (/0., 0., 0./)
-BoxUpper     = (/1., 0.025, 0.025/)
-BoxPeriodic  = (/F,T,T/)
-N            = 3
-NodeType     = GAUSS-LOBATTO
-SplitDG      = PI
-Riemann      = HLLC
-IniExactFunc = 11
-tend         = 1.
-maxIter      = 60
-Analyze_dt   = 1.
-CFLscale     = 0.5
-CalcErrorNorms = F
-FV_Mode      = switching
-IndicatorType = persson
-IndVar       = 1
-IndStartTime = 0.005
-FV_IndUpperThreshold = -3.
-FV_IndLowerThreshold = -4.
-Backend      = cuda
-INI
+write_lgl_switch_sod_ini lgl_persson.ini lglp cuda "SplitDG = PI" "CalcErrorNorms = F" \
+  "IndicatorType = persson" "IndVar = 1" "IndStartTime = 0.005" "FV_IndUpperThreshold = -3." \
+  "FV_IndLowerThreshold = -4."
 shock3d() { # file project mode
   cat >"$1" <<INI
 ProjectName  = $2
