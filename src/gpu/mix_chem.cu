@@ -26,8 +26,10 @@ struct MixChem {
   /* ChemLoadBalance: the costs, the moved rows (device and pinned host), the rank's batch (its
      kept reactors, then the received ones); grown on demand */
   double *d_cost, *h_cost, *d_out, *d_in, *h_out, *h_in, *yb;
-  int *ib; /* steps, status of the batch */
-  size_t cap_cost, cap_hcost, cap_out, cap_in, cap_hout, cap_hin, cap_yb, cap_ib;
+  int *ib;               /* steps, status of the batch */
+  int *d_order, *h_order; /* the reactor at each position of the shared order (workshare_order) */
+  size_t cap_cost, cap_hcost, cap_out, cap_in, cap_hout, cap_hin, cap_yb, cap_ib, cap_order,
+      cap_horder;
 };
 
 extern "C" int mix_chem_create(const DevData *d, const ChemMech *host_mech, MixChem **out) {
@@ -63,6 +65,7 @@ extern "C" void mix_chem_destroy(MixChem *c) {
   cudaFree(c->dof_steps);
   cudaFree(c->d_cost), cudaFree(c->d_out), cudaFree(c->d_in), cudaFree(c->yb), cudaFree(c->ib);
   cudaFreeHost(c->h_cost), cudaFreeHost(c->h_out), cudaFreeHost(c->h_in);
+  cudaFree(c->d_order), cudaFreeHost(c->h_order);
   free(c);
 }
 
@@ -137,7 +140,7 @@ __global__ static void pack_out_kernel(MixChem c, int n, int ns1, int kf, int nk
                                        double *rows) {
   const int j = blockIdx.x * blockDim.x + threadIdx.x;
   if (j >= n_send) return;
-  const int r = j < kf ? j : j + nk;
+  const int r = c.d_order[j < kf ? j : j + nk];
   double *row = rows + (size_t)j * (ns1 + 1);
   for (int k = 0; k < ns1; k++) row[k] = c.y[(size_t)k * n + r];
   row[ns1] = c.rho[r];
@@ -149,8 +152,9 @@ __global__ static void assemble_kernel(MixChem c, int n, int ns1, int kf, int nk
   const int j = blockIdx.x * blockDim.x + threadIdx.x;
   if (j >= nb) return;
   const double *row = in + (size_t)(j - nk) * (ns1 + 1);
-  for (int k = 0; k < ns1; k++) yb[(size_t)k * nb + j] = j < nk ? c.y[(size_t)k * n + kf + j] : row[k];
-  yb[(size_t)ns1 * nb + j] = j < nk ? c.rho[kf + j] : row[ns1];
+  const int r = j < nk ? c.d_order[kf + j] : 0;
+  for (int k = 0; k < ns1; k++) yb[(size_t)k * nb + j] = j < nk ? c.y[(size_t)k * n + r] : row[k];
+  yb[(size_t)ns1 * nb + j] = j < nk ? c.rho[r] : row[ns1];
 }
 
 /* The batch's results: the kept reactors' into place, the received ones' as rows T, Y, steps,
@@ -160,8 +164,9 @@ __global__ static void disassemble_kernel(MixChem c, int n, int ns1, int kf, int
   const int j = blockIdx.x * blockDim.x + threadIdx.x;
   if (j >= nb) return;
   if (j < nk) {
-    for (int k = 0; k < ns1; k++) c.y[(size_t)k * n + kf + j] = yb[(size_t)k * nb + j];
-    c.steps[kf + j] = ib[j], c.status[kf + j] = ib[nb + j];
+    const int r = c.d_order[kf + j];
+    for (int k = 0; k < ns1; k++) c.y[(size_t)k * n + r] = yb[(size_t)k * nb + j];
+    c.steps[r] = ib[j], c.status[r] = ib[nb + j];
     return;
   }
   double *row = back + (size_t)(j - nk) * (ns1 + 2);
@@ -174,7 +179,7 @@ __global__ static void unpack_back_kernel(MixChem c, int n, int ns1, int kf, int
                                           const double *rows) {
   const int j = blockIdx.x * blockDim.x + threadIdx.x;
   if (j >= n_send) return;
-  const int r = j < kf ? j : j + nk;
+  const int r = c.d_order[j < kf ? j : j + nk];
   const double *row = rows + (size_t)j * (ns1 + 2);
   for (int k = 0; k < ns1; k++) c.y[(size_t)k * n + r] = row[k];
   c.steps[r] = (int)row[ns1], c.status[r] = (int)row[ns1 + 1];
@@ -209,9 +214,14 @@ static int integrate_shared(MixChem *c, const DevData *d, cudaStream_t s, int n,
     CU_CHECK(cudaMemcpyAsync(c->h_cost, c->d_cost, sizeof(double) * n, cudaMemcpyDeviceToHost, s));
     CU_CHECK(cudaStreamSynchronize(s));
   }
+  /* the dear reactors at both ends of the order (few move) */
+  HX_CHECK(grow((void **)&c->h_order, &c->cap_horder, sizeof(int) * n, true));
+  HX_CHECK(grow((void **)&c->d_order, &c->cap_order, sizeof(int) * n, false));
   WorkShare w;
   memset(&w, 0, sizeof w);
-  HX_CHECK(workshare_plan(&w, c->h_cost, n, NULL));
+  HX_CHECK(workshare_plan(&w, c->h_cost, n, c->h_order));
+  if (w.active && n > 0)
+    CU_CHECK(cudaMemcpy(c->d_order, c->h_order, sizeof(int) * n, cudaMemcpyHostToDevice));
   const int kf = (int)w.keep_first, nk = (int)w.n_keep, nb = (int)(w.n_keep + w.n_recv);
   int rc = HX_OK;
   if (w.active) {
