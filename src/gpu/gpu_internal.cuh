@@ -410,6 +410,8 @@ extern "C" int mix_chem_advance(MixChem *c, const DevData *d, cudaStream_t s, do
                                 const ChemIntegratorOptions *opt, GpuChemStats *st);
 /* The integrator steps per element since the last reset (at the start of each step). */
 extern "C" int mix_chem_elem_steps(MixChem *c, const DevData *d, double *elem_steps);
+/* ChemLoadBalance: move the shared reactors GPU to GPU (CUDA IPC; every rank on one node). */
+extern "C" void mix_chem_use_ipc(MixChem *c, int on);
 extern "C" int mix_chem_reset_steps(MixChem *c, const DevData *d, cudaStream_t s);
 
 /* CUDA backend on several MPI ranks (gpu_mpi.cu): the MPI sides on the high-priority stream,

@@ -789,6 +789,10 @@ extern "C" int gpu_chem_advance(GpuSolver *g, double dt, double T_min, int integ
   if (!g->chem)
     return HX_ERROR(HX_ERR_INTERNAL, "gpu_chem_advance: the GPU solver was created without a "
                                      "chemistry stage");
+  /* the shared reactors' rows GPU to GPU where the flow's exchanges are (HEXDG_SHARE_IPC=F: through
+     the host) */
+  mix_chem_use_ipc(g->chem, share && g->mpi && !strcmp(gpu_mpi_transport(g->mpi), "ipc") &&
+                                gpu_env_flag("HEXDG_SHARE_IPC", true));
   HX_CHECK(mix_chem_advance(g->chem, &g->d, g->s_elem, dt, T_min, integrator, single_launch, share,
                             opt, st));
   CU_CHECK(cudaStreamSynchronize(g->s_elem));

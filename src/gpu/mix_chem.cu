@@ -30,6 +30,11 @@ struct MixChem {
   int *d_order, *h_order; /* the reactor at each position of the shared order (workshare_order) */
   size_t cap_cost, cap_hcost, cap_out, cap_in, cap_hout, cap_hin, cap_yb, cap_ib, cap_order,
       cap_horder;
+  /* the moves GPU to GPU (CUDA IPC, all ranks on one node): this rank's inbox, where the others
+     write their rows, and every rank's inbox as opened here */
+  int use_ipc;
+  double *inbox, **peer;
+  size_t cap_inbox;
 };
 
 extern "C" int mix_chem_create(const DevData *d, const ChemMech *host_mech, MixChem **out) {
@@ -66,6 +71,10 @@ extern "C" void mix_chem_destroy(MixChem *c) {
   cudaFree(c->d_cost), cudaFree(c->d_out), cudaFree(c->d_in), cudaFree(c->yb), cudaFree(c->ib);
   cudaFreeHost(c->h_cost), cudaFreeHost(c->h_out), cudaFreeHost(c->h_in);
   cudaFree(c->d_order), cudaFreeHost(c->h_order);
+  for (int r = 0; c->peer && r < par_size(); r++)
+    if (c->peer[r] && c->peer[r] != c->inbox) cudaIpcCloseMemHandle(c->peer[r]);
+  free(c->peer);
+  cudaFree(c->inbox);
   free(c);
 }
 
@@ -199,6 +208,64 @@ static int move_rows(MixChem *c, const WorkShare *w, int width, int back, const 
   return HX_OK;
 }
 
+/* An inbox of at least need bytes on every rank, every rank's opened here (collective: when one
+ * rank needs more, all reallocate and exchange their handles again). */
+static int inbox_ensure(MixChem *c, size_t need) {
+  double most = (double)need;
+  par_max(&most, 1);
+  if (c->inbox && (size_t)most <= c->cap_inbox) return HX_OK;
+  const int nr = par_size(), me = par_rank();
+  if (!c->peer && !(c->peer = (double **)calloc(nr, sizeof(double *))))
+    return HX_ERROR(HX_ERR_MEM, "out of host memory (shared chemistry)");
+  for (int r = 0; r < nr; r++)
+    if (c->peer[r] && r != me) CU_CHECK(cudaIpcCloseMemHandle(c->peer[r]));
+  cudaFree(c->inbox);
+  c->cap_inbox = (size_t)most + (size_t)most / 4 + 4096;
+  CU_CHECK(cudaMalloc(&c->inbox, c->cap_inbox));
+  cudaIpcMemHandle_t *h = (cudaIpcMemHandle_t *)calloc(nr, sizeof *h);
+  if (!h) return HX_ERROR(HX_ERR_MEM, "out of host memory (shared chemistry)");
+  cudaError_t err = cudaIpcGetMemHandle(&h[me], c->inbox);
+  par_allgather_bytes(h, (int)sizeof *h);
+  for (int r = 0; r < nr && err == cudaSuccess; r++)
+    if (r != me) err = cudaIpcOpenMemHandle((void **)&c->peer[r], h[r], cudaIpcMemLazyEnablePeerAccess);
+  c->peer[me] = c->inbox;
+  free(h);
+  CU_CHECK(err);
+  return HX_OK;
+}
+
+/* move_rows GPU to GPU: each rank copies its rows into the destinations' inboxes at the offsets
+ * of workshare_offsets (the layout of workshare_move), between two barriers (the inboxes are
+ * free; every row has landed), then takes its own inbox's rows. */
+static int move_rows_ipc(MixChem *c, const WorkShare *w, int width, int back, const double *d_from,
+                         double *d_to, long n_to, cudaStream_t s) {
+  const int nr = w->n_ranks;
+  long *at = (long *)malloc(sizeof(long) * nr);
+  if (!at) return HX_ERROR(HX_ERR_MEM, "out of host memory (shared chemistry)");
+  int rc = workshare_offsets(w, back, at);
+  if (rc == HX_OK) rc = inbox_ensure(c, sizeof(double) * width * n_to);
+  par_barrier();
+  const int *to = back ? w->recv_count : w->send_count;
+  long row = 0;
+  for (int r = 0; rc == HX_OK && r < nr; r++) {
+    if (to[r] > 0 && cudaMemcpyAsync(c->peer[r] + (size_t)at[r] * width, d_from + (size_t)row * width,
+                                     sizeof(double) * width * to[r], cudaMemcpyDeviceToDevice,
+                                     s) != cudaSuccess)
+      rc = HX_ERROR(HX_ERR_INTERNAL, "shared chemistry: the copy to rank %d's inbox failed", r);
+    row += to[r];
+  }
+  free(at);
+  if (cudaStreamSynchronize(s) != cudaSuccess && rc == HX_OK)
+    rc = HX_ERROR(HX_ERR_INTERNAL, "shared chemistry: the copies to the inboxes failed");
+  par_barrier();
+  if (rc == HX_OK && n_to > 0) {
+    CU_CHECK(cudaMemcpyAsync(d_to, c->inbox, sizeof(double) * width * n_to,
+                             cudaMemcpyDeviceToDevice, s));
+    CU_CHECK(cudaStreamSynchronize(s));
+  }
+  return rc;
+}
+
 /* The n gathered reactors (c->y at stride n, c->rho) shared by their predicted cost: the rank
  * integrates its kept ones and those it receives; afterwards c->y, c->steps and c->status hold
  * every own reactor's result, gs the rank's own failures (first_failed: its own index). */
@@ -236,7 +303,8 @@ static int integrate_shared(MixChem *c, const DevData *d, cudaStream_t s, int n,
     if (w.n_send) pack_out_kernel<<<grid(w.n_send), 256, 0, s>>>(*c, n, ns1, kf, nk, (int)w.n_send, c->d_out);
     CU_CHECK(cudaGetLastError());
     CU_CHECK(cudaStreamSynchronize(s));
-    rc = move_rows(c, &w, ns1 + 1, 0, c->d_out, w.n_send, c->d_in, w.n_recv);
+    rc = c->use_ipc ? move_rows_ipc(c, &w, ns1 + 1, 0, c->d_out, c->d_in, w.n_recv, s)
+                    : move_rows(c, &w, ns1 + 1, 0, c->d_out, w.n_send, c->d_in, w.n_recv);
   }
   if (rc == HX_OK && w.active) {
     assemble_kernel<<<grid(nb), 256, 0, s>>>(*c, n, ns1, kf, nk, c->d_in, nb, c->yb);
@@ -252,7 +320,8 @@ static int integrate_shared(MixChem *c, const DevData *d, cudaStream_t s, int n,
     rc = par_any(rc != HX_OK) ? (rc != HX_OK ? rc : HX_ERR_INTERNAL) : HX_OK;
   }
   if (rc == HX_OK && w.active) {
-    rc = move_rows(c, &w, ns1 + 2, 1, c->d_in, w.n_recv, c->d_out, w.n_send);
+    rc = c->use_ipc ? move_rows_ipc(c, &w, ns1 + 2, 1, c->d_in, c->d_out, w.n_send, s)
+                    : move_rows(c, &w, ns1 + 2, 1, c->d_in, w.n_recv, c->d_out, w.n_send);
     if (rc == HX_OK && w.n_send)
       unpack_back_kernel<<<grid(w.n_send), 256, 0, s>>>(*c, n, ns1, kf, nk, (int)w.n_send, c->d_out);
     CU_CHECK(cudaGetLastError());
@@ -351,3 +420,5 @@ extern "C" int mix_chem_reset_steps(MixChem *c, const DevData *d, cudaStream_t s
     CU_CHECK(cudaMemsetAsync(c->elem_steps, 0, sizeof(unsigned long long) * d->n_elems, s));
   return HX_OK;
 }
+
+extern "C" void mix_chem_use_ipc(MixChem *c, int on) { c->use_ipc = on; }

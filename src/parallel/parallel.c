@@ -73,6 +73,11 @@ void par_bcast_int(int *v, long n, int root) {
   if (par_size() > 1) MPI_Bcast(v, (int)n, MPI_INT, root, MPI_COMM_WORLD);
 }
 
+void par_allgather_bytes(void *buf, int bytes) {
+  if (par_size() > 1)
+    MPI_Allgather(MPI_IN_PLACE, bytes, MPI_BYTE, buf, bytes, MPI_BYTE, MPI_COMM_WORLD);
+}
+
 void par_barrier(void) {
   if (par_size() > 1) MPI_Barrier(MPI_COMM_WORLD);
 }
@@ -93,6 +98,7 @@ void par_sum(double *v, int n) { (void)v, (void)n; }
 void par_max(double *v, int n) { (void)v, (void)n; }
 int par_any(int flag) { return flag; }
 void par_bcast_int(int *v, long n, int root) { (void)v, (void)n, (void)root; }
+void par_allgather_bytes(void *buf, int bytes) { (void)buf, (void)bytes; }
 void par_barrier(void) {}
 
 #endif

@@ -24,6 +24,8 @@ void par_max(double *v, int n);
 /* Logical or of a flag over the ranks. */
 int par_any(int flag);
 void par_bcast_int(int *v, long n, int root);
+/* Every rank's block of `bytes` bytes at buf + rank * bytes, gathered to every rank in place. */
+void par_allgather_bytes(void *buf, int bytes);
 void par_barrier(void);
 
 #endif

@@ -34,6 +34,10 @@ int workshare_plan(WorkShare *w, const double *cost, long n, int *order);
  * item order) go out and the received items' rows (n_recv) come in; back = 1: the reverse (the
  * results of the received items return to their owners). */
 int workshare_move(const WorkShare *w, int width, int back, const double *out, double *in);
+/* Where this rank's rows land at each destination (collective; for transports that write into
+ * the other ranks' memory): at[r] = the row offset at rank r, the rows of lower ranks first, as
+ * workshare_move lays them out. */
+int workshare_offsets(const WorkShare *w, int back, long *at);
 void workshare_free(WorkShare *w);
 
 #endif
