@@ -213,12 +213,13 @@ def cmd_report(args):
     with open(os.path.join(args.out, "chem_scaling.csv")) as f:
         rows = list(csv.DictReader(f))
     ok = [r for r in rows if r["status"] == "ok" and r.get("wall_per_step")]
-    one = {}  # the one-GPU restart: weak and strong share it
+    one = {}  # the one-GPU runs; weak and strong share the restart where one call ran both
     for r in ok:
-        if int(r["gpus"]) == 1 and r["mode"] in ("weak", "strong"):
-            one["restart"] = float(r["wall_per_step"])
-        if int(r["gpus"]) == 1 and r["mode"] == "from_start":
-            one["from_start"] = float(r["wall_per_step"])
+        if int(r["gpus"]) == 1:
+            one[r["mode"]] = float(r["wall_per_step"])
+    for mode, other in (("weak", "strong"), ("strong", "weak")):
+        if mode not in one and other in one:
+            one[mode] = one[other]
     for r in rows:  # files from before --share: every rank integrated its own reactors
         r["share"] = r.get("share") or ("F" if int(r["gpus"]) > 1 else "")
     lines = ["| run | GPUs | weights | shared reactors | elements | DOF | steps | s per step | "
@@ -232,7 +233,7 @@ def cmd_report(args):
         eff = ""
         if r in ok:
             t = float(r["wall_per_step"])
-            b = one.get("from_start" if r["mode"] == "from_start" else "restart")
+            b = one.get(r["mode"])
             if b:
                 eff = f"{b / t:.2f}" if r["mode"] != "strong" else f"{b / (g * t):.2f}"
         cm = (f"{float(r['chem_max_per_step']):.3g} / {float(r['chem_mean_per_step']):.3g}"
@@ -245,15 +246,17 @@ def cmd_report(args):
     if not plt:
         return
     fig, axes = plt.subplots(1, 2, figsize=(11, 4.2))
-    shares = sorted({r["share"] for r in ok if int(r["gpus"]) > 1})
+    shares = sorted({r["share"] for r in ok if int(r["gpus"]) > 1 and r["mode"] != "from_start"})
     for mode, mk in (("weak", "o"), ("strong", "s")):
         for wp, sh in ((w, h) for w in "FT" for h in shares):
             ls = {"T": "-", "F": "--"}[wp] if sh != "F" or len(shares) == 1 else {"T": "-.", "F": ":"}[wp]
-            # the one-GPU restart (no weights to apply) starts every curve
+            # the one-GPU restart (no weights to apply) starts every curve: the mode's own where
+            # the call ran one, else the other mode's
             pts = sorted((int(r["gpus"]), float(r["wall_per_step"]), float(r["imbalance"] or 1))
-                         for r in ok if (r["mode"] == mode and r["weighted"] == wp and
-                                         r["share"] == sh) or
-                         (int(r["gpus"]) == 1 and r["mode"] in ("weak", "strong")))
+                         for r in ok if r["mode"] == mode and int(r["gpus"]) > 1 and
+                         r["weighted"] == wp and r["share"] == sh)
+            if mode in one:
+                pts.insert(0, (1, one[mode], 1.0))
             if len(pts) < 2:
                 continue
             lab = f"{mode}, " + ("weighted by ElemCost" if wp == "T" else "uniform")
