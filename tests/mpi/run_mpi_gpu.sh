@@ -2,10 +2,10 @@
 # CUDA backend on 2 ranks (one GPU each) against 1 rank: Navier-Stokes manufactured solution
 # (mu0 0.01) on a curved periodic box, with and without overlap and with METIS; Euler; the
 # unstructured gmsh mesh with isothermal walls (all flips, body forces); the Taylor-Green vortex
-# (TGV integrals reduced over the ranks); Sod with FV blending and alpha spread across the rank
-# boundary; the reacting H2-air tube (species, FV, chemistry; its reactors shared among the
-# ranks and not, bit for bit). States agree to 1e-12 relative,
-# CSV lines to 1e-11.
+# (TGV integrals reduced over the ranks); the MMS case at N = 5 (also on 4 ranks); Sod with FV
+# blending and alpha spread across the rank boundary; the reacting H2-air tube (species, FV,
+# chemistry; its reactors shared among the ranks and not, bit for bit). States agree to 1e-12
+# relative, CSV lines to 1e-11.
 # The 2-rank runs use MPITransport = $MPI_GPU_TRANSPORT (default auto: CUDA IPC where possible),
 # the MMS case once more with MPITransport = host; with 4 GPUs also 4 ranks (MMS, walls). Exits 77
 # (skipped) when fewer than 2 GPUs are visible, unless MPI_GPU_SHARE=1 (2 ranks share one GPU:
@@ -43,6 +43,13 @@ for r in mms2 mms2serial mms2metis mms2host mms2nograph; do
   same_state mms1 $r
   same_csv mms1/mms_ErrorNorms.csv $r/mms_ErrorNorms.csv
 done
+# N = 5: the lifting line kernel with one element a block (N >= 5), 1 rank to 1e-12
+write_mms_ini mms5.ini mms '(/6,4,4/)' 0.01 cuda
+sed -i 's/^N  .*/N            = 5/; s/^maxIter.*/maxIter      = 30/' mms5.ini
+echo "MPITransport = $transport" >>mms5.ini
+run_ranks mms5_1 1 mms5.ini
+run_ranks mms5_2 2 mms5.ini
+same_state mms5_1 mms5_2
 run_ranks euler1 1 euler.ini
 run_ranks euler2 2 euler.ini
 same_state euler1 euler2
@@ -126,6 +133,8 @@ fi
 if [ "$gpus" -ge 4 ]; then
   run_ranks mms4 4 mms.ini
   same_state mms1 mms4
+  run_ranks mms5_4 4 mms5.ini
+  same_state mms5_1 mms5_4
   same_csv mms1/mms_ErrorNorms.csv mms4/mms_ErrorNorms.csv
   run_ranks walls4 4 walls.ini
   same_state walls1 walls4
