@@ -4,7 +4,7 @@
 #define HEXDG_FACEOPS_H
 
 #include "core/hd.h"
-#include "dg/disc.h"
+#include "basis/disc.h"
 #include "mesh/facemap.h"
 
 /* Value of the variable block u (np^3 nodes) at the face point of local side locside whose

@@ -5,7 +5,7 @@
 #define HEXDG_SOLVER_H
 
 #include "core/params.h"
-#include "dg/disc.h"
+#include "basis/disc.h"
 #include "mesh/mesh.h"
 #include "mesh/metrics.h"
 #include "physics/exactfunc.h"

@@ -7,7 +7,7 @@
 
 extern "C" {
 #include "core/error.h"
-#include "dg/disc.h"
+#include "basis/disc.h"
 #include "dg/solver.h"
 #include "gpu/gpu.h"
 #include "physics/exactfunc.h"

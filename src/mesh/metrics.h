@@ -19,7 +19,7 @@
 #ifndef HEXDG_METRICS_H
 #define HEXDG_METRICS_H
 
-#include "dg/disc.h"
+#include "basis/disc.h"
 #include "mesh/mesh.h"
 
 typedef struct {

@@ -21,7 +21,7 @@
 #include "core/error.h"
 #include "core/flexi_keys.h"
 #include "core/params.h"
-#include "dg/disc.h"
+#include "basis/disc.h"
 #include "mesh/mesh.h"
 #include "mesh/metrics.h"
 #include "physics/eos.h"

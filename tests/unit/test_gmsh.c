@@ -14,7 +14,7 @@
 
 #include <cmocka.h>
 
-#include "dg/disc.h"
+#include "basis/disc.h"
 #include "mesh/facemap.h"
 #include "mesh/gmsh.h"
 #include "mesh/mesh.h"

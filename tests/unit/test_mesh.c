@@ -8,7 +8,7 @@
 
 #include <cmocka.h>
 
-#include "dg/disc.h"
+#include "basis/disc.h"
 #include "mesh/facemap.h"
 #include "mesh/mesh.h"
 #include "mesh/metrics.h"

@@ -17,7 +17,7 @@
 #include <cmocka.h>
 
 #include "core/error.h"
-#include "dg/disc.h"
+#include "basis/disc.h"
 #include "mesh/facemap.h"
 #include "mesh/gmsh.h"
 #include "mesh/hopr.h"

@@ -1,4 +1,4 @@
-#include "dg/disc.h"
+#include "basis/disc.h"
 
 #include <string.h>
 
