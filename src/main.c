@@ -41,6 +41,10 @@ static void usage(FILE *f) {
       "  hexdg equilibrate MECH.yaml --T K --p Pa --X ... [--mode hp|uv|tp|cj]\n"
       "                                    chemical equilibrium (adiabatic flame T),\n"
       "                                    cj: Chapman-Jouguet detonation speed and state\n"
+      "  hexdg znd MECH.yaml --T K --p Pa --X ... [--D m/s] [--xend m] [-o znd.csv]\n"
+      "                                    ZND structure of a detonation (CJ speed unless\n"
+      "                                    --D): von Neumann state, induction and\n"
+      "                                    half-reaction lengths, the profile as CSV\n"
       "  hexdg --gpu-count                 number of visible CUDA devices\n"
       "  hexdg mesh box [--elems nx,ny,nz] [--lower x,y,z] [--upper x,y,z]\n"
       "                 [--periodic T,T,T] [--NGeo n] [--curving a]\n"
@@ -107,6 +111,11 @@ static const struct {
      "usage: hexdg equilibrate MECH.yaml --T K --p Pa --X \"H2:2,O2:1\" [--mode hp|uv|tp|cj]\n"
      "  chemical equilibrium: hp/uv adiabatic flame, tp fixed T and p, cj Chapman-Jouguet\n"
      "  detonation speed and state\n"},
+    {"znd",
+     "usage: hexdg znd MECH.yaml --T K --p Pa --X \"H2:2,O2:1,AR:7\" [--D m/s] [--xend m] "
+     "[-o znd.csv]\n"
+     "  the ZND structure of a steady detonation at D (default: the CJ speed): the von Neumann\n"
+     "  state, the induction length (peak thermicity), the half-reaction length and the profile\n"},
     {"convert", "usage: hexdg convert case.ini state.h5 -o out.vtu [--NVisu n] [--mechanism FILE]\n"
                 "  ParaView file of a state (reacting flow: the state's mechanism, or FILE)\n"},
     {"mesh",
@@ -223,6 +232,7 @@ static int dispatch(int argc, char **argv) {
     return reactor_command(argc - 2, argv + 2) == HX_OK ? 0 : 1;
   if (argc > 1 && !strcmp(argv[1], "equilibrate"))
     return equilibrate_command(argc - 2, argv + 2) == HX_OK ? 0 : 1;
+  if (argc > 1 && !strcmp(argv[1], "znd")) return znd_command(argc - 2, argv + 2) == HX_OK ? 0 : 1;
   if (argc > 1 && !strcmp(argv[1], "mesh"))
     return hexdg_mesh_command(argc - 2, argv + 2) == HX_OK ? 0 : 1;
   if (argc > 1 && !strcmp(argv[1], "convert")) return convert_command(argc - 2, argv + 2);

@@ -19,6 +19,7 @@
 #include "chem/reactor.h"
 #include "chem/rodas.h"
 #include "chem/thermo.h"
+#include "chem/znd.h"
 #include "core/error.h"
 #include "core/params.h"
 #include "gpu/chem_gpu.h"
@@ -181,6 +182,93 @@ int equilibrate_command(int argc, char **argv) {
   }
   if (rc == HX_OK) rc = print_equilibrium(m, T, p, Y);
   free(Y);
+  chem_mech_free(m);
+  return rc;
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * hexdg znd MECH --T K --p Pa --X ... [--D m/s] [--xend m] [-o znd.csv] */
+
+static int write_znd_csv(const ChemMech *m, const ZndProfile *z, const char *path) {
+  char tmp[4200];
+  snprintf(tmp, sizeof tmp, "%s.tmp", path);
+  FILE *f = fopen(tmp, "w");
+  if (!f) return HX_ERROR(HX_ERR_IO, "cannot write %s", tmp);
+  fprintf(f, "x_m,t_s,T_K,p_Pa,rho_kg_m3,u_lab_m_s,thermicity_1_s");
+  for (int k = 0; k < m->n_species; k++) fprintf(f, ",Y_%s", m->species_names[k]);
+  fprintf(f, "\n");
+  for (long i = 0; i < z->n; i++) {
+    fprintf(f, "%.10e,%.10e,%.8f,%.8e,%.10e,%.8e,%.8e", z->x[i], z->t[i], z->T[i], z->p[i],
+            z->rho[i], z->D - z->w[i], z->sigma[i]);
+    for (int k = 0; k < m->n_species; k++) fprintf(f, ",%.10e", z->Y[(size_t)i * z->ns + k]);
+    fprintf(f, "\n");
+  }
+  if (fclose(f) != 0 || rename(tmp, path) != 0) return HX_ERROR(HX_ERR_IO, "cannot write %s", path);
+  return HX_OK;
+}
+
+int znd_command(int argc, char **argv) {
+  const char *mech = NULL, *X = NULL, *out = "znd.csv";
+  double T1 = 300, p1 = CHEM_P_ATM, D = 0, x_end = 1.0;
+  for (int a = 0; a < argc; a++) {
+    if (argv[a][0] != '-') {
+      if (mech) return HX_ERROR(HX_ERR_INPUT, "znd: unexpected argument '%s'", argv[a]);
+      mech = argv[a];
+      continue;
+    }
+    if (a + 1 >= argc) return HX_ERROR(HX_ERR_INPUT, "znd: %s needs a value", argv[a]);
+    const char *key = argv[a], *val = argv[++a];
+    if (!strcmp(key, "--T"))
+      HX_CHECK(params_eval_real(val, &T1));
+    else if (!strcmp(key, "--p"))
+      HX_CHECK(params_eval_real(val, &p1));
+    else if (!strcmp(key, "--D"))
+      HX_CHECK(params_eval_real(val, &D));
+    else if (!strcmp(key, "--xend"))
+      HX_CHECK(params_eval_real(val, &x_end));
+    else if (!strcmp(key, "--X"))
+      X = val;
+    else if (!strcmp(key, "-o"))
+      out = val;
+    else
+      return HX_ERROR(HX_ERR_INPUT, "znd: unknown option '%s' (options: --T --p --X --D --xend -o)",
+                      key);
+  }
+  if (!mech || !X)
+    return HX_ERROR(HX_ERR_INPUT, "usage: hexdg znd MECH.yaml --T K --p Pa --X \"H2:2,O2:1\" "
+                                  "[--D m/s] [--xend m] [-o znd.csv]");
+  if (!(T1 > 0) || !(p1 > 0) || D < 0 || !(x_end > 0))
+    return HX_ERROR(HX_ERR_INPUT, "znd: --T, --p, --xend must be positive and --D not negative "
+                                  "(%g K, %g Pa, %g m, %g m/s)", T1, p1, x_end, D);
+  ChemMech *m = NULL;
+  HX_CHECK(chem_mech_load(mech, NULL, &m));
+  const int ns = m->n_species;
+  double *Y1 = malloc(sizeof(double) * ns), *Y2 = malloc(sizeof(double) * ns);
+  double D_cj = 0, T_cj = 0, p_cj = 0;
+  ZndProfile z = {0};
+  int rc = Y1 && Y2 ? composition_Y(m, X, "--X", Y1) : HX_ERR_MEM;
+  if (rc == HX_OK) rc = chem_cj_detonation(m, T1, p1, Y1, &D_cj, &T_cj, &p_cj, Y2);
+  if (rc == HX_OK) rc = chem_znd(m, T1, p1, Y1, D > 0 ? D : D_cj, x_end, &z);
+  if (rc == HX_OK) {
+    const long e = z.n - 1;
+    static const char *const ENDS[] = {"the reactions are done", "the flow turned sonic",
+                                       "x_end reached"};
+    printf("ZND detonation of %s at T1 = %g K, p1 = %g Pa, X = %s\n", m->path, T1, p1, X);
+    printf("D %.6f m/s (D_cj %.6f m/s, %s)\n", z.D, D_cj, D > 0 ? "given" : "CJ");
+    printf("von_neumann T %.4f K p %.6e Pa rho %.6e kg/m^3 u_lab %.4f m/s\n", z.T[0], z.p[0],
+           z.rho[0], z.D - z.w[0]);
+    printf("induction_length %.6e m (the thermicity's peak)\n", z.x_induction);
+    printf("half_reaction_length %.6e m (half the composition change)\n", z.x_half);
+    printf("end x %.6e m t %.6e s T %.4f K p %.6e Pa u_lab %.4f m/s (%s)\n", z.x[e], z.t[e],
+           z.T[e], z.p[e], z.D - z.w[e], ENDS[z.end]);
+    printf("cj_equilibrium T %.4f K p %.6e Pa\n", T_cj, p_cj);
+    printf("energy_error %.3e (max |h + w^2/2 - h1 - D^2/2| / (D^2/2) over %ld samples)\n",
+           z.energy_error, z.n);
+    rc = write_znd_csv(m, &z, out);
+    if (rc == HX_OK) printf("wrote %s\n", out);
+  }
+  chem_znd_free(&z);
+  free(Y1), free(Y2);
   chem_mech_free(m);
   return rc;
 }

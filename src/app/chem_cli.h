@@ -9,6 +9,8 @@
 
 int reactor_command(int argc, char **argv);
 int equilibrate_command(int argc, char **argv);
+/* hexdg znd MECH --T K --p Pa --X ... [--D m/s] [--xend m] [-o znd.csv]: the ZND profile */
+int znd_command(int argc, char **argv);
 int bench_chem_command(int argc, char **argv);
 
 #endif

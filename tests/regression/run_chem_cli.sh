@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The chemistry commands end to end: `hexdg reactor` reproduces Cantera's ignition delay (1 %) and
 # prints its last line in the documented form, a sweep writes its table, `hexdg equilibrate` gives
-# Cantera's adiabatic flame temperature (1 K), `hexdg bench chem` runs on the CPU, and bad input
+# Cantera's adiabatic flame temperature (1 K), `hexdg znd` writes the ZND profile and ends near the
+# CJ state, `hexdg bench chem` runs on the CPU, and bad input
 # (unknown species in --X, a Chemkin file, a missing mechanism, an unsupported reaction type) fails
 # with a message naming the culprit. A tiny reacting run writes its ParaView output with the species
 # fields, and `hexdg convert` of its state finds a moved mechanism through --mechanism (and says
@@ -50,6 +51,13 @@ Dref=$(awk -F, '$1=="burke" && $2=="H2:2;O2:1;N2:3.76" {print $5}' "$root/tests/
 D=$("$hexdg" equilibrate "$mech" --T 300 --p 101325 --X "H2:2,O2:1,N2:3.76" --mode cj | grep '^D_cj' | awk '{print $2}')
 echo "equilibrate --mode cj: D_cj $D m/s (Cantera: $Dref m/s)"
 check "CJ detonation speed within 0.1 % of Cantera" awk -v a="$D" -v b="$Dref" 'BEGIN{exit !(b > 0 && (a-b)/b < 1e-3 && (b-a)/b < 1e-3)}'
+# hexdg znd: the stoichiometric H2-air ZND profile at D_cj, its CSV, and its end near the CJ state
+"$hexdg" znd "$mech" --T 300 --p 101325 --X "H2:2,O2:1,N2:3.76" --xend 0.05 -o znd.csv >znd.txt 2>&1
+cat znd.txt | grep -E "^(D|von_neumann|induction|half|end|cj_eq)"
+check "znd: von Neumann, lengths, end state and the profile CSV" bash -c "grep -q '^half_reaction_length' znd.txt && [ \$(wc -l <znd.csv) -gt 100 ] && head -1 znd.csv | grep -q 'x_m,t_s,T_K,p_Pa'"
+Tz=$(awk '/^end /{print $9}' znd.txt) Tcj=$(awk '/^cj_equilibrium/{print $3}' znd.txt)
+check "znd: the end temperature within 1 % of the CJ temperature" awk -v a="$Tz" -v b="$Tcj" 'BEGIN{exit !(b > 0 && (a-b)/b < 0.01 && (b-a)/b < 0.01)}'
+expect_fail "znd below the sound speed" "sound speed" "$hexdg" znd "$mech" --T 300 --p 101325 --X "H2:2,O2:1,N2:3.76" --D 200
 check "bench chem on the CPU" bash -c "'$hexdg' bench chem '$mech' --cells 200 --backend cpu | tail -1 | grep -q '^cells_per_second'"
 
 expect_fail "unknown species in --X" "XE2" "$hexdg" reactor "$mech" --T0 1000 --X "H2:2,O2:1,XE2:1"
