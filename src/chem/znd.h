@@ -21,7 +21,7 @@
 extern "C" {
 #endif
 
-typedef struct {
+typedef struct ZndProfile {
   long n;               /* samples (the integrator's steps; sample 0: the von Neumann state) */
   int ns;               /* species */
   double *x, *t;        /* distance behind the shock [m], particle time since the shock [s] */

@@ -8,7 +8,9 @@
 #include <string.h>
 
 #include "chem/chemparams.h"
+#include "chem/cj.h"
 #include "chem/mech.h"
+#include "chem/znd.h"
 #include "core/error.h"
 #include "parallel/parallel.h"
 #include "physics/bc.h"
@@ -33,6 +35,16 @@ int mixture_define_params(Params *p) {
                          "a leading bare value ('1.,H2:0.3') serves the species not named; "
                          "without a bare value every species must be named. Default (neither "
                          "SpeciesLewis nor SpeciesSchmidt): Le_k = 1."));
+  HX_CHECK(params_define(p, "Exactfunc", "IniZND", PARAM_LOGICAL, 0, "F", false,
+                         "Reacting flow with IniExactFunc = 16 (hexdg): behind the plane through "
+                         "IniCenter normal to IniAxis, the ZND profile of RefState 2's mixture "
+                         "(hexdg znd: the von Neumann state, then the reaction zone) travelling "
+                         "along IniAxis at IniZNDSpeed, and its last state further behind; ahead "
+                         "of the plane RefState 2. RefState 1 is not used. The profile is "
+                         "computed to the farthest node behind the plane."));
+  HX_CHECK(params_define(p, "Exactfunc", "IniZNDSpeed", PARAM_REAL, 0, "0.", false,
+                         "Speed of the IniZND detonation, m/s; 0: the Chapman-Jouguet speed of "
+                         "RefState 2's mixture."));
   HX_CHECK(params_define(p, "EquationOfState", "SpeciesSchmidt", PARAM_STRING, 0, "", false,
                          "Reacting flow with mu0 > 0: constant Schmidt numbers Sc_k of the Fick "
                          "diffusion, D_k = mu / (rho Sc_k), instead of SpeciesLewis; the same "
@@ -262,6 +274,87 @@ static int mixture_transport_init(const Params *p, Solver *s) {
   return HX_OK;
 }
 
+/* IniZND: the ZND profile of RefState 2's mixture, to the farthest node behind the plane. */
+static int mixture_znd_init(const Params *p, Solver *s) {
+  bool on = false;
+  double D = 0.0;
+  HX_CHECK(params_get_logical(p, "IniZND", &on));
+  HX_CHECK(params_get_real(p, "IniZNDSpeed", &D));
+  if (!on) return HX_OK;
+  const ChemMech *m = s->mech;
+  if (s->exact.which != EXACT_TWO_STATE || s->exact.n_ref_states < 2)
+    return HX_ERROR(HX_ERR_INPUT, "IniZND = T needs IniExactFunc = 16 with two RefStates (the "
+                                  "plane IniCenter / IniAxis, the unburnt RefState 2 ahead of it)");
+  if (ref_state_is_total(s, 1))
+    return HX_ERROR(HX_ERR_INPUT, "IniZND = T: RefState 2 is a total state (BC 27); the ZND "
+                                  "profile needs the unburnt static state");
+  double norm = 0.0;
+  for (int k = 0; k < 3; k++) norm += s->exact.axis[k] * s->exact.axis[k];
+  if (!(norm > 0.0)) return HX_ERROR(HX_ERR_INPUT, "IniZND = T: IniAxis is zero");
+  for (int k = 0; k < 3; k++) s->znd_axis[k] = s->exact.axis[k] / sqrt(norm);
+  const int nv = s->n_var, n3 = s->n_dof_elem;
+  const double *u2 = s->ref_U + nv, T1 = s->exact.ref_prim[1][TEMP], p1 = s->exact.ref_prim[1][PRES];
+  double Y1[HX_MAX_SPECIES];
+  for (int k = 0; k < m->n_species; k++) Y1[k] = u2[HX_NVAR + k] / u2[DENS];
+  if (!(D > 0.0)) {
+    double T_cj, p_cj, Y_cj[HX_MAX_SPECIES];
+    HX_CHECK(chem_cj_detonation(m, T1, p1, Y1, &D, &T_cj, &p_cj, Y_cj));
+  }
+  double behind = 0.0; /* the farthest node behind the plane, on this rank */
+  for (long i = 0; i < (long)s->mesh->n_elems * n3; i++) {
+    const long e = i / n3, q = i % n3;
+    double d = 0.0;
+    for (int k = 0; k < 3; k++)
+      d += (s->exact.center[k] - s->geo.elem_x[(3 * e + k) * n3 + q]) * s->znd_axis[k];
+    behind = fmax(behind, d);
+  }
+  s->znd = hx_calloc(1, sizeof(ZndProfile), "ZND profile");
+  HX_ALLOC_CHECK(s->znd);
+  HX_CHECK(chem_znd(m, T1, p1, Y1, D, fmax(behind, 1e-6) * 1.001, s->znd));
+  const ZndProfile *z = s->znd;
+  if (par_is_root())
+    printf("  IniZND: D %.2f m/s, von Neumann %.1f K %.4g Pa, induction length %.4g m, "
+           "half-reaction length %.4g m; profile to %.4g m behind the front (%ld samples)\n",
+           D, z->T[0], z->p[0], z->x_induction, z->x_half, z->x[z->n - 1], z->n);
+  return HX_OK;
+}
+
+/* The IniZND state at x, t: the profile at the distance behind the front, which has moved D t
+ * along the axis from the plane; ahead of it RefState 2. Linear in x between the samples. */
+static void mixture_znd_state(const Solver *s, const double x[3], double t, double *U) {
+  const ZndProfile *z = s->znd;
+  const ChemMech *m = s->mech;
+  double xi = 0.0;
+  for (int k = 0; k < 3; k++)
+    xi += (s->exact.center[k] + z->D * t * s->znd_axis[k] - x[k]) * s->znd_axis[k];
+  if (xi <= 0.0) {
+    memcpy(U, s->ref_U + s->n_var, sizeof(double) * (size_t)s->n_var);
+    return;
+  }
+  long lo = 0, hi = z->n - 1;
+  if (xi >= z->x[hi]) lo = hi;
+  while (hi - lo > 1) { /* z->x ascends */
+    const long mid = (lo + hi) / 2;
+    if (z->x[mid] <= xi)
+      lo = mid;
+    else
+      hi = mid;
+  }
+  const long b = lo < z->n - 1 ? lo + 1 : lo;
+  const double f = b > lo ? (xi - z->x[lo]) / (z->x[b] - z->x[lo]) : 0.0;
+  double Y[HX_MAX_SPECIES], sum = 0.0;
+  for (int k = 0; k < z->ns; k++) {
+    Y[k] = (1 - f) * z->Y[(size_t)lo * z->ns + k] + f * z->Y[(size_t)b * z->ns + k];
+    sum += Y[k];
+  }
+  for (int k = 0; k < z->ns; k++) Y[k] /= sum;
+  const double T = (1 - f) * z->T[lo] + f * z->T[b], p = (1 - f) * z->p[lo] + f * z->p[b];
+  const double w = (1 - f) * z->w[lo] + f * z->w[b];
+  const double rho = p * chem_mean_mw(m, Y, 1) / (CHEM_R * T), vel[3] = {
+      (z->D - w) * s->znd_axis[0], (z->D - w) * s->znd_axis[1], (z->D - w) * s->znd_axis[2]};
+  mix_prim_to_cons(m, rho, vel, T, Y, U);
+}
+
 int mixture_init(const Params *p, Solver *s) {
   const char *path;
   HX_CHECK(params_get_string(p, "Mechanism", &path));
@@ -289,7 +382,8 @@ int mixture_init(const Params *p, Solver *s) {
   for (long i = 0; i < s->n_dof; i++) s->T_guess[i] = -1.0;
   HX_CHECK(mixture_check_options(s));
   HX_CHECK(mixture_transport_init(p, s));
-  return mixture_ref_states(p, s);
+  HX_CHECK(mixture_ref_states(p, s));
+  return mixture_znd_init(p, s);
 }
 
 void mixture_free(Solver *s) {
@@ -298,6 +392,9 @@ void mixture_free(Solver *s) {
   free(s->ref_U);
   free(s->T_guess);
   free(s->mix_transport);
+  if (s->znd) chem_znd_free(s->znd);
+  free(s->znd);
+  s->znd = NULL;
   s->ref_U = s->T_guess = NULL;
   s->mix_transport = NULL;
 }
@@ -315,6 +412,10 @@ double mixture_face_T_guess(const Solver *s, int side, int f) {
 }
 
 void mixture_exact(const Solver *s, const double x[3], double t, double *U) {
+  if (s->znd) {
+    mixture_znd_state(s, x, t, U);
+    return;
+  }
   mix_exact_state(s->mech, &s->exact, s->ref_U, x, t, U);
 }
 

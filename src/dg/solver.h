@@ -83,6 +83,8 @@ typedef struct {
   double *ref_U;                   /* [RefState][var]: the conservative RefStates */
   char (*var_names)[64];           /* [var]: FLEXI's names, then PartialDensity_<species> */
   struct MixTransport *mix_transport; /* species diffusivities of a viscous mixture, else NULL */
+  struct ZndProfile *znd;          /* IniZND: the initial detonation's ZND profile (host), else NULL */
+  double znd_axis[3];              /* its direction of travel (IniAxis, normalised) */
   /* LES eddy viscosity (eddyViscType != none, dg/eddyvisc.h); NULL without */
   struct EddyVisc *sgs;
   /* MPI: non-blocking exchange over the MPI sides (parallel/exchange.h); NULL on one rank */

@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# IniZND (dg/mixture.c): a 1-D H2-air detonation (Li 2004) started from its ZND profile at
+# D_CJ (hexdg znd) instead of a driver. The t = 0 lead shock sits at IniCenter (within a node
+# spacing; tools/front_speed.py reads the positions), the run prints the von Neumann state of
+# `hexdg znd`, and the front runs at the CJ speed from the first microseconds (the speed over
+# 4..5 us within 2 %; a driver needs several to settle, parameter_files/detonation_h2air_1d.ini).
+# A bad set-up (IniZND without IniExactFunc 16) is an error that says so. Skips (77) without the
+# mechanism or a python3 with numpy and h5py.
+# usage: run_znd_init.sh path/to/hexdg repo_root
+set -u
+hexdg=$1
+root=$2
+source "$(dirname "$0")/script_lib.sh"
+mech="$root/../shared/data/mechanisms/li2004/mechanism.yaml"
+[ -f "$mech" ] || mech="$root/.oracle/mechanisms/li.yaml"
+[ -f "$mech" ] || { echo "Li 2004 mechanism not found: skipped"; exit 77; }
+require_python numpy h5py
+enter_scratch
+
+sed -e "s|^Mechanism .*|Mechanism = $mech|" -e 's|^IniCenter .*|IniCenter = (/0.004,0.,0./)|' \
+    -e 's|^BoxElems .*|BoxElems = (/50,1,1/)|' -e 's|^BoxUpper .*|BoxUpper = (/0.02,0.0004,0.0004/)|' \
+    -e 's|^tend .*|tend = 5e-6|' -e 's|^Analyze_dt .*|Analyze_dt = 1e-6|' -e 's|^ProjectName .*|ProjectName = znd|' \
+    "$root/parameter_files/detonation_h2air_1d.ini" >znd.ini
+echo "IniZND = T" >>znd.ini
+"$hexdg" znd "$mech" --T 300 --p 101325 --X "H2:2,O2:1,N2:3.76" --xend 0.004 -o profile.csv >znd.txt 2>&1
+D=$(awk '/^D /{print $2}' znd.txt) p_vn=$(awk '/^von_neumann/{print $6}' znd.txt)
+echo "hexdg znd: D_CJ $D m/s, von Neumann p $p_vn Pa"
+OMP_NUM_THREADS=2 "$hexdg" znd.ini >run.txt 2>&1
+check "the run from the ZND profile" grep -q "hexdg finished" run.txt
+grep "IniZND" run.txt
+vn=$(awk '/^von_neumann/{printf "%.1f K %.4g Pa", $3, $6}' znd.txt)
+check "the run's von Neumann state is hexdg znd's ($vn)" grep -q "von Neumann $vn" run.txt
+"$py" "$root/tools/front_speed.py" --ini znd.ini --hexdg "$hexdg" -v 'znd_State_*.h5' >front.txt 2>&1
+x0=$(awk '$1 == "0" {print $2}' front.txt)
+check "t = 0: the lead shock at IniCenter (0.004 m) within a node spacing ($x0)" \
+  awk -v a="$x0" 'BEGIN{exit !(a > 0.004 - 1e-4 && a < 0.004 + 1e-4)}'
+v=$(awk '$1 == "4e-06" {a = $2} $1 == "5e-06" {b = $2} END {printf "%.2f", (b - a) / 1e-6}' front.txt)
+check "the front at D_CJ from the start: 4..5 us at $v m/s, D_CJ $D" \
+  awk -v a="$v" -v b="$D" 'BEGIN{exit !(b > 0 && (a-b)/b < 0.02 && (b-a)/b < 0.02)}'
+sed 's/^IniExactFunc .*/IniExactFunc = 1/' znd.ini >bad.ini
+"$hexdg" bad.ini >bad.txt 2>&1
+check "IniZND without IniExactFunc 16 is an error naming it" grep -q "IniZND = T needs IniExactFunc = 16" bad.txt
+[ $fails -eq 0 ] && echo "all IniZND checks passed" || echo "$fails IniZND checks failed"
+exit $((fails > 0))
