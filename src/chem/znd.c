@@ -48,8 +48,10 @@ int chem_frozen_shock(const ChemMech *m, double T1, double p1, const double *Y1,
   s.rho1 = p1 * s.W1 / (CHEM_R * T1);
   double T = T1, a = 0, ra = 0;
   int found = 0;
-  for (int i = 1; i < 99 && !found; i++) { /* bracket the strong root: xr in 0.01 .. 0.98 */
-    double xr = 0.01 * i, r;
+  /* bracket the strong root from xr = 0.01 up, on points that crowd towards 1 (weak shocks) */
+  for (int i = 1; i < 400 && !found; i++) {
+    const double g = 1.0 - i / 400.0, xr = 1.0 - 0.99 * g * g;
+    double r;
     if (shock_residual(&s, xr, &T, &r)) continue; /* h2 beyond the fits: stronger shocks only */
     if (i > 1 && ra < 0 && r >= 0) {
       double b = xr; /* bisection in [a, b] */
