@@ -124,31 +124,43 @@ static int print_equilibrium(const ChemMech *m, double T, double p, const double
   return HX_OK;
 }
 
+/* The options of the state commands (equilibrate, znd): one positional argument (the mechanism)
+ * and flags that each take a value, a real number (params_eval_real: pi, + - * /) or a string. */
+typedef struct {
+  const char *flag;
+  double *real;
+  const char **text;
+} CliOption;
+
+static int parse_cli(int argc, char **argv, const char *cmd, const char *listing,
+                     const CliOption *opts, int n_opts, const char **positional) {
+  for (int a = 0; a < argc; a++) {
+    if (argv[a][0] != '-') {
+      if (*positional) return HX_ERROR(HX_ERR_INPUT, "%s: unexpected argument '%s'", cmd, argv[a]);
+      *positional = argv[a];
+      continue;
+    }
+    if (a + 1 >= argc) return HX_ERROR(HX_ERR_INPUT, "%s: %s needs a value", cmd, argv[a]);
+    const char *key = argv[a], *val = argv[++a];
+    int o = 0;
+    while (o < n_opts && strcmp(opts[o].flag, key)) o++;
+    if (o == n_opts)
+      return HX_ERROR(HX_ERR_INPUT, "%s: unknown option '%s' (options: %s)", cmd, key, listing);
+    if (opts[o].real)
+      HX_CHECK(params_eval_real(val, opts[o].real));
+    else
+      *opts[o].text = val;
+  }
+  return HX_OK;
+}
+
 int equilibrate_command(int argc, char **argv) {
   const char *mech = NULL, *X = NULL, *mode = "hp";
   double T = 300, p = CHEM_P_ATM;
-  for (int a = 0; a < argc; a++) {
-    if (argv[a][0] != '-') {
-      if (mech) return HX_ERROR(HX_ERR_INPUT, "equilibrate: unexpected argument '%s'", argv[a]);
-      mech = argv[a];
-      continue;
-    }
-    if (a + 1 >= argc) return HX_ERROR(HX_ERR_INPUT, "equilibrate: %s needs a value", argv[a]);
-    const char *key = argv[a], *val = argv[++a];
-    if (!strcmp(key, "--T"))
-      HX_CHECK(params_eval_real(val, &T));
-    else if (!strcmp(key, "--p"))
-      HX_CHECK(params_eval_real(val, &p));
-    else if (!strcmp(key, "--X"))
-      X = val;
-    else if (!strcmp(key, "--mode"))
-      mode = val;
-    else
-      return HX_ERROR(HX_ERR_INPUT,
-                      "equilibrate: unknown option '%s' (options: --T --p --X "
-                      "--mode hp|uv|tp)",
-                      key);
-  }
+  const CliOption opts[] = {
+      {"--T", &T, NULL}, {"--p", &p, NULL}, {"--X", NULL, &X}, {"--mode", NULL, &mode}};
+  HX_CHECK(parse_cli(argc, argv, "equilibrate", "--T --p --X --mode hp|uv|tp", opts,
+                     (int)(sizeof opts / sizeof *opts), &mech));
   if (!mech || !X)
     return HX_ERROR(HX_ERR_INPUT, "usage: hexdg equilibrate MECH.yaml --T K --p Pa --X "
                                   "\"H2:2,O2:1,N2:3.76\" [--mode hp|uv|tp|cj]");
@@ -210,30 +222,10 @@ static int write_znd_csv(const ChemMech *m, const ZndProfile *z, const char *pat
 int znd_command(int argc, char **argv) {
   const char *mech = NULL, *X = NULL, *out = "znd.csv";
   double T1 = 300, p1 = CHEM_P_ATM, D = 0, x_end = 1.0;
-  for (int a = 0; a < argc; a++) {
-    if (argv[a][0] != '-') {
-      if (mech) return HX_ERROR(HX_ERR_INPUT, "znd: unexpected argument '%s'", argv[a]);
-      mech = argv[a];
-      continue;
-    }
-    if (a + 1 >= argc) return HX_ERROR(HX_ERR_INPUT, "znd: %s needs a value", argv[a]);
-    const char *key = argv[a], *val = argv[++a];
-    if (!strcmp(key, "--T"))
-      HX_CHECK(params_eval_real(val, &T1));
-    else if (!strcmp(key, "--p"))
-      HX_CHECK(params_eval_real(val, &p1));
-    else if (!strcmp(key, "--D"))
-      HX_CHECK(params_eval_real(val, &D));
-    else if (!strcmp(key, "--xend"))
-      HX_CHECK(params_eval_real(val, &x_end));
-    else if (!strcmp(key, "--X"))
-      X = val;
-    else if (!strcmp(key, "-o"))
-      out = val;
-    else
-      return HX_ERROR(HX_ERR_INPUT, "znd: unknown option '%s' (options: --T --p --X --D --xend -o)",
-                      key);
-  }
+  const CliOption opts[] = {{"--T", &T1, NULL}, {"--p", &p1, NULL},       {"--X", NULL, &X},
+                            {"--D", &D, NULL},   {"--xend", &x_end, NULL}, {"-o", NULL, &out}};
+  HX_CHECK(parse_cli(argc, argv, "znd", "--T --p --X --D --xend -o", opts,
+                     (int)(sizeof opts / sizeof *opts), &mech));
   if (!mech || !X)
     return HX_ERROR(HX_ERR_INPUT, "usage: hexdg znd MECH.yaml --T K --p Pa --X \"H2:2,O2:1\" "
                                   "[--D m/s] [--xend m] [-o znd.csv]");

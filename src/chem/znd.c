@@ -243,13 +243,13 @@ int chem_znd(const ChemMech *m, double T1, double p1, const double *Y1, double D
       break;
     }
     int bad = 0;
+    double sg, et, TT, pp, ww; /* after stage 6: at zt, the new state if the step is accepted */
     for (int s = 1; s < 7 && !bad; s++) { /* stages 1..6 (stage 0: k, FSAL) */
       for (int i = 0; i < nz; i++) {
         double a = 0;
         for (int j = 0; j < s; j++) a += DP_A[s][j] * k[(size_t)j * nz + i];
         zt[i] = z[i] + h * a;
       }
-      double sg, et, TT, pp, ww;
       bad = zone_rhs(&c, zt, k + (size_t)s * nz, &sg, &et, &TT, &pp, &ww);
     }
     double err = 2;
@@ -272,7 +272,7 @@ int chem_znd(const ChemMech *m, double T1, double p1, const double *Y1, double D
     memcpy(z, zt, sizeof(double) * nz);
     memcpy(k, k + 6 * (size_t)nz, sizeof(double) * nz); /* FSAL */
     t += h;
-    zone_rhs(&c, z, k + 6 * (size_t)nz, &sigma, &eta, &T, &p, &w);
+    sigma = sg, eta = et, T = TT, p = pp, w = ww;
     rc = znd_append(zp, &cap, t, z, T, p, w, sigma);
     sigma_peak = fmax(sigma_peak, sigma);
     if (eta < ZND_ETA_END) {
