@@ -2,6 +2,7 @@
  * (a gather through the precomputed face maps, no atomics) and computes the numerical flux. */
 #include "gpu/eddyvisc.cuh"
 #include "gpu/gpu_internal.cuh"
+#include "gpu/ipc_sync.cuh"
 
 extern "C" {
 #include "dg/faceops.h"
@@ -217,18 +218,51 @@ int launch_face_lifting(const DevData *d, const DevPhysics *ph, double c_stage, 
   return HX_OK;
 }
 
-/* One thread per face point of a "yours" side: the slave element's values, in the master's
- * orientation (the same gather as slave_point), for the message to the master's rank. */
+/* Face point f of a "yours" side: the slave element's nv values, in the master's orientation (the
+ * same gather as slave_point), to o[v * n2]: the message to the master's rank. */
+__device__ static __forceinline__ void pack_slave_point(const DevData &d, const double *vol, int nv,
+                                                        int side, int f, double *o) {
+  const int *info = d.side_info + 6 * side;
+  int node0 = d.s2v[(info[4] * 6 + info[3]) * d.n2 + f];
+  const double *ve = vol + (size_t)info[2] * nv * d.n3;
+  for (int v = 0; v < nv; v++) o[v * d.n2] = prolong_to_face_point(d.disc, ve + v * d.n3, node0, info[3]);
+}
+
+/* One thread per face point of a "yours" side. */
 __global__ static void pack_slave_kernel(DevData d, const double *vol, int nv, int first, int last,
                                          double *out) {
   int gid = blockIdx.x * blockDim.x + threadIdx.x;
   if (gid >= (last - first) * d.n2) return;
   int side = first + gid / d.n2, f = gid % d.n2;
-  const int *info = d.side_info + 6 * side;
-  int node0 = d.s2v[(info[4] * 6 + info[3]) * d.n2 + f];
-  const double *ve = vol + (size_t)info[2] * nv * d.n3;
-  double *o = out + (size_t)(side - first) * nv * d.n2 + f;
-  for (int v = 0; v < nv; v++) o[v * d.n2] = prolong_to_face_point(d.disc, ve + v * d.n3, node0, info[3]);
+  pack_slave_point(d, vol, nv, side, f, out + (size_t)(side - first) * nv * d.n2 + f);
+}
+
+/* The same into the neighbours' receive buffers, between the flags of plan (ipc_sync.cuh). */
+__global__ static void pack_send_kernel(DevData d, const double *vol, int nv, int first, int last,
+                                        IpcPackPlan plan) {
+  for (int k = 0; k < plan.n_flags; k++) block_wait_flag(plan.wait[k]); /* buffers free */
+  int gid = blockIdx.x * blockDim.x + threadIdx.x;
+  if (gid < (last - first) * d.n2) {
+    int side = first + gid / d.n2, f = gid % d.n2, j = 0;
+    while (j + 1 < plan.n && side >= plan.side_first[j + 1]) j++;
+    pack_slave_point(d, vol, nv, side, f,
+                     plan.dst[j] + (size_t)(side - plan.side_first[j]) * nv * d.n2 + f);
+  }
+  if (block_is_last(plan.count, gridDim.x) && threadIdx.x == 0) {
+    for (int k = 0; k < plan.n_flags; k++) *(volatile unsigned *)plan.wait[k] = 0u;
+    __threadfence_system();
+    for (int k = 0; k < plan.n_flags; k++) *(volatile unsigned *)plan.raise[k] = 1u;
+  }
+}
+
+int launch_pack_send(const DevData *d, const double *vol, int nv, int first, int last,
+                     const IpcPackPlan *plan, cudaStream_t s) {
+  int n = (last - first) * d->n2, threads = 128;
+  if (n <= 0) return HX_OK;
+  pack_send_kernel<<<(n + threads - 1) / threads, threads, 0, s>>>(*d, vol, nv, first, last,
+                                                                   *plan);
+  CU_CHECK(cudaGetLastError());
+  return HX_OK;
 }
 
 int launch_pack_slave(const DevData *d, const double *vol, int nv, int first, int last,

@@ -29,6 +29,8 @@
 
 #include "gpu/gpu.h"
 #include "gpu/gpu_internal.cuh"
+#include "gpu/ipc_sync.cuh"
+#include "gpu/stage_trace.cuh"
 
 extern "C" {
 #include "parallel/exchange.h"
@@ -52,6 +54,40 @@ static const int SLOT_DIRECTION[IPC_SLOTS] = {EXCH_TO_MASTER, EXCH_TO_SLAVE, EXC
  * raised by neighbour k once its block is in our receive buffer, FLAG_DONE[k] by neighbour k once
  * it has copied our previous block out of its buffer (1 at the start: the buffers are free). */
 enum { FLAG_SENT = 0, FLAG_DONE = 1, FLAG_KINDS = 2 };
+/* The points of the stage timeline (HEXDG_STAGE_TRACE, stage_trace.cuh), on the stream named. */
+enum {
+  TP_START,
+  TP_INNER_LIFT,
+  TP_U_PACKED,
+  TP_U_RECV,
+  TP_MPI_LIFT,
+  TP_LIFT_RECV,
+  TP_LIFTING,
+  TP_GRAD_PACKED,
+  TP_INNER_FLUX,
+  TP_VOLINT,
+  TP_GRAD_RECV,
+  TP_MPI_FLUX,
+  TP_FLUX_EXCH,
+  TP_END,
+  TP_COUNT
+};
+static const char *const TRACE_NAMES[TP_COUNT] = {
+    "start",
+    "side: inner face lifting done",
+    "mpi: U packed",
+    "mpi: U received",
+    "mpi: MPI face lifting done",
+    "mpi: BR1 face values exchanged",
+    "elem: lifting kernel done",
+    "mpi: gradients packed",
+    "side: inner face fluxes done",
+    "elem: VolInt done",
+    "mpi: U/gradients received",
+    "mpi: MPI face fluxes done",
+    "mpi: fluxes exchanged",
+    "elem: surface update done (end)"};
+
 /* An exchange's two parts: what this rank sends, what it receives. */
 enum { ROLE_SEND = 0, ROLE_RECV = 1 };
 
@@ -110,6 +146,8 @@ struct GpuMpi {
   double *h_alpha;    /* pinned mirror of alpha_side (shock capturing with spreading) */
   cudaEvent_t ev_hop; /* gpu_mpi_hop: recorded on one stream and waited for at once by another */
   long sides_dps;     /* gpu_mpi_exchange: the most doubles per side its buffers take */
+  StageTrace *trace;  /* HEXDG_STAGE_TRACE: the air stage's timeline (NULL: off) */
+  int pack_send;      /* IPC: U and the gradients packed straight into the masters' buffers */
 };
 
 static int mpi_dev_alloc(GpuMpi *m, double **p, size_t n, const char *what) {
@@ -460,6 +498,8 @@ static int choose_transport(GpuMpi *m, const DevData *d, int requested) {
 
 #undef IPC_TRY
 
+static int ipc_pack_send_possible(const GpuMpi *m);
+
 int gpu_mpi_create(const Solver *s, DevData *d, cudaStream_t s_elem, cudaStream_t s_side,
                    cudaStream_t s_mpi, int overlap, int transport, GpuMpi **out) {
   const Mesh *mesh = s->mesh;
@@ -486,6 +526,9 @@ int gpu_mpi_create(const Solver *s, DevData *d, cudaStream_t s_elem, cudaStream_
   if (par_any(rc != HX_OK) && rc == HX_OK)
     rc = HX_ERROR(HX_ERR_DEVICE, "GPU MPI set-up failed on another rank");
   if (rc == HX_OK) rc = choose_transport(m, d, transport);
+  if (rc == HX_OK) m->pack_send = ipc_pack_send_possible(m);
+  if (rc == HX_OK && !d->mech)
+    rc = stage_trace_create(TP_COUNT, TRACE_NAMES, "air stage on several ranks", &m->trace);
   if (rc == HX_OK && m->transport == GPU_TRANSPORT_HOST) rc = create_host_buffers(m, d);
   if (rc != HX_OK) {
     gpu_mpi_destroy(m);
@@ -505,6 +548,7 @@ int gpu_mpi_create(const Solver *s, DevData *d, cudaStream_t s_elem, cudaStream_
 
 void gpu_mpi_destroy(GpuMpi *m) {
   if (!m) return;
+  stage_trace_finish(m->trace, par_rank());
   if (m->transport == GPU_TRANSPORT_IPC) ipc_release(m);
   cudaEvent_t ev[6] = {m->ev_stage, m->ev_inner, m->ev_remote,
                        m->ev_grad,  m->ev_hop,   m->ev_consumed};
@@ -611,28 +655,6 @@ typedef struct {
   double *dst[IPC_FUSED_MAX_NBR];
   size_t count[IPC_FUSED_MAX_NBR];
 } IpcSendPlan;
-
-/* Thread 0 of the block waits until *flag is raised (it does not lower it). */
-__device__ static void block_wait_flag(unsigned *flag) {
-  if (threadIdx.x == 0) {
-    volatile unsigned *f = flag;
-    while (*f == 0u) __nanosleep(64);
-  }
-  __syncthreads();
-}
-
-/* After the block's stores: whether it is the last of `blocks` blocks counted in *count. */
-__device__ static bool block_is_last(unsigned *count, unsigned blocks) {
-  __shared__ bool last;
-  __threadfence_system();
-  __syncthreads();
-  if (threadIdx.x == 0) {
-    last = atomicAdd(count, 1u) == blocks - 1u;
-    if (last) *count = 0u;
-  }
-  __syncthreads();
-  return last;
-}
 
 __global__ void ipc_send_kernel(IpcSendPlan plan, unsigned *const *wait, unsigned *const *raise,
                                 unsigned *count) {
@@ -811,42 +833,112 @@ static int exchange_fluxes(GpuMpi *m, const DevData *d) {
   return ipc_recv(m, EXCH_FLUX, yours, (size_t)nv, EXCH_TO_SLAVE);
 }
 
+/* pack_send: the plan of a slot's sends to the masters (the "yours" sides of each neighbour are
+ * one block, in neighbour order: ipc_pack_send_possible checks it). */
+static void pack_plan(GpuMpi *m, const DevData *d, int nv, int slot, IpcPackPlan *plan) {
+  const IpcFlagList *out = &m->list[slot][ROLE_SEND];
+  const size_t dps = (size_t)nv * d->n2;
+  plan->n = 0;
+  for (int k = 0; k < m->n_nbr; k++) {
+    int first, count;
+    nbr_block(m, k, EXCH_TO_MASTER, 1, &first, &count);
+    if (count == 0) continue;
+    plan->side_first[plan->n] = m->first_yours + first;
+    plan->dst[plan->n] = peer_block(&m->peer[k], slot, dps, EXCH_TO_MASTER);
+    plan->n++;
+  }
+  plan->wait = out->wait;
+  plan->raise = out->raise;
+  plan->n_flags = out->n;
+  plan->count = m->ipc_count + (size_t)slot * (m->n_nbr + 1);
+}
+
+/* Whether the sends to the masters can be packed straight into their buffers: IPC, at most
+ * IPC_PACK_MAX_NBR neighbours, their "yours" blocks ascending (HEXDG_IPC_PACK_SEND = F: the pack
+ * kernel, then the send's wait / copy / raise chain, as before). */
+static int ipc_pack_send_possible(const GpuMpi *m) {
+  if (m->transport != GPU_TRANSPORT_IPC || !gpu_env_flag("HEXDG_IPC_PACK_SEND", true) ||
+      m->n_nbr > IPC_PACK_MAX_NBR)
+    return 0;
+  int last = -1;
+  for (int k = 0; k < m->n_nbr; k++) {
+    int first, count;
+    nbr_block(m, k, EXCH_TO_MASTER, 1, &first, &count);
+    if (count == 0) continue;
+    if (first <= last) return 0;
+    last = first;
+  }
+  return 1;
+}
+
+/* The slave values of the "yours" sides, U (EXCH_U) or the gradients (EXCH_GRAD), for their
+ * masters' ranks: into the send buffer, or (pack_send) straight into the masters' receive
+ * buffers, one kernel for the pack and the send's wait, copy and raise. */
+static int pack_to_masters(GpuMpi *m, const DevData *d, int slot) {
+  const bool u = slot == EXCH_U;
+  const double *vol = u ? d->U : d->grad;
+  const int nv = u ? d->nvar : HX_NGRAD;
+  if (m->pack_send) {
+    IpcPackPlan plan;
+    pack_plan(m, d, nv, slot, &plan);
+    return launch_pack_send(d, vol, nv, m->first_yours, m->n_sides, &plan, m->s_mpi);
+  }
+  return launch_pack_slave(d, vol, nv, m->first_yours, m->n_sides,
+                           u ? m->d_send_U : m->d_send_grad, m->s_mpi);
+}
+
+/* The rest of that exchange: the receiving part where pack_to_masters has sent already. */
+static int exchange_to_masters(GpuMpi *m, const DevData *d, int slot) {
+  const bool u = slot == EXCH_U;
+  const long dps = (long)(u ? d->nvar : HX_NGRAD) * d->n2;
+  double *recv = u ? m->d_recv_U : m->d_recv_grad;
+  if (m->pack_send) return ipc_recv(m, slot, recv, (size_t)dps, EXCH_TO_MASTER);
+  return exchange_slot(m, slot, u ? m->d_send_U : m->d_send_grad, recv, dps, EXCH_TO_MASTER);
+}
+
 /* BR1 face values: "mine" sides after the slave states arrive, inner sides meanwhile; the
  * "yours" sides' values come from their master's rank; then the lifting kernel. */
 static int lifting_faces_and_volume(GpuMpi *m, const DevData *d, const DevPhysics *ph, double c,
-                                    bool release_u) {
-  long nv = (long)d->nvar * d->n2, ng = (long)HX_NGRAD * d->n2;
-  HX_CHECK(launch_pack_slave(d, d->U, d->nvar, m->first_yours, m->n_sides, m->d_send_U, m->s_mpi));
+                                    bool release_u, StageTrace *tr) {
+  const long ng = (long)HX_NGRAD * d->n2;
+  HX_CHECK(pack_to_masters(m, d, EXCH_U));
+  HX_CHECK(stage_trace_mark(tr, TP_U_PACKED, m->s_mpi));
   HX_CHECK(launch_face_lifting(d, ph, c, 0, m->first_mpi, m->s_side));
+  HX_CHECK(stage_trace_mark(tr, TP_INNER_LIFT, m->s_side));
   CU_CHECK(cudaEventRecord(m->ev_inner, m->s_side));
-  HX_CHECK(exchange_slot(m, EXCH_U, m->d_send_U, m->d_recv_U, nv, EXCH_TO_MASTER));
+  HX_CHECK(exchange_to_masters(m, d, EXCH_U));
+  HX_CHECK(stage_trace_mark(tr, TP_U_RECV, m->s_mpi));
   HX_CHECK(launch_face_lifting(d, ph, c, m->first_mpi, m->first_yours, m->s_mpi));
+  HX_CHECK(stage_trace_mark(tr, TP_MPI_LIFT, m->s_mpi));
   if (release_u) HX_CHECK(release_direct(m, EXCH_U, m->s_mpi));
   HX_CHECK(exchange_slot(m, EXCH_LIFT, d->lift_flux + ng * m->first_mpi,
                              d->lift_flux + ng * m->first_yours, ng, EXCH_TO_SLAVE));
+  HX_CHECK(stage_trace_mark(tr, TP_LIFT_RECV, m->s_mpi));
   HX_CHECK(join_sides(m));
-  return launch_lifting(d, ph, 1, m->s_elem);
+  HX_CHECK(launch_lifting(d, ph, 1, m->s_elem));
+  return stage_trace_mark(tr, TP_LIFTING, m->s_elem);
 }
 
 int gpu_mpi_lifting(GpuMpi *m, const DevData *d, const DevPhysics *ph, double c) {
   HX_CHECK(begin_stage(m));
-  return lifting_faces_and_volume(m, d, ph, c, true);
+  return lifting_faces_and_volume(m, d, ph, c, true, NULL);
 }
 
 int gpu_mpi_stage(GpuMpi *m, const DevData *d, const DevPhysics *ph, double a, double b, double c,
                   bool first_stage) {
-  long nv = (long)d->nvar * d->n2, ng = (long)HX_NGRAD * d->n2;
+  StageTrace *tr = m->trace; /* NULL unless HEXDG_STAGE_TRACE (air only) */
+  HX_CHECK(stage_trace_begin(tr, m->s_elem));
   HX_CHECK(begin_stage(m));
   if (d->viscous) {
-    HX_CHECK(lifting_faces_and_volume(m, d, ph, c, false));
+    HX_CHECK(lifting_faces_and_volume(m, d, ph, c, false, tr));
     CU_CHECK(cudaEventRecord(m->ev_grad, m->s_elem));
     CU_CHECK(cudaStreamWaitEvent(m->s_mpi, m->ev_grad, 0));
     CU_CHECK(cudaStreamWaitEvent(m->s_side, m->ev_grad, 0));
-    HX_CHECK(launch_pack_slave(d, d->grad, HX_NGRAD, m->first_yours, m->n_sides, m->d_send_grad,
-                               m->s_mpi));
+    HX_CHECK(pack_to_masters(m, d, EXCH_GRAD));
+    HX_CHECK(stage_trace_mark(tr, TP_GRAD_PACKED, m->s_mpi));
   } else {
-    HX_CHECK(
-        launch_pack_slave(d, d->U, d->nvar, m->first_yours, m->n_sides, m->d_send_U, m->s_mpi));
+    HX_CHECK(pack_to_masters(m, d, EXCH_U));
+    HX_CHECK(stage_trace_mark(tr, TP_U_PACKED, m->s_mpi));
   }
   if (d->mech) { /* reacting flow: the mixture's launches (mix_kernels.cu) */
     /* as on one rank, the fused VolInt + SurfInt + update kernel after the faces where it exists
@@ -857,7 +949,7 @@ int gpu_mpi_stage(GpuMpi *m, const DevData *d, const DevPhysics *ph, double a, d
     CU_CHECK(cudaEventRecord(m->ev_inner, m->s_side));
     if (d->alpha) HX_CHECK(launch_mix_fv_volume(d, ph, m->s_elem));
     if (!fused) HX_CHECK(launch_mix_volume_integral(d, ph, m->s_elem));
-    HX_CHECK(exchange_slot(m, EXCH_U, m->d_send_U, m->d_recv_U, nv, EXCH_TO_MASTER));
+    HX_CHECK(exchange_to_masters(m, d, EXCH_U));
     HX_CHECK(launch_mix_face_flux(d, ph, c, m->first_mpi, m->first_yours, m->s_mpi));
     HX_CHECK(exchange_fluxes(m, d));
     HX_CHECK(join_sides(m));
@@ -866,16 +958,19 @@ int gpu_mpi_stage(GpuMpi *m, const DevData *d, const DevPhysics *ph, double a, d
     return launch_surface_update(d, ph, a, b, c, first_stage, m->s_elem);
   }
   HX_CHECK(launch_face_flux(d, ph, c, 0, m->first_mpi, m->s_side));
+  HX_CHECK(stage_trace_mark(tr, TP_INNER_FLUX, m->s_side));
   CU_CHECK(cudaEventRecord(m->ev_inner, m->s_side));
   HX_CHECK(launch_volume_integral(d, ph, m->s_elem));
-  if (d->viscous)
-    HX_CHECK(exchange_slot(m, EXCH_GRAD, m->d_send_grad, m->d_recv_grad, ng, EXCH_TO_MASTER));
-  else
-    HX_CHECK(exchange_slot(m, EXCH_U, m->d_send_U, m->d_recv_U, nv, EXCH_TO_MASTER));
+  HX_CHECK(stage_trace_mark(tr, TP_VOLINT, m->s_elem));
+  HX_CHECK(exchange_to_masters(m, d, d->viscous ? EXCH_GRAD : EXCH_U));
+  HX_CHECK(stage_trace_mark(tr, TP_GRAD_RECV, m->s_mpi));
   HX_CHECK(launch_face_flux(d, ph, c, m->first_mpi, m->first_yours, m->s_mpi));
+  HX_CHECK(stage_trace_mark(tr, TP_MPI_FLUX, m->s_mpi));
   HX_CHECK(exchange_fluxes(m, d));
+  HX_CHECK(stage_trace_mark(tr, TP_FLUX_EXCH, m->s_mpi));
   HX_CHECK(join_sides(m));
-  return launch_surface_update(d, ph, a, b, c, first_stage, m->s_elem);
+  HX_CHECK(launch_surface_update(d, ph, a, b, c, first_stage, m->s_elem));
+  return stage_trace_mark(tr, TP_END, m->s_elem);
 }
 
 /* IPC: the remote halves of alpha_side GPU to GPU (one double per side; the blocks of the MPI

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "gpu/gpu_internal.cuh"
+#include "gpu/stage_trace.cuh"
 
 extern "C" {
 #include "analysis/tgv_pointwise.h"
@@ -43,7 +44,14 @@ struct GpuSolver {
   double *tgv_elem, *tgv_total; /* TGV analysis sums (allocated on first use) */
   double *p_max;                /* RecordMaxPressure: max p per node (allocated on first use) */
   GpuMpi *mpi;                  /* several ranks (gpu_mpi.cu); NULL on one rank */
+  StageTrace *trace;            /* HEXDG_STAGE_TRACE, one rank, air: the stage's timeline */
 };
+
+/* The points of the one-GPU stage's timeline (stage_trace.cuh; the chained stage: start, end). */
+enum { T1_START, T1_FACES, T1_VOLINT, T1_END, T1_COUNT };
+static const char *const T1_NAMES[T1_COUNT] = {
+    "start", "side: faces, lifting, face fluxes done", "elem: VolInt done",
+    "elem: update done (end)"};
 
 extern "C" int gpu_device_count(void) {
   int n = 0;
@@ -516,9 +524,11 @@ static int enqueue_stages(GpuSolver *g) {
     double a, b;
     HX_CHECK(launch_fv_switch(&g->d, &g->ph, rk->c[st], st == 0, g->s_elem)); /* switching */
     if (st == 0) HX_CHECK(launch_fv_keep_good(&g->d, g->s_elem));
+    HX_CHECK(stage_trace_begin(g->trace, g->s_elem));
     if (g->chain_stage) {
       HX_CHECK(stage_coefs(g, st, &a, &b));
       HX_CHECK(enqueue_chained_stage(g, st, a, b));
+      HX_CHECK(stage_trace_mark(g->trace, T1_END, g->s_elem));
       continue;
     }
     CU_CHECK(cudaEventRecord(g->ev_stage[st], g->s_elem));
@@ -538,16 +548,20 @@ static int enqueue_stages(GpuSolver *g) {
     }
     HX_CHECK(launch_face_flux(&g->d, &g->ph, rk->c[st], 0, n_sides, g->s_side));
     HX_CHECK(launch_fvg_face_fluxes(&g->d, &g->ph, rk->c[st], 0, n_sides, g->s_side));
+    HX_CHECK(stage_trace_mark(g->trace, T1_FACES, g->s_side));
     CU_CHECK(cudaEventRecord(g->ev_faces[st], g->s_side));
     if (volint_update_fused(&g->d)) { /* VolInt after the faces, in the update kernel */
       CU_CHECK(cudaStreamWaitEvent(g->s_elem, g->ev_faces[st], 0));
       HX_CHECK(launch_volint_update(&g->d, &g->ph, a, b, rk->c[st], st == 0, g->s_elem));
+      HX_CHECK(stage_trace_mark(g->trace, T1_END, g->s_elem));
       continue;
     }
     HX_CHECK(launch_volume_integral(&g->d, &g->ph, g->s_elem));
+    HX_CHECK(stage_trace_mark(g->trace, T1_VOLINT, g->s_elem));
     CU_CHECK(cudaStreamWaitEvent(g->s_elem, g->ev_faces[st], 0));
     HX_CHECK(launch_fvg_volume(&g->d, &g->ph, g->s_elem)); /* needs the face work's ghosts */
     HX_CHECK(launch_surface_update(&g->d, &g->ph, a, b, rk->c[st], st == 0, g->s_elem));
+    HX_CHECK(stage_trace_mark(g->trace, T1_END, g->s_elem));
   }
   HX_CHECK(launch_time_advance(&g->d, g->s_elem));
   CU_CHECK(cudaMemcpyAsync(g->sc_host, g->d.sc, sizeof(StepScalars), cudaMemcpyDeviceToHost,
@@ -692,6 +706,10 @@ extern "C" int gpu_solver_create(const Solver *s, const GpuOptions *opt, double 
   /* several ranks: the stages in a graph where no host call orders their exchanges */
   if (rc == HX_OK && g->mpi && !gpu_mpi_capturable(g->mpi, &g->d)) g->use_graphs = 0;
   if (rc == HX_OK) g->chain_stage = stage_chain_possible(g);
+  if (rc == HX_OK && !g->mpi && !s->mech)
+    rc = stage_trace_create(T1_COUNT, T1_NAMES, g->chain_stage ? "one GPU, chained stage"
+                                                               : "one GPU, two streams",
+                            &g->trace);
   if (rc == HX_OK) rc = gpu_upload_state(g, s->U, t);
   if (rc == HX_OK && g->use_graphs) rc = capture_step_graph(g);
   if (rc != HX_OK) {
@@ -705,6 +723,7 @@ extern "C" int gpu_solver_create(const Solver *s, const GpuOptions *opt, double 
 extern "C" void gpu_solver_destroy(GpuSolver *g) {
   if (!g) return;
   cudaDeviceSynchronize();
+  stage_trace_finish(g->trace, 0);
   gpu_mpi_destroy(g->mpi);
   mix_chem_destroy(g->chem);
   if (g->step_graph) cudaGraphExecDestroy(g->step_graph);

@@ -209,28 +209,49 @@ static int move_rows(MixChem *c, const WorkShare *w, int width, int back, const 
 }
 
 /* An inbox of at least need bytes on every rank, every rank's opened here (collective: when one
- * rank needs more, all reallocate and exchange their handles again). */
+ * rank needs more, all reallocate and exchange their handles again). Every rank takes part in
+ * every collective whatever fails on it, and all return the error then. */
 static int inbox_ensure(MixChem *c, size_t need) {
   double most = (double)need;
   par_max(&most, 1);
   if (c->inbox && (size_t)most <= c->cap_inbox) return HX_OK;
   const int nr = par_size(), me = par_rank();
+  int rc = HX_OK;
   if (!c->peer && !(c->peer = (double **)calloc(nr, sizeof(double *))))
-    return HX_ERROR(HX_ERR_MEM, "out of host memory (shared chemistry)");
-  for (int r = 0; r < nr; r++)
-    if (c->peer[r] && r != me) CU_CHECK(cudaIpcCloseMemHandle(c->peer[r]));
+    rc = HX_ERROR(HX_ERR_MEM, "out of host memory (shared chemistry, %d ranks)", nr);
+  for (int r = 0; c->peer && r < nr; r++) {
+    if (c->peer[r] && r != me) cudaIpcCloseMemHandle(c->peer[r]);
+    if (c->peer) c->peer[r] = NULL;
+  }
+  par_barrier(); /* no rank has our old inbox open any more */
   cudaFree(c->inbox);
+  c->inbox = NULL;
   c->cap_inbox = (size_t)most + (size_t)most / 4 + 4096;
-  CU_CHECK(cudaMalloc(&c->inbox, c->cap_inbox));
   cudaIpcMemHandle_t *h = (cudaIpcMemHandle_t *)calloc(nr, sizeof *h);
-  if (!h) return HX_ERROR(HX_ERR_MEM, "out of host memory (shared chemistry)");
-  cudaError_t err = cudaIpcGetMemHandle(&h[me], c->inbox);
+  if (rc == HX_OK && !h) rc = HX_ERROR(HX_ERR_MEM, "out of host memory (shared chemistry)");
+  if (rc == HX_OK && cudaMalloc(&c->inbox, c->cap_inbox) != cudaSuccess)
+    rc = HX_ERROR(HX_ERR_DEVICE, "shared chemistry: no device memory for the inbox (%zu bytes)",
+                  c->cap_inbox);
+  if (rc == HX_OK && cudaIpcGetMemHandle(&h[me], c->inbox) != cudaSuccess)
+    rc = HX_ERROR(HX_ERR_DEVICE, "shared chemistry: cudaIpcGetMemHandle of the inbox failed");
+  if (par_any(rc != HX_OK)) {
+    cudaGetLastError();
+    free(h);
+    return rc != HX_OK ? rc : HX_ERROR(HX_ERR_DEVICE, "shared chemistry: the inbox failed on "
+                                                      "another rank");
+  }
   par_allgather_bytes(h, (int)sizeof *h);
-  for (int r = 0; r < nr && err == cudaSuccess; r++)
-    if (r != me) err = cudaIpcOpenMemHandle((void **)&c->peer[r], h[r], cudaIpcMemLazyEnablePeerAccess);
+  for (int r = 0; r < nr && rc == HX_OK; r++)
+    if (r != me && cudaIpcOpenMemHandle((void **)&c->peer[r], h[r],
+                                        cudaIpcMemLazyEnablePeerAccess) != cudaSuccess)
+      rc = HX_ERROR(HX_ERR_DEVICE, "shared chemistry: opening rank %d's inbox failed", r);
   c->peer[me] = c->inbox;
   free(h);
-  CU_CHECK(err);
+  if (par_any(rc != HX_OK)) {
+    cudaGetLastError();
+    return rc != HX_OK ? rc : HX_ERROR(HX_ERR_DEVICE, "shared chemistry: an inbox could not be "
+                                                      "opened on another rank");
+  }
   return HX_OK;
 }
 
@@ -241,9 +262,10 @@ static int move_rows_ipc(MixChem *c, const WorkShare *w, int width, int back, co
                          double *d_to, long n_to, cudaStream_t s) {
   const int nr = w->n_ranks;
   long *at = (long *)malloc(sizeof(long) * nr);
-  if (!at) return HX_ERROR(HX_ERR_MEM, "out of host memory (shared chemistry)");
-  int rc = workshare_offsets(w, back, at);
-  if (rc == HX_OK) rc = inbox_ensure(c, sizeof(double) * width * n_to);
+  int rc = workshare_offsets(w, back, at); /* collective, also without at */
+  if (rc != HX_OK) rc = HX_ERROR(rc, "out of host memory (shared chemistry's offsets)");
+  const int rc_inbox = inbox_ensure(c, sizeof(double) * width * n_to); /* collective */
+  if (rc == HX_OK) rc = rc_inbox;
   par_barrier();
   const int *to = back ? w->recv_count : w->send_count;
   long row = 0;

@@ -109,19 +109,22 @@ int workshare_plan(WorkShare *w, const double *cost, long n, int *order) {
 
 int workshare_offsets(const WorkShare *w, int back, long *at) {
   const int nr = w->n_ranks;
-  for (int r = 0; r < nr; r++)
+  for (int r = 0; at && r < nr; r++)
     at[r] = 0;
-  if (!w->active) return HX_OK;
+  if (!w->active) return at ? HX_OK : HX_ERR_MEM;
   int *sent = hx_calloc((size_t)nr * nr, sizeof(int), "work shares"); /* [from][to] */
-  if (!sent) return HX_ERR_MEM;
+  if (par_any(!sent)) { /* answered on every rank before the collective */
+    free(sent);
+    return HX_ERR_MEM;
+  }
   for (int r = 0; r < nr; r++)
     sent[w->me * nr + r] = w->send_count[r];
   par_allgather_bytes(sent, (int)(sizeof(int) * nr));
-  for (int r = 0; r < nr; r++) /* forward: what lower ranks send r; back: what r sent them */
+  for (int r = 0; at && r < nr; r++) /* forward: what lower ranks send r; back: what r sent them */
     for (int s = 0; s < w->me; s++)
       at[r] += back ? sent[r * nr + s] : sent[s * nr + r];
   free(sent);
-  return HX_OK;
+  return at ? HX_OK : HX_ERR_MEM;
 }
 
 int workshare_move(const WorkShare *w, int width, int back, const double *out, double *in) {

@@ -36,7 +36,7 @@ int workshare_plan(WorkShare *w, const double *cost, long n, int *order);
 int workshare_move(const WorkShare *w, int width, int back, const double *out, double *in);
 /* Where this rank's rows land at each destination (collective; for transports that write into
  * the other ranks' memory): at[r] = the row offset at rank r, the rows of lower ranks first, as
- * workshare_move lays them out. */
+ * workshare_move lays them out. at NULL (a failed allocation): takes part, returns HX_ERR_MEM. */
 int workshare_offsets(const WorkShare *w, int back, long *at);
 void workshare_free(WorkShare *w);
 

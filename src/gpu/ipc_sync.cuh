@@ -1,0 +1,54 @@
+/* Block-level synchronisation of the CUDA IPC exchanges (gpu_mpi.cu, face_kernels.cu): a flag
+ * that another rank raises in this GPU's memory, and the "last block" pattern (a counter after a
+ * system-scope fence, as in the CUDA threadFenceReduction sample) by which the last block of a
+ * kernel raises the flags that tell the other ranks its data are in place. */
+#ifndef HEXDG_GPU_IPC_SYNC_CUH
+#define HEXDG_GPU_IPC_SYNC_CUH
+
+#include "gpu/gpu_internal.cuh"
+
+enum { IPC_PACK_MAX_NBR = 32 };
+
+/* Thread 0 of the block waits until *flag is raised (it does not lower it). */
+__device__ static inline void block_wait_flag(unsigned *flag) {
+  if (threadIdx.x == 0) {
+    volatile unsigned *f = flag;
+    while (*f == 0u) __nanosleep(64);
+  }
+  __syncthreads();
+}
+
+/* After the block's stores: whether it is the last of `blocks` blocks counted in *count. */
+__device__ static inline bool block_is_last(unsigned *count, unsigned blocks) {
+  __shared__ bool last;
+  __threadfence_system();
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    last = atomicAdd(count, 1u) == blocks - 1u;
+    if (last) *count = 0u;
+  }
+  __syncthreads();
+  return last;
+}
+
+/* Packing straight into the neighbours' receive buffers: the "yours" sides [first, last) of the
+ * kernel are neighbour j's from side_first[j] on (ascending, j < n); its block starts at dst[j].
+ * Every block waits for the n_flags flags wait[] (the neighbours' buffers are free); the last
+ * block lowers them and raises raise[] (the data are there). count: the kernel's block counter. */
+typedef struct {
+  int n;
+  int side_first[IPC_PACK_MAX_NBR];
+  double *dst[IPC_PACK_MAX_NBR];
+  unsigned *const *wait;
+  unsigned *const *raise;
+  int n_flags;
+  unsigned *count;
+} IpcPackPlan;
+
+/* The slave-side values of the "yours" sides [first, last) (as launch_pack_slave) written into
+ * the neighbours' receive buffers by plan, with the flags of plan: one kernel instead of the
+ * pack kernel and the wait / copy / raise chain of the send. */
+int launch_pack_send(const DevData *d, const double *vol, int nv, int first, int last,
+                     const IpcPackPlan *plan, cudaStream_t s);
+
+#endif
