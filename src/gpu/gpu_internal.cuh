@@ -426,12 +426,15 @@ int gpu_mpi_create(const Solver *s, DevData *d, cudaStream_t s_elem, cudaStream_
 /* Whether the stages of this run can be captured in a CUDA graph (IPC transport, no host call
  * inside a stage). */
 int gpu_mpi_capturable(const GpuMpi *m, const DevData *d);
+/* Whether gpu_mpi_timestep reduces on the device (then a step's dt and stages are one graph). */
+int gpu_mpi_dt_on_device(const GpuMpi *m);
 /* "ipc" or "host" */
 const char *gpu_mpi_transport(const GpuMpi *m);
 void gpu_mpi_destroy(GpuMpi *m);
 size_t gpu_mpi_bytes(const GpuMpi *m);
-/* dt of the step: eigenvalue maxima on the device, reduced over the ranks on the host. sc_host:
- * pinned mirror of d->sc. */
+/* dt of the step: eigenvalue maxima on the device, reduced over the ranks on the device
+ * (gpu_mpi_dt_on_device: rank_max.cuh; capturable) or on the host (a stream sync and
+ * MPI_Allreduce). sc_host: pinned mirror of d->sc. */
 int gpu_mpi_timestep(GpuMpi *m, const DevData *d, const DevPhysics *ph, StepScalars *sc_host);
 /* One RK stage (a, b, c: its coefficients), ending with the surface update on s_elem. */
 int gpu_mpi_stage(GpuMpi *m, const DevData *d, const DevPhysics *ph, double a, double b, double c,

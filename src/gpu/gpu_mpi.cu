@@ -30,6 +30,7 @@
 #include "gpu/gpu.h"
 #include "gpu/gpu_internal.cuh"
 #include "gpu/ipc_sync.cuh"
+#include "gpu/rank_max.cuh"
 #include "gpu/stage_trace.cuh"
 
 extern "C" {
@@ -148,6 +149,7 @@ struct GpuMpi {
   long sides_dps;     /* gpu_mpi_exchange: the most doubles per side its buffers take */
   StageTrace *trace;  /* HEXDG_STAGE_TRACE: the air stage's timeline (NULL: off) */
   int pack_send;      /* IPC: U and the gradients packed straight into the masters' buffers */
+  RankMax *dt_max;    /* IPC: the dt's eigenvalue maxima reduced on the device (NULL: host) */
 };
 
 static int mpi_dev_alloc(GpuMpi *m, double **p, size_t n, const char *what) {
@@ -500,6 +502,19 @@ static int choose_transport(GpuMpi *m, const DevData *d, int requested) {
 
 static int ipc_pack_send_possible(const GpuMpi *m);
 
+/* With IPC (collective: every rank has the same transport) the dt's maxima are reduced on the
+ * device, so the whole step is one graph: 4 H200, TGV N = 7 (docs/performance.md).
+ * HEXDG_DT_ON_DEVICE = F reduces on the host (MPI_Allreduce after a stream sync per step). */
+static int create_dt_max(GpuMpi *m) {
+  if (m->transport != GPU_TRANSPORT_IPC || !gpu_env_flag("HEXDG_DT_ON_DEVICE", true)) return HX_OK;
+  char why[256] = "";
+  HX_CHECK(rank_max_create(&m->dt_max, why, sizeof why));
+  if (!m->dt_max && par_is_root())
+    fprintf(stderr, "hexdg: the time step is reduced over the ranks on the host: the device "
+                    "reduction is not possible (%s)\n", why);
+  return HX_OK;
+}
+
 int gpu_mpi_create(const Solver *s, DevData *d, cudaStream_t s_elem, cudaStream_t s_side,
                    cudaStream_t s_mpi, int overlap, int transport, GpuMpi **out) {
   const Mesh *mesh = s->mesh;
@@ -527,6 +542,7 @@ int gpu_mpi_create(const Solver *s, DevData *d, cudaStream_t s_elem, cudaStream_
     rc = HX_ERROR(HX_ERR_DEVICE, "GPU MPI set-up failed on another rank");
   if (rc == HX_OK) rc = choose_transport(m, d, transport);
   if (rc == HX_OK) m->pack_send = ipc_pack_send_possible(m);
+  if (rc == HX_OK) rc = create_dt_max(m);
   if (rc == HX_OK && !d->mech)
     rc = stage_trace_create(TP_COUNT, TRACE_NAMES, "air stage on several ranks", &m->trace);
   if (rc == HX_OK && m->transport == GPU_TRANSPORT_HOST) rc = create_host_buffers(m, d);
@@ -549,6 +565,7 @@ int gpu_mpi_create(const Solver *s, DevData *d, cudaStream_t s_elem, cudaStream_
 void gpu_mpi_destroy(GpuMpi *m) {
   if (!m) return;
   stage_trace_finish(m->trace, par_rank());
+  rank_max_destroy(m->dt_max);
   if (m->transport == GPU_TRANSPORT_IPC) ipc_release(m);
   cudaEvent_t ev[6] = {m->ev_stage, m->ev_inner, m->ev_remote,
                        m->ev_grad,  m->ev_hop,   m->ev_consumed};
@@ -563,6 +580,10 @@ void gpu_mpi_destroy(GpuMpi *m) {
   }
   if (m->h_alpha) cudaFreeHost(m->h_alpha);
   free(m);
+}
+
+int gpu_mpi_dt_on_device(const GpuMpi *m) {
+  return m->dt_max != NULL;
 }
 
 int gpu_mpi_capturable(const GpuMpi *m, const DevData *d) {
@@ -1032,6 +1053,11 @@ static unsigned long long double_to_bits(double v) {
  * rank gets the dt of one rank holding the whole mesh. */
 int gpu_mpi_timestep(GpuMpi *m, const DevData *d, const DevPhysics *ph, StepScalars *sc_host) {
   HX_CHECK(d->mech ? launch_mix_lambda_max(d, m->s_elem) : launch_lambda_max(d, ph, m->s_elem));
+  if (m->dt_max) { /* on the device: no host call, capturable */
+    RankMaxArgs a = {{&d->sc->lmax_bits, &d->sc->lvmax_bits}, 2, &d->sc->bad};
+    HX_CHECK(launch_rank_max(m->dt_max, &a, m->s_elem));
+    return launch_dt_finalize(d, m->s_elem);
+  }
   CU_CHECK(cudaMemcpyAsync(sc_host, d->sc, sizeof(StepScalars), cudaMemcpyDeviceToHost, m->s_elem));
   CU_CHECK(cudaStreamSynchronize(m->s_elem));
   double v[3] = {bits_to_double(sc_host->lmax_bits), bits_to_double(sc_host->lvmax_bits),

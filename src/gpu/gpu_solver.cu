@@ -613,9 +613,12 @@ static int capture_graph(GpuSolver *g, int (*enqueue)(GpuSolver *), cudaGraphExe
   return HX_OK;
 }
 
-/* One rank: the whole step in one graph (two with a chemistry stage). Several ranks: the stages
- * in one graph; the dt, reduced over the ranks on the host, before it. */
+/* One rank: the whole step in one graph (two with a chemistry stage). Several ranks: the same
+ * where the dt is reduced on the device; the stages in one graph where it is reduced on the
+ * host (before the graph). */
 static int capture_step_graph(GpuSolver *g) {
+  if (g->mpi && !g->chem_split && gpu_mpi_dt_on_device(g->mpi))
+    return capture_graph(g, enqueue_step, &g->step_graph);
   if (g->mpi) return capture_graph(g, enqueue_stages, &g->flow_graph);
   if (g->chem_split) {
     HX_CHECK(capture_graph(g, enqueue_dt, &g->dt_graph));
@@ -757,7 +760,7 @@ static int launch_stages(GpuSolver *g) {
 
 static int launch_step(GpuSolver *g) {
   /* the benchmark of a split run (the flow step without chemistry); several ranks in graphs */
-  if (g->chem_split || (g->mpi && g->use_graphs)) {
+  if (g->chem_split || (g->mpi && g->use_graphs && !g->step_graph)) {
     HX_CHECK(launch_dt(g));
     return launch_stages(g);
   }
