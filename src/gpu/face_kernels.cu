@@ -102,7 +102,7 @@ __device__ static void subtract_viscous(const DevData &d, const PhysParams &pp, 
   else
     viscous_flux_normal(&pp, prim, g[0], g[1], g[2], n, Fv);
   for (int v = 0; v < HX_NVAR; v++) F[v] -= 0.5 * Fv[v];
-  if (d.grad_face)
+  if (d.grad_face && info[2] >= 0)
     face_grad_point(d, side, 1, f, g);
   else if (info[2] >= 0)
     prolong_grad_point(d, info[2], info[3], d.s2v[(info[4] * 6 + info[3]) * d.n2 + f], g);
@@ -219,9 +219,15 @@ int launch_face_lifting(const DevData *d, const DevPhysics *ph, double c_stage, 
 }
 
 /* Face point f of a "yours" side: the slave element's nv values, in the master's orientation (the
- * same gather as slave_point), to o[v * n2]: the message to the master's rank. */
+ * same gather as slave_point), to o[v * n2]: the message to the master's rank. vol NULL: the
+ * gradients (nv = HX_NGRAD) from grad_face's slave half, where the lifting kernel put them. */
 __device__ static __forceinline__ void pack_slave_point(const DevData &d, const double *vol, int nv,
                                                         int side, int f, double *o) {
+  if (!vol) {
+    const double *q = d.grad_face + ((size_t)side * 2 + 1) * HX_NGRAD * d.n2 + f;
+    for (int v = 0; v < HX_NGRAD; v++) o[v * d.n2] = q[v * d.n2];
+    return;
+  }
   const int *info = d.side_info + 6 * side;
   int node0 = d.s2v[(info[4] * 6 + info[3]) * d.n2 + f];
   const double *ve = vol + (size_t)info[2] * nv * d.n3;

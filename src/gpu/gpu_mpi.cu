@@ -897,7 +897,7 @@ static int ipc_pack_send_possible(const GpuMpi *m) {
  * buffers, one kernel for the pack and the send's wait, copy and raise. */
 static int pack_to_masters(GpuMpi *m, const DevData *d, int slot) {
   const bool u = slot == EXCH_U;
-  const double *vol = u ? d->U : d->grad;
+  const double *vol = u ? d->U : (d->grad_face ? NULL : d->grad); /* NULL: from grad_face */
   const int nv = u ? d->nvar : HX_NGRAD;
   if (m->pack_send) {
     IpcPackPlan plan;
@@ -918,9 +918,11 @@ static int exchange_to_masters(GpuMpi *m, const DevData *d, int slot) {
 }
 
 /* BR1 face values: "mine" sides after the slave states arrive, inner sides meanwhile; the
- * "yours" sides' values come from their master's rank; then the lifting kernel. */
+ * "yours" sides' values come from their master's rank; then the lifting kernel. alone: the
+ * lifting of an analysis (the U exchange released at once, the volume gradients written also
+ * where the stage's face kernels read grad_face). */
 static int lifting_faces_and_volume(GpuMpi *m, const DevData *d, const DevPhysics *ph, double c,
-                                    bool release_u, StageTrace *tr) {
+                                    bool alone, StageTrace *tr) {
   const long ng = (long)HX_NGRAD * d->n2;
   HX_CHECK(pack_to_masters(m, d, EXCH_U));
   HX_CHECK(stage_trace_mark(tr, TP_U_PACKED, m->s_mpi));
@@ -931,12 +933,12 @@ static int lifting_faces_and_volume(GpuMpi *m, const DevData *d, const DevPhysic
   HX_CHECK(stage_trace_mark(tr, TP_U_RECV, m->s_mpi));
   HX_CHECK(launch_face_lifting(d, ph, c, m->first_mpi, m->first_yours, m->s_mpi));
   HX_CHECK(stage_trace_mark(tr, TP_MPI_LIFT, m->s_mpi));
-  if (release_u) HX_CHECK(release_direct(m, EXCH_U, m->s_mpi));
+  if (alone) HX_CHECK(release_direct(m, EXCH_U, m->s_mpi));
   HX_CHECK(exchange_slot(m, EXCH_LIFT, d->lift_flux + ng * m->first_mpi,
                              d->lift_flux + ng * m->first_yours, ng, EXCH_TO_SLAVE));
   HX_CHECK(stage_trace_mark(tr, TP_LIFT_RECV, m->s_mpi));
   HX_CHECK(join_sides(m));
-  HX_CHECK(launch_lifting(d, ph, 1, m->s_elem));
+  HX_CHECK(launch_lifting(d, ph, alone, m->s_elem));
   return stage_trace_mark(tr, TP_LIFTING, m->s_elem);
 }
 

@@ -454,7 +454,11 @@ template <int P> static void launch_passes(const DevData *d, const DevPhysics *p
 }
 
 bool lifting_face_gradients(const DevData *d, int n_ranks) {
-  return use_line_kernel(d) && n_ranks == 1;
+  /* several ranks: Gauss-Lobatto nodes (the "yours" sides' slave halves are packed from it);
+     HEXDG_MPI_FACE_GRAD = F keeps the volume gradients there */
+  return use_line_kernel(d) &&
+         (n_ranks == 1 ||
+          (d->node_type == NODE_GAUSS_LOBATTO && gpu_env_flag("HEXDG_MPI_FACE_GRAD", true)));
 }
 
 bool lifting_face_states(const DevData *d, int n_ranks) {
