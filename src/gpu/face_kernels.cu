@@ -123,7 +123,10 @@ __global__ static void face_flux_kernel(DevData d, DevPhysics ph, double c_stage
                                         int last) {
   pdl_trigger(); /* the fused update may stage its elements meanwhile */
   int gid = blockIdx.x * blockDim.x + threadIdx.x;
-  if (gid >= (last - first) * d.n2 || !(d.sc->dt > 0.0)) return;
+  /* dt < 0: a failed step. Not dt = 0: the dt of a step may be computed beside its first stage
+     (gpu_mpi_timestep_beside), so the value read here can be the last step's or, before the
+     first step, 0; the update kernels alone skip at dt = 0 */
+  if (gid >= (last - first) * d.n2 || d.sc->dt < 0.0) return;
   int side = first + gid / d.n2, f = gid % d.n2;
   const int *info = d.side_info + 6 * side;
   double uL[HX_NVAR], uR[HX_NVAR], F[HX_NVAR], n[3], t1[3], t2[3];

@@ -428,6 +428,11 @@ int gpu_mpi_create(const Solver *s, DevData *d, cudaStream_t s_elem, cudaStream_
 int gpu_mpi_capturable(const GpuMpi *m, const DevData *d);
 /* Whether gpu_mpi_timestep reduces on the device (then a step's dt and stages are one graph). */
 int gpu_mpi_dt_on_device(const GpuMpi *m);
+/* Whether the step's dt can be computed beside its first stage (device reduction, air without
+ * shock capturing or LES; HEXDG_DT_BESIDE=F: never), and that: the next gpu_mpi_stage's update
+ * waits for it. */
+int gpu_mpi_dt_beside_possible(const GpuMpi *m, const DevData *d);
+int gpu_mpi_timestep_beside(GpuMpi *m, const DevData *d, const DevPhysics *ph);
 /* "ipc" or "host" */
 const char *gpu_mpi_transport(const GpuMpi *m);
 void gpu_mpi_destroy(GpuMpi *m);

@@ -150,6 +150,9 @@ struct GpuMpi {
   StageTrace *trace;  /* HEXDG_STAGE_TRACE: the air stage's timeline (NULL: off) */
   int pack_send;      /* IPC: U and the gradients packed straight into the masters' buffers */
   RankMax *dt_max;    /* IPC: the dt's eigenvalue maxima reduced on the device (NULL: host) */
+  cudaStream_t s_dt;  /* gpu_mpi_timestep_beside: the step's dt beside its first stage */
+  cudaEvent_t ev_dt_fork, ev_dt;
+  int dt_pending;     /* the next stage's update waits for ev_dt (host state while enqueuing) */
 };
 
 static int mpi_dev_alloc(GpuMpi *m, double **p, size_t n, const char *what) {
@@ -509,6 +512,13 @@ static int create_dt_max(GpuMpi *m) {
   if (m->transport != GPU_TRANSPORT_IPC || !gpu_env_flag("HEXDG_DT_ON_DEVICE", true)) return HX_OK;
   char why[256] = "";
   HX_CHECK(rank_max_create(&m->dt_max, why, sizeof why));
+  if (m->dt_max) {
+    int least, greatest;
+    CU_CHECK(cudaDeviceGetStreamPriorityRange(&least, &greatest));
+    CU_CHECK(cudaStreamCreateWithPriority(&m->s_dt, cudaStreamNonBlocking, least));
+    CU_CHECK(cudaEventCreateWithFlags(&m->ev_dt_fork, cudaEventDisableTiming));
+    CU_CHECK(cudaEventCreateWithFlags(&m->ev_dt, cudaEventDisableTiming));
+  }
   if (!m->dt_max && par_is_root())
     fprintf(stderr, "hexdg: the time step is reduced over the ranks on the host: the device "
                     "reduction is not possible (%s)\n", why);
@@ -566,6 +576,9 @@ void gpu_mpi_destroy(GpuMpi *m) {
   if (!m) return;
   stage_trace_finish(m->trace, par_rank());
   rank_max_destroy(m->dt_max);
+  if (m->ev_dt_fork) cudaEventDestroy(m->ev_dt_fork);
+  if (m->ev_dt) cudaEventDestroy(m->ev_dt);
+  if (m->s_dt) cudaStreamDestroy(m->s_dt);
   if (m->transport == GPU_TRANSPORT_IPC) ipc_release(m);
   cudaEvent_t ev[6] = {m->ev_stage, m->ev_inner, m->ev_remote,
                        m->ev_grad,  m->ev_hop,   m->ev_consumed};
@@ -992,6 +1005,10 @@ int gpu_mpi_stage(GpuMpi *m, const DevData *d, const DevPhysics *ph, double a, d
   HX_CHECK(exchange_fluxes(m, d));
   HX_CHECK(stage_trace_mark(tr, TP_FLUX_EXCH, m->s_mpi));
   HX_CHECK(join_sides(m));
+  if (m->dt_pending) { /* the step's dt, reduced beside this stage (gpu_mpi_timestep_beside) */
+    CU_CHECK(cudaStreamWaitEvent(m->s_elem, m->ev_dt, 0));
+    m->dt_pending = 0;
+  }
   HX_CHECK(launch_surface_update(d, ph, a, b, c, first_stage, m->s_elem));
   return stage_trace_mark(tr, TP_END, m->s_elem);
 }
@@ -1070,6 +1087,28 @@ int gpu_mpi_timestep(GpuMpi *m, const DevData *d, const DevPhysics *ph, StepScal
   sc_host->bad = v[2] > 0.0;
   CU_CHECK(cudaMemcpyAsync(d->sc, sc_host, sizeof(StepScalars), cudaMemcpyHostToDevice, m->s_elem));
   return launch_dt_finalize(d, m->s_elem);
+}
+
+int gpu_mpi_dt_beside_possible(const GpuMpi *m, const DevData *d) {
+  return m->dt_max && !d->mech && !d->alpha && !d->fv_elems && !d->fvg_sJ && !d->ind_ghost &&
+         !d->sgs_mu_max && gpu_env_flag("HEXDG_DT_BESIDE", true);
+}
+
+/* The dt of the step on its own low-priority stream beside the first stage, whose update alone
+ * needs it: the eigenvalue maxima read U, which only that update changes; the first stage's
+ * kernels before it read dt only to skip a failed step (c = 0, so the boundary time is t), and
+ * a failed step is skipped by the update all the same. The device reduction waits for the
+ * slowest rank; beside the stage that wait hides behind the first stage's work. */
+int gpu_mpi_timestep_beside(GpuMpi *m, const DevData *d, const DevPhysics *ph) {
+  CU_CHECK(cudaEventRecord(m->ev_dt_fork, m->s_elem));
+  CU_CHECK(cudaStreamWaitEvent(m->s_dt, m->ev_dt_fork, 0));
+  HX_CHECK(launch_lambda_max(d, ph, m->s_dt));
+  RankMaxArgs a = {{&d->sc->lmax_bits, &d->sc->lvmax_bits}, 2, &d->sc->bad};
+  HX_CHECK(launch_rank_max(m->dt_max, &a, m->s_dt));
+  HX_CHECK(launch_dt_finalize(d, m->s_dt));
+  CU_CHECK(cudaEventRecord(m->ev_dt, m->s_dt));
+  m->dt_pending = 1;
+  return HX_OK;
 }
 
 /* ---- per-side arrays of shock capturing (gpu_mpi_fv.cu) ---------------------------------- */

@@ -591,9 +591,12 @@ static int enqueue_dt(GpuSolver *g) {
  * on the side stream before the face fluxes: face values -> gradients and viscous volume term
  * (Ut_visc); VolInt (advective, needs only U) runs beside all of it. */
 static int enqueue_step(GpuSolver *g) {
-  if (g->mpi) { /* dt reduced over the ranks, then the stages */
+  if (g->mpi) { /* dt reduced over the ranks (beside the first stage where it can), the stages */
     HX_CHECK(enqueue_step_switch(g));
-    HX_CHECK(gpu_mpi_timestep(g->mpi, &g->d, &g->ph, g->sc_host));
+    if (gpu_mpi_dt_beside_possible(g->mpi, &g->d))
+      HX_CHECK(gpu_mpi_timestep_beside(g->mpi, &g->d, &g->ph));
+    else
+      HX_CHECK(gpu_mpi_timestep(g->mpi, &g->d, &g->ph, g->sc_host));
     return enqueue_stages_mpi(g);
   }
   HX_CHECK(enqueue_step_switch(g));

@@ -123,7 +123,7 @@ __global__ static void __launch_bounds__(VOLINT_THREADS, VOLINT_MIN_BLOCKS)
   double *Dv = smem;
   int le = threadIdx.x / threads_per_elem, lt = threadIdx.x - le * threads_per_elem;
   int e = blockIdx.x * elems_per_block + le;
-  bool active = le < elems_per_block && e < d.n_elems && d.sc->dt > 0.0;
+  bool active = le < elems_per_block && e < d.n_elems && !(d.sc->dt < 0.0); /* as face_flux_kernel */
   double *cache = smem + np * np + (size_t)le * (WEAK ? WEAK_CACHE : SPLIT_CACHE) * n3;
   for (int t = threadIdx.x; t < np * np; t += blockDim.x) Dv[t] = d.disc->Dvol[t];
   if (SHARED && active)
@@ -190,7 +190,7 @@ __global__ static void __launch_bounds__(VOLINT_THREADS, VOLINT_MIN_BLOCKS)
   extern __shared__ double smem[];
   const int le = threadIdx.x / threads_per_elem, lt = threadIdx.x - le * threads_per_elem;
   const int e = blockIdx.x * elems_per_block + le;
-  const bool active = le < elems_per_block && e < d.n_elems && d.sc->dt > 0.0;
+  const bool active = le < elems_per_block && e < d.n_elems && !(d.sc->dt < 0.0); /* as face_flux_kernel */
   const double *cache = kep_stage<NP>(d, ph.pp, smem, le, lt, e, active, threads_per_elem);
   if (!active) return;
   for (int q = lt; q < N3; q += threads_per_elem) {
