@@ -42,6 +42,12 @@ int mixture_define_params(Params *p) {
                          "along IniAxis at IniZNDSpeed, and its last state further behind; ahead "
                          "of the plane RefState 2. RefState 1 is not used. The profile is "
                          "computed to the farthest node behind the plane."));
+  HX_CHECK(params_define(p, "Exactfunc", "IniZNDPocket", PARAM_REAL_ARRAY, 6,
+                         "(/0.,0.,0.,0.,0.,0./)", false,
+                         "IniZND: a box (/xmin,ymin,zmin,xmax,ymax,zmax/) of the initial state "
+                         "filled with the unburnt RefState 2, a pocket of unreacted gas behind "
+                         "the front that perturbs the planar wave (as in the cellular-detonation "
+                         "studies of Oran et al. 1998 and Deiterding 2011); all zero: none."));
   HX_CHECK(params_define(p, "Exactfunc", "IniZNDSpeed", PARAM_REAL, 0, "0.", false,
                          "Speed of the IniZND detonation, m/s; 0: the Chapman-Jouguet speed of "
                          "RefState 2's mixture."));
@@ -277,9 +283,20 @@ static int mixture_transport_init(const Params *p, Solver *s) {
 /* IniZND: the ZND profile of RefState 2's mixture, to the farthest node behind the plane. */
 static int mixture_znd_init(const Params *p, Solver *s) {
   bool on = false;
-  double D = 0.0;
+  double D = 0.0, *box = s->znd_pocket;
   HX_CHECK(params_get_logical(p, "IniZND", &on));
   HX_CHECK(params_get_real(p, "IniZNDSpeed", &D));
+  HX_CHECK(params_get_real_array(p, "IniZNDPocket", 6, box));
+  s->znd_pocket_on = box[0] != 0 || box[1] != 0 || box[2] != 0 || box[3] != 0 || box[4] != 0 ||
+                     box[5] != 0;
+  if (s->znd_pocket_on && !on)
+    return HX_ERROR(HX_ERR_INPUT, "IniZNDPocket is set without IniZND = T; set IniZND = T or "
+                                  "remove IniZNDPocket");
+  for (int k = 0; s->znd_pocket_on && k < 3; k++)
+    if (!(box[k] < box[k + 3]))
+      return HX_ERROR(HX_ERR_INPUT, "IniZNDPocket = (/%g,%g,%g,%g,%g,%g/): the %c range is "
+                      "empty (give xmin, ymin, zmin, then xmax, ymax, zmax, each min < max)",
+                      box[0], box[1], box[2], box[3], box[4], box[5], "xyz"[k]);
   if (!on) return HX_OK;
   const ChemMech *m = s->mech;
   if (s->exact.which != EXACT_TWO_STATE || s->exact.n_ref_states < 2)

@@ -304,6 +304,14 @@ static void perturb_density(const Solver *s, const NoiseModes *nm, const double 
   mix_prim_to_cons(s->mech, rho, &pr[VEL1], mix_temperature(s->mech, rho, pr[PRES], Y), Y, u);
 }
 
+/* IniZNDPocket: whether x lies in the unreacted box. */
+static bool in_znd_pocket(const Solver *s, const double x[3]) {
+  if (!s->znd_pocket_on) return false;
+  for (int k = 0; k < 3; k++)
+    if (x[k] < s->znd_pocket[k] || x[k] > s->znd_pocket[k + 3]) return false;
+  return true;
+}
+
 void solver_set_exact(Solver *s, double t) {
   int n3 = s->n_dof_elem, nv = s->n_var;
   NoiseModes modes, *nm = NULL; /* 32 kB */
@@ -319,6 +327,7 @@ void solver_set_exact(Solver *s, double t) {
     for (int q = 0; q < n3; q++) {
       double xq[3] = {x[q], x[n3 + q], x[2 * n3 + q]}, u[HX_NVAR_MAX];
       solver_exact_state(s, xq, t, u);
+      if (in_znd_pocket(s, xq)) memcpy(u, s->ref_U + nv, sizeof(double) * (size_t)nv);
       if (nm) perturb_density(s, nm, xq, u);
       for (int v = 0; v < nv; v++)
         s->U[((long)e * nv + v) * n3 + q] = u[v];

@@ -85,6 +85,8 @@ typedef struct {
   struct MixTransport *mix_transport; /* species diffusivities of a viscous mixture, else NULL */
   struct ZndProfile *znd;          /* IniZND: the initial detonation's ZND profile (host), else NULL */
   double znd_axis[3];              /* its direction of travel (IniAxis, normalised) */
+  double znd_pocket[6];            /* IniZNDPocket: x, y, z min then max of the unreacted box */
+  int znd_pocket_on;
   /* LES eddy viscosity (eddyViscType != none, dg/eddyvisc.h); NULL without */
   struct EddyVisc *sgs;
   /* MPI: non-blocking exchange over the MPI sides (parallel/exchange.h); NULL on one rank */

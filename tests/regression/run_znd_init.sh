@@ -4,7 +4,8 @@
 # spacing; tools/front_speed.py reads the positions), the run prints the von Neumann state of
 # `hexdg znd`, and the front runs at the CJ speed from the first microseconds (the speed over
 # 4..5 us within 2 %; a driver needs several to settle, parameter_files/detonation_h2air_1d.ini).
-# A bad set-up (IniZND without IniExactFunc 16) is an error that says so. Skips (77) without the
+# IniZNDPocket puts the unburnt gas into a box behind the front and changes nothing else.
+# A bad set-up (IniZND without IniExactFunc 16, an empty pocket) is an error that says so. Skips (77) without the
 # mechanism or a python3 with numpy and h5py.
 # usage: run_znd_init.sh path/to/hexdg repo_root
 set -u
@@ -37,6 +38,29 @@ check "t = 0: the lead shock at IniCenter (0.004 m) within a node spacing ($x0)"
 v=$(awk '$1 == "4e-06" {a = $2} $1 == "5e-06" {b = $2} END {printf "%.2f", (b - a) / 1e-6}' front.txt)
 check "the front at D_CJ from the start: 4..5 us at $v m/s, D_CJ $D" \
   awk -v a="$v" -v b="$D" 'BEGIN{exit !(b > 0 && (a-b)/b < 0.02 && (b-a)/b < 0.02)}'
+# IniZNDPocket: unreacted gas (RefState 2) in a box behind the front, elements 3 and 4
+# (x 1.2 .. 2 mm) and the face nodes on its planes; every other node as without it
+sed -e 's|^tend .*|tend = 1e-8|' -e 's|^ProjectName .*|ProjectName = pk0|' znd.ini >pk0.ini
+sed 's|^ProjectName .*|ProjectName = pk1|' pk0.ini >pk1.ini
+echo "IniZNDPocket = (/0.0012,-1.,-1.,0.002,1.,1./)" >>pk1.ini
+OMP_NUM_THREADS=2 "$hexdg" pk0.ini >pk0.txt 2>&1
+OMP_NUM_THREADS=2 "$hexdg" pk1.ini >pk1.txt 2>&1
+"$py" - pk0_State_0000000.000000000.h5 pk1_State_0000000.000000000.h5 >pocket.txt 2>&1 <<'PY'
+import sys, h5py, numpy as np
+a = h5py.File(sys.argv[1], "r")["DG_Solution"][...]
+b = h5py.File(sys.argv[2], "r")["DG_Solution"][...]
+changed = np.any(a != b, axis=-1)
+fresh = np.all(b[changed] == a[np.unravel_index(np.argmin(a[..., 0]), a.shape[:-1])], axis=-1)
+print("changed_nodes %d fresh_nodes %d" % (changed.sum(), fresh.sum()))
+PY
+cat pocket.txt
+nc=$(awk '/changed_nodes/{print $2}' pocket.txt) nf=$(awk '/changed_nodes/{print $4}' pocket.txt)
+check "IniZNDPocket: 128..160 nodes changed ($nc), each to the unburnt state ($nf)" \
+  awk -v c="${nc:-0}" -v f="${nf:--1}" 'BEGIN{exit !(c >= 128 && c <= 160 && f == c)}'
+sed 's|^IniZNDPocket .*|IniZNDPocket = (/0.002,-1.,-1.,0.0012,1.,1./)|' pk1.ini >pkbad.ini
+"$hexdg" pkbad.ini >pkbad.txt 2>&1
+check "an empty IniZNDPocket range is an error naming the key and the range" \
+  grep -q "IniZNDPocket = .*the x range is empty" pkbad.txt
 sed 's/^IniExactFunc .*/IniExactFunc = 1/' znd.ini >bad.ini
 "$hexdg" bad.ini >bad.txt 2>&1
 check "IniZND without IniExactFunc 16 is an error naming it" grep -q "IniZND = T needs IniExactFunc = 16" bad.txt
