@@ -238,20 +238,6 @@ static void nbr_block(const GpuMpi *m, int k, int direction, int send, int *firs
   *count = yours ? mesh->nbr_yours_count[k] : mesh->nbr_mine_count[k];
 }
 
-/* Our own receive buffers and interprocess events, and the hello every neighbour gets.
- * Returns 0 with the reason in why on failure. */
-#define IPC_TRY(call, ...)                                                                        \
-  do {                                                                                             \
-    cudaError_t ipc_err_ = (call);                                                                 \
-    if (ipc_err_ != cudaSuccess) {                                                                 \
-      cudaGetLastError();                                                                          \
-      int ipc_n_ = snprintf(why, len, __VA_ARGS__);                                                \
-      if (ipc_n_ >= 0 && (size_t)ipc_n_ < len)                                                     \
-        snprintf(why + ipc_n_, len - (size_t)ipc_n_, " (%s)", cudaGetErrorString(ipc_err_));       \
-      return 0;                                                                                    \
-    }                                                                                              \
-  } while (0)
-
 static size_t flag_count(const GpuMpi *m) {
   return (size_t)IPC_SLOTS * FLAG_KINDS * (m->n_nbr ? m->n_nbr : 1);
 }

@@ -5,9 +5,25 @@
 #ifndef HEXDG_GPU_IPC_SYNC_CUH
 #define HEXDG_GPU_IPC_SYNC_CUH
 
+#include <stdio.h>
+
 #include "gpu/gpu_internal.cuh"
 
 enum { IPC_PACK_MAX_NBR = 32 };
+
+/* In a set-up function that returns 1 (worked) or 0 with the reason in why[len]: a CUDA call
+ * whose failure returns 0 with the message and the CUDA error. */
+#define IPC_TRY(call, ...)                                                                        \
+  do {                                                                                             \
+    cudaError_t ipc_err_ = (call);                                                                 \
+    if (ipc_err_ != cudaSuccess) {                                                                 \
+      cudaGetLastError();                                                                          \
+      int ipc_n_ = snprintf(why, len, __VA_ARGS__);                                                \
+      if (ipc_n_ >= 0 && (size_t)ipc_n_ < len)                                                     \
+        snprintf(why + ipc_n_, len - (size_t)ipc_n_, " (%s)", cudaGetErrorString(ipc_err_));       \
+      return 0;                                                                                    \
+    }                                                                                              \
+  } while (0)
 
 /* Thread 0 of the block waits until *flag is raised (it does not lower it). */
 __device__ static inline void block_wait_flag(unsigned *flag) {

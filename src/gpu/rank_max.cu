@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "gpu/gpu_internal.cuh"
+#include "gpu/ipc_sync.cuh"
 #include "gpu/rank_max.cuh"
 
 extern "C" {
@@ -98,18 +99,6 @@ static void rank_max_free(RankMax *r) {
   free(r);
 }
 
-#define RM_TRY(call, ...)                                                                          \
-  do {                                                                                             \
-    cudaError_t rm_err_ = (call);                                                                  \
-    if (rm_err_ != cudaSuccess) {                                                                  \
-      cudaGetLastError();                                                                          \
-      int rm_n_ = snprintf(why, len, __VA_ARGS__);                                                 \
-      if (rm_n_ >= 0 && (size_t)rm_n_ < len)                                                       \
-        snprintf(why + rm_n_, len - (size_t)rm_n_, " (%s)", cudaGetErrorString(rm_err_));          \
-      return 0;                                                                                    \
-    }                                                                                              \
-  } while (0)
-
 /* Our block, zeroed, and the hello that exports it. */
 static int rank_max_export(RankMax *r, RankMaxHello *h, char *why, size_t len) {
   int dev = 0;
@@ -117,12 +106,12 @@ static int rank_max_export(RankMax *r, RankMaxHello *h, char *why, size_t len) {
     snprintf(why, len, "gethostname failed");
     return 0;
   }
-  RM_TRY(cudaGetDevice(&dev), "cudaGetDevice failed");
-  RM_TRY(cudaDeviceGetPCIBusId(h->bus_id, sizeof h->bus_id, dev), "cudaDeviceGetPCIBusId failed");
-  RM_TRY(cudaMalloc((void **)&r->own, sizeof(RankMaxBuf)), "out of device memory");
-  RM_TRY(cudaMemset(r->own, 0, sizeof(RankMaxBuf)), "cudaMemset failed");
-  RM_TRY(cudaDeviceSynchronize(), "cudaDeviceSynchronize failed");
-  RM_TRY(cudaIpcGetMemHandle(&h->handle, r->own), "cudaIpcGetMemHandle failed");
+  IPC_TRY(cudaGetDevice(&dev), "cudaGetDevice failed");
+  IPC_TRY(cudaDeviceGetPCIBusId(h->bus_id, sizeof h->bus_id, dev), "cudaDeviceGetPCIBusId failed");
+  IPC_TRY(cudaMalloc((void **)&r->own, sizeof(RankMaxBuf)), "out of device memory");
+  IPC_TRY(cudaMemset(r->own, 0, sizeof(RankMaxBuf)), "cudaMemset failed");
+  IPC_TRY(cudaDeviceSynchronize(), "cudaDeviceSynchronize failed");
+  IPC_TRY(cudaIpcGetMemHandle(&h->handle, r->own), "cudaIpcGetMemHandle failed");
   return 1;
 }
 
@@ -139,15 +128,15 @@ static int rank_max_import(RankMax *r, int k, const RankMaxHello *h, const RankM
     return 0;
   }
   int dev = 0, peer_dev = 0, can = 1;
-  RM_TRY(cudaGetDevice(&dev), "cudaGetDevice failed");
-  RM_TRY(cudaDeviceGetByPCIBusId(&peer_dev, h->bus_id),
+  IPC_TRY(cudaGetDevice(&dev), "cudaGetDevice failed");
+  IPC_TRY(cudaDeviceGetByPCIBusId(&peer_dev, h->bus_id),
          "the GPU of rank %d (PCI %.31s) is not visible to this rank", k, h->bus_id);
-  if (peer_dev != dev) RM_TRY(cudaDeviceCanAccessPeer(&can, dev, peer_dev), "peer query failed");
+  if (peer_dev != dev) IPC_TRY(cudaDeviceCanAccessPeer(&can, dev, peer_dev), "peer query failed");
   if (!can) {
     snprintf(why, len, "no peer access to the GPU of rank %d", k);
     return 0;
   }
-  RM_TRY(cudaIpcOpenMemHandle((void **)&r->dev.peer[k], h->handle,
+  IPC_TRY(cudaIpcOpenMemHandle((void **)&r->dev.peer[k], h->handle,
                               cudaIpcMemLazyEnablePeerAccess),
          "cudaIpcOpenMemHandle of rank %d's block failed", k);
   return 1;
