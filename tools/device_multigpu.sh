@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Issue 21's runs on a machine of several GPUs (nvidia-h100-x4 / nvidia-h200-x4), after
 # `source .devdeps/setup.sh`:
-#   bash tools/device_multigpu.sh [mpitest] [tgv] [cascade] [det] ...
+#   bash tools/device_multigpu.sh [mpitest] [tgv] [cascade] [det] [cells] ...
 # Each part has its own time limit; the parts run in the order given. Carry .devdeps, and for
 # det the mechanism (.oracle/mechanisms/h2o2.yaml), for cascade the level-1 mesh
 # (.r37/rotor37_L1_mesh.h5.xz: tools/mesh_cascade.py --level 1 --ngeo 2, xz -9: 1.9 MB).
@@ -17,8 +17,13 @@
 #   det      2-D cellular detonation: tools/chem_scaling.py (weak and strong, weights F/T);
 #            DET_SET="--set Partitioner=metis" passes keys to every run; DET_SHARE (default
 #            F,T): the ChemLoadBalance values of the multi-rank restarts
+#   cells    the 2-D cellular detonation of parameter_files/detonation_h2o2ar_2d.ini started from
+#            its ZND wave (IniZND) with an unreacted pocket behind the front (IniZNDPocket), 9 cm x
+#            3 cm at 0.1 mm nodes to CELLS_TEND (52e-6 s): two runs of 2 GPUs side by side, the
+#            pocket alone and with 2 % density noise; soot foils (tools/soot_foil.py --npz) to
+#            $OUT/cells_<run>.npz, drawn elsewhere with --from-npz
 # Files in $OUT (at most 8): multigpu.log, scaling.csv, scaling.md, scaling.png, chem_scaling.csv,
-# chem_scaling.md, chem_scaling.png, cascade.log (and build.log on a failure).
+# chem_scaling.md, chem_scaling.png, cascade.log, cells_*.npz (and build.log on a failure).
 set -u
 out=${OUT:-.}
 mkdir -p "$out"
@@ -123,6 +128,36 @@ for part in "$@"; do
       [ -f $w/$f ] && cp $w/$f "$out/$f"
     done
     grep -E "^(t =|  chemistry|hexdg finished|hexdg: partition|MPI:)|rror" $w/runs.log | cut -c1-200 | tail -80
+    ;;
+  cells)
+    say "2-D cellular detonation from the ZND wave with an unreacted pocket"
+    cells_run() { # name, GPUs, extra keys
+      local name=$1 dev=$2 w=/tmp/cells_$1; shift 2
+      rm -rf $w && mkdir -p $w
+      sed -e "s|^Mechanism .*|Mechanism = $PWD/.oracle/mechanisms/h2o2.yaml|" \
+        -e "s|^ProjectName .*|ProjectName = $name|" -e 's|^BoxElems .*|BoxElems = (/300,100,1/)|' \
+        -e 's|^BoxUpper .*|BoxUpper = (/0.09,0.03,0.0003/)|' -e 's|^IniAxis .*|IniAxis = (/1.,0.,0./)|' \
+        -e "s|^tend .*|tend = ${CELLS_TEND:-52e-6}|" -e 's|^Analyze_dt .*|Analyze_dt = 13e-6|' \
+        -e 's|^nWriteData .*|nWriteData = 1|' parameter_files/detonation_h2o2ar_2d.ini >$w/$name.ini
+      printf "%s\n" "IniZND = T" "IniZNDPocket = (/0.006,0.011,-1.,0.0085,0.017,1./)" "$@" >>$w/$name.ini
+      (cd $w && CUDA_VISIBLE_DEVICES=$dev OMP_NUM_THREADS=4 timeout $(( $(left) > 100 ? $(left) - 40 : 60 )) \
+        "$mpiexec" -n 2 "$hexdg" $name.ini >log.txt 2>&1; echo "$name rc $?" >>log.txt)
+    }
+    if [ "$ngpu" -ge 4 ]; then
+      cells_run pocket 0,1 & cells_run noise 2,3 "IniNoiseAmplitude = 0.02" \
+        "IniNoiseWavelengths = (/0.001,0.01/)" "IniNoiseDims = 2" & wait
+    else
+      cells_run pocket 0,1
+    fi
+    oabs=$(cd "$out" && pwd)
+    for name in pocket noise; do
+      w=/tmp/cells_$name; [ -d $w ] || continue
+      grep -E "IniZND|^t = |hexdg finished| rc |rror" $w/log.txt | cut -c1-180 | tail -6
+      last=$(ls $w/${name}_State_*.h5 2>/dev/null | tail -1); [ -n "$last" ] || continue
+      (cd $w && /usr/bin/python3 "$OLDPWD/tools/soot_foil.py" --ini $name.ini --hexdg "$hexdg" \
+        "$last" --npz "$oabs/cells_$name.npz" 2>&1 | tail -1)
+      /usr/bin/python3 tools/soot_foil.py --from-npz "$oabs/cells_$name.npz" --xmin 0.03 2>&1 | tail -4
+    done
     ;;
   *) echo "unknown part $part" ;;
   esac
