@@ -46,6 +46,12 @@ int gpu_device_count(void);
  * visible devices the local MPI rank picks one) and describe it in name. */
 int gpu_select_device(char *name, size_t len);
 
+/* Test of the reduction over the ranks on the device (rank_max.cu), collective: `rounds`
+ * reductions of rank-dependent words (a different rank holds each maximum, one rank raises the
+ * flag), launched directly (graph 0) or replayed from one CUDA graph (graph 1); *mismatches counts
+ * this rank's wrong results. HX_ERR_DEVICE (why) where the ranks cannot map each other's GPUs. */
+int gpu_rank_max_selftest(int rounds, int graph, long *mismatches, char *why, size_t len);
+
 /* Copy mesh, geometry and the current solution s->U to the device. */
 int gpu_solver_create(const Solver *s, const GpuOptions *opt, double t, GpuSolver **out);
 void gpu_solver_destroy(GpuSolver *g);

@@ -1,10 +1,19 @@
 /* Built without CUDA: the CUDA backend reports that it is absent (no device is ever selected). */
+#include <stdio.h>
+
 #include "core/error.h"
 #include "gpu/gpu.h"
 #include "gpu/power.h"
 
 int gpu_device_count(void) {
   return 0;
+}
+
+int gpu_rank_max_selftest(int rounds, int graph, long *mismatches, char *why, size_t len) {
+  (void)rounds, (void)graph;
+  *mismatches = 0;
+  snprintf(why, len, "built without CUDA");
+  return HX_ERROR(HX_ERR_DEVICE, "gpu_rank_max_selftest: hexdg was built without CUDA");
 }
 
 int gpu_select_device(char *name, size_t len) {

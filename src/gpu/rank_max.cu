@@ -181,3 +181,104 @@ void rank_max_destroy(RankMax *r) {
   par_barrier();
   rank_max_free(r);
 }
+
+/* ---- self-test (tests/mpi/test_rank_max_gpu.c) -------------------------------------------- */
+
+/* A positive value of rank k in round r, different on every rank and round (a hash). */
+static double selftest_value(int k, int r) {
+  unsigned s = 2654435761u * (unsigned)(k + 1) ^ 40503u * (unsigned)(r + 7);
+  s ^= s >> 13;
+  s *= 1274126177u;
+  return 1.0 + (double)(s % 1000003u) * 1e-3;
+}
+
+typedef struct {
+  unsigned long long w[2];
+  int flag;
+} SelftestWords;
+
+static unsigned long long bits_of(double v) {
+  unsigned long long b;
+  memcpy(&b, &v, sizeof b);
+  return b;
+}
+
+/* One round's words of this rank into host; the expected maxima into want. */
+static void selftest_round(int r, int me, int n, SelftestWords *host, SelftestWords *want) {
+  double a = selftest_value(me, r), b = selftest_value(me, r + 1000), wa = 0.0, wb = 0.0;
+  for (int k = 0; k < n; k++) {
+    wa = fmax(wa, selftest_value(k, r));
+    wb = fmax(wb, selftest_value(k, r + 1000));
+  }
+  host->w[0] = bits_of(a);
+  host->w[1] = bits_of(b);
+  host->flag = me == r % n; /* one rank raises the flag each round */
+  want->w[0] = bits_of(wa);
+  want->w[1] = bits_of(wb);
+  want->flag = 1;
+}
+
+/* The round on stream s: the words up, the reduction, the result down. */
+static int selftest_enqueue(RankMax *r, SelftestWords *dev, SelftestWords *host, cudaStream_t s) {
+  RankMaxArgs a = {{&dev->w[0], &dev->w[1]}, 2, &dev->flag};
+  CU_CHECK(cudaMemcpyAsync(dev, host, sizeof *dev, cudaMemcpyHostToDevice, s));
+  HX_CHECK(launch_rank_max(r, &a, s));
+  CU_CHECK(cudaMemcpyAsync(host, dev, sizeof *dev, cudaMemcpyDeviceToHost, s));
+  return HX_OK;
+}
+
+static int selftest_rounds(RankMax *r, int rounds, int graph, SelftestWords *dev,
+                           SelftestWords *host, cudaStream_t s, long *mismatches) {
+  const int me = par_rank(), n = par_size();
+  cudaGraphExec_t exec = NULL;
+  if (graph) {
+    cudaGraph_t g;
+    CU_CHECK(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal));
+    int rc = selftest_enqueue(r, dev, host, s);
+    cudaError_t end = cudaStreamEndCapture(s, &g);
+    if (rc != HX_OK) return rc;
+    CU_CHECK(end);
+    CU_CHECK(cudaGraphInstantiate(&exec, g, 0));
+    CU_CHECK(cudaGraphDestroy(g));
+  }
+  int rc = HX_OK;
+  for (int k = 0; k < rounds && rc == HX_OK; k++) {
+    SelftestWords want;
+    selftest_round(k, me, n, host, &want);
+    if (exec)
+      rc = cudaGraphLaunch(exec, s) == cudaSuccess ? HX_OK
+                                                    : HX_ERROR(HX_ERR_DEVICE, "cudaGraphLaunch failed");
+    else
+      rc = selftest_enqueue(r, dev, host, s);
+    if (rc == HX_OK && cudaStreamSynchronize(s) != cudaSuccess)
+      rc = HX_ERROR(HX_ERR_DEVICE, "the reduction failed: %s", cudaGetErrorString(cudaGetLastError()));
+    if (rc == HX_OK && (host->w[0] != want.w[0] || host->w[1] != want.w[1] || host->flag != 1))
+      (*mismatches)++;
+  }
+  if (exec) cudaGraphExecDestroy(exec);
+  return rc;
+}
+
+extern "C" int gpu_rank_max_selftest(int rounds, int graph, long *mismatches, char *why,
+                                     size_t len) {
+  *mismatches = 0;
+  HX_CHECK(gpu_select_device(NULL, 0));
+  RankMax *r = NULL;
+  HX_CHECK(rank_max_create(&r, why, len));
+  if (!r) return HX_ERROR(HX_ERR_DEVICE, "the device reduction over the ranks: %s", why);
+  SelftestWords *dev = NULL, *host = NULL;
+  cudaStream_t s = NULL;
+  int rc = cudaMalloc((void **)&dev, sizeof *dev) == cudaSuccess &&
+                   cudaMallocHost((void **)&host, sizeof *host) == cudaSuccess &&
+                   cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking) == cudaSuccess
+               ? HX_OK
+               : HX_ERROR(HX_ERR_DEVICE, "rank_max self-test: out of memory");
+  /* a failure on one rank leaves the others waiting in their reductions: the test program's
+     time limit ends it */
+  if (rc == HX_OK) rc = selftest_rounds(r, rounds, graph, dev, host, s, mismatches);
+  if (s) cudaStreamDestroy(s);
+  if (host) cudaFreeHost(host);
+  if (dev) cudaFree(dev);
+  rank_max_destroy(r);
+  return rc;
+}
