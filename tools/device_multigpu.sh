@@ -6,7 +6,8 @@
 # det the mechanism (.oracle/mechanisms/h2o2.yaml), for cascade the level-1 mesh
 # (.r37/rotor37_L1_mesh.h5.xz: tools/mesh_cascade.py --level 1 --ngeo 2, xz -9: 1.9 MB).
 #   mpitest  tests/mpi/run_mpi_gpu.sh on the GPUs there are (2 and 4 ranks, MPITransport = ipc,
-#            CUDA graphs): states equal 1 rank to 1e-12
+#            CUDA graphs): states equal 1 rank to 1e-12; test_rank_max_gpu on 2 and 4 ranks
+#            where it was built
 #   tgv      air TGV box (N = 7, split PI, Navier-Stokes), tools/scaling.py: weak at 1.1e5 and 1e6
 #            DOF per GPU with and without CUDA graphs (200 steps: 60 read 0.81/0.71 where 200
 #            read 0.88/0.80 on 2/4 H200), strong at 1.7e7 DOF (overlap T and F), 1/2/4 GPUs
@@ -72,6 +73,12 @@ for part in "$@"; do
       "$OLDPWD/tests/mpi/run_mpi_gpu.sh" "$hexdg" "$OLDPWD" "$mpiexec" \
       "$OLDPWD/$cmp_bin" >/tmp/mpitest/log 2>&1; echo "rc $?" >>/tmp/mpitest/log)
     grep -v "^  " /tmp/mpitest/log | cut -c1-170 | tail -60
+    rmt=build-gpu/tests/test_rank_max_gpu  # built by tools/device_build.sh, not in .devbin
+    if [ -x $rmt ]; then
+      for n in 2 4; do [ "$ngpu" -ge $n ] && timeout 120 "$mpiexec" -n $n $rmt; done
+    else
+      say "test_rank_max_gpu not built (tools/device_build.sh builds it): skipped"
+    fi
     ;;
   tgv)
     say "TGV scaling (N = 7 split PI NS): weak 1.1e5 / 1e6 with and without graphs, strong 1.7e7"
