@@ -148,8 +148,13 @@ for part in "$@"; do
         -e "s|^BoxUpper .*|BoxUpper = ${CELLS_UPPER:-(/0.09,0.03,0.0003/)}|" -e 's|^IniAxis .*|IniAxis = (/1.,0.,0./)|' \
         -e "s|^tend .*|tend = ${CELLS_TEND:-52e-6}|" -e 's|^Analyze_dt .*|Analyze_dt = 13e-6|' \
         -e 's|^nWriteData .*|nWriteData = 1|' parameter_files/detonation_h2o2ar_2d.ini >$w/$name.ini
-      printf "%s\n" "IniZND = T" "IniZNDPocket = ${CELLS_POCKET:-(/0.006,0.011,-1.,0.0085,0.017,1./)}" \
-        "$@" ${CELLS_KEYS:+"$CELLS_KEYS"} >>$w/$name.ini
+      local line key
+      for line in "IniZND = T" "IniZNDPocket = ${CELLS_POCKET:-(/0.006,0.011,-1.,0.0085,0.017,1./)}" \
+          "$@" ${CELLS_KEYS:+"$CELLS_KEYS"}; do  # a key given here replaces the file's
+        key=$(echo "${line%%=*}" | tr -d ' ')
+        sed -i "/^$key[ =]/d" $w/$name.ini
+        echo "$line" >>$w/$name.ini
+      done
       (cd $w && CUDA_VISIBLE_DEVICES=$dev OMP_NUM_THREADS=4 timeout $(( $(left) > 100 ? $(left) - 40 : 60 )) \
         "$mpiexec" -n 2 "$hexdg" $name.ini >log.txt 2>&1; echo "$name rc $?" >>log.txt)
     }
