@@ -199,24 +199,52 @@ int equilibrate_command(int argc, char **argv) {
 }
 
 /* ---------------------------------------------------------------------------------------------
+ * CSV output of the commands: written to PATH.tmp and renamed when complete, so that a failed run
+ * leaves an earlier PATH as it was. */
+
+typedef struct {
+  FILE *f;
+  char tmp[4200];
+} CsvFile;
+
+/* Opens PATH.tmp for command who. */
+static int csv_open(CsvFile *c, const char *path, const char *who) {
+  snprintf(c->tmp, sizeof c->tmp, "%s.tmp", path);
+  c->f = fopen(c->tmp, "w");
+  return c->f ? HX_OK : HX_ERROR(HX_ERR_IO, "%s: cannot write %s", who, c->tmp);
+}
+
+/* The header's mass-fraction columns ",Y_<species>" and the line end. */
+static void csv_species_header(FILE *f, const ChemMech *m) {
+  for (int k = 0; k < m->n_species; k++) fprintf(f, ",Y_%s", m->species_names[k]);
+  fprintf(f, "\n");
+}
+
+/* Closes the file and, when rc is HX_OK, renames it to path; returns the first failure. */
+static int csv_close(CsvFile *c, int rc, const char *path, const char *who) {
+  if (fclose(c->f) != 0 && rc == HX_OK)
+    rc = HX_ERROR(HX_ERR_IO, "%s: writing %s failed (disk full?)", who, c->tmp);
+  if (rc == HX_OK && rename(c->tmp, path) != 0)
+    rc = HX_ERROR(HX_ERR_IO, "%s: cannot rename %s to %s", who, c->tmp, path);
+  return rc;
+}
+
+/* ---------------------------------------------------------------------------------------------
  * hexdg znd MECH --T K --p Pa --X ... [--D m/s] [--xend m] [-o znd.csv] */
 
 static int write_znd_csv(const ChemMech *m, const ZndProfile *z, const char *path) {
-  char tmp[4200];
-  snprintf(tmp, sizeof tmp, "%s.tmp", path);
-  FILE *f = fopen(tmp, "w");
-  if (!f) return HX_ERROR(HX_ERR_IO, "cannot write %s", tmp);
+  CsvFile c;
+  HX_CHECK(csv_open(&c, path, "znd"));
+  FILE *f = c.f;
   fprintf(f, "x_m,t_s,T_K,p_Pa,rho_kg_m3,u_lab_m_s,thermicity_1_s");
-  for (int k = 0; k < m->n_species; k++) fprintf(f, ",Y_%s", m->species_names[k]);
-  fprintf(f, "\n");
+  csv_species_header(f, m);
   for (long i = 0; i < z->n; i++) {
     fprintf(f, "%.10e,%.10e,%.8f,%.8e,%.10e,%.8e,%.8e", z->x[i], z->t[i], z->T[i], z->p[i],
             z->rho[i], z->D - z->w[i], z->sigma[i]);
     for (int k = 0; k < m->n_species; k++) fprintf(f, ",%.10e", z->Y[(size_t)i * z->ns + k]);
     fprintf(f, "\n");
   }
-  if (fclose(f) != 0 || rename(tmp, path) != 0) return HX_ERROR(HX_ERR_IO, "cannot write %s", path);
-  return HX_OK;
+  return csv_close(&c, HX_OK, path, "znd");
 }
 
 int znd_command(int argc, char **argv) {
@@ -275,23 +303,18 @@ static const FlagKey REACTOR_FLAGS[] = {
     {"--atol", "ChemAtol"},      {"--max-steps", "ChemMaxSteps"}};
 
 static int write_history(const ChemMech *m, const ChemHistory *h, const char *path) {
-  char tmp[4200];
-  snprintf(tmp, sizeof tmp, "%s.tmp", path);
-  FILE *f = fopen(tmp, "w");
-  if (!f) return HX_ERROR(HX_ERR_IO, "reactor: cannot write %s", tmp);
+  CsvFile c;
+  HX_CHECK(csv_open(&c, path, "reactor"));
+  FILE *f = c.f;
   fprintf(f, "t,T,p");
-  for (int k = 0; k < m->n_species; k++)
-    fprintf(f, ",Y_%s", m->species_names[k]);
-  fprintf(f, "\n");
+  csv_species_header(f, m);
   for (long r = 0; r < h->n; r++) {
     fprintf(f, "%.17g,%.17g,%.17g", h->t[r], h->T[r], h->p[r]);
     for (int k = 0; k < m->n_species; k++)
       fprintf(f, ",%.17g", h->Y[r * h->ns + k]);
     fprintf(f, "\n");
   }
-  if (fclose(f) != 0 || rename(tmp, path) != 0)
-    return HX_ERROR(HX_ERR_IO, "reactor: writing %s failed (disk full?)", path);
-  return HX_OK;
+  return csv_close(&c, HX_OK, path, "reactor");
 }
 
 /* Run one reactor; on a failed integration say where it stopped. */
@@ -335,10 +358,9 @@ static int reactor_sweep(const ChemMech *m, int mode, const char *sweep, double 
   if (sscanf(sweep, "%lf:%lf:%d", &T1, &T2, &n) != 3 || !(T1 > 0) || !(T2 > 0) || n < 2)
     return HX_ERROR(HX_ERR_INPUT, "ReactorSweep = %s: give T1:T2:n with T1, T2 > 0 K and n >= 2",
                     sweep);
-  char tmp[4200];
-  snprintf(tmp, sizeof tmp, "%s.tmp", out);
-  FILE *f = fopen(tmp, "w");
-  if (!f) return HX_ERROR(HX_ERR_IO, "reactor: cannot write %s", tmp);
+  CsvFile c;
+  HX_CHECK(csv_open(&c, out, "reactor"));
+  FILE *f = c.f;
   fprintf(f, "# hexdg reactor sweep: %s, %s, p0 = %g Pa, X = %s, rtol %g, atol %g\n", m->path,
           mode == CHEM_MODE_CV ? "constant volume" : "constant pressure", p0, X, o->rtol, o->atol);
   fprintf(f, "T0,p0,ignition_delay,T_end,steps\n");
@@ -355,9 +377,7 @@ static int reactor_sweep(const ChemMech *m, int mode, const char *sweep, double 
     }
     chem_history_free(&h);
   }
-  if (fclose(f) != 0 && rc == HX_OK) rc = HX_ERROR(HX_ERR_IO, "reactor: writing %s failed", tmp);
-  if (rc != HX_OK) return rc;
-  if (rename(tmp, out) != 0) return HX_ERROR(HX_ERR_IO, "reactor: cannot rename %s", tmp);
+  HX_CHECK(csv_close(&c, rc, out, "reactor"));
   char png[4200];
   snprintf(png, sizeof png, "%.*s.png",
            (int)(strlen(out) > 4 && !strcmp(out + strlen(out) - 4, ".csv") ? strlen(out) - 4
