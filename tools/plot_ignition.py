@@ -16,14 +16,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import system_python  # noqa: E402
 
-try:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-except ImportError:
-    system_python.rerun_or_exit("HEXDG_PLOT_IGNITION_RERUN", "plot_ignition.py: needs matplotlib "
-                                "(apt-get install python3-matplotlib)")
+plt = system_python.pyplot("HEXDG_PLOT_IGNITION_RERUN", "plot_ignition.py")
 
 
 def read_table(path, select=None):

@@ -16,14 +16,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import system_python  # noqa: E402
 
-try:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-except ImportError:
-    system_python.rerun_or_exit("HEXDG_PLOT_ZND_RERUN", "plot_znd.py: needs matplotlib "
-                                "(apt-get install python3-matplotlib)")
+plt = system_python.pyplot("HEXDG_PLOT_ZND_RERUN", "plot_znd.py")
 
 
 def read_profile(path):

@@ -27,3 +27,16 @@ def rerun_or_exit(guard, why):
     if not can_rerun(guard):
         sys.exit(why)
     rerun(guard)
+
+
+def pyplot(guard, tool):
+    """matplotlib.pyplot with the Agg backend; without matplotlib a rerun under FALLBACK_PYTHON,
+    or exit saying what tool needs."""
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        rerun_or_exit(guard, f"{tool}: needs matplotlib (apt-get install python3-matplotlib)")
+    return plt
