@@ -79,10 +79,11 @@ static double strong_point(const ChemMech *m, const double *Y, double D, double 
   return 0.5 * (lo + hi);
 }
 
-/* The mixture (mass fractions in *Y, allocated) and its CJ detonation; NULL without h2o2. */
+/* The mixture (mass fractions in *Y, allocated) and its CJ detonation; without h2o2 the test is
+ * skipped (cmocka's skip() leaves the test from here). */
 static ChemMech *load_mixture_cj(double **Y, double *D_cj, double *T_cj, double *p_cj) {
   ChemMech *m = chem_test_load("h2o2");
-  if (!m) return NULL;
+  if (!m) skip();
   double *Y2 = malloc(sizeof(double) * m->n_species);
   *Y = malloc(sizeof(double) * m->n_species);
   chem_test_mass_fractions(m, X1, *Y);
@@ -95,10 +96,6 @@ static void test_overdriven_ends_on_the_equilibrium_hugoniot(void **state) {
   (void)state;
   double *Y, D_cj, T_cj, p_cj;
   ChemMech *m = load_mixture_cj(&Y, &D_cj, &T_cj, &p_cj);
-  if (!m) {
-    skip();
-    return;
-  }
   const double D = 1.1 * D_cj;
   ZndProfile z;
   assert_int_equal(chem_znd(m, T1, P1, Y, D, 1.0, &z), HX_OK);
@@ -126,10 +123,6 @@ static void test_cj_profile_and_its_lengths(void **state) {
   (void)state;
   double *Y, D_cj, T_cj, p_cj;
   ChemMech *m = load_mixture_cj(&Y, &D_cj, &T_cj, &p_cj);
-  if (!m) {
-    skip();
-    return;
-  }
   ZndProfile z;
   assert_int_equal(chem_znd(m, T1, P1, Y, D_cj, 1.0, &z), HX_OK);
   const long e = z.n - 1;
