@@ -99,8 +99,7 @@ typedef struct {
                         counted in the receiver's received block ("mine" or "yours" sides) */
   int n_nbr;         /* the sender's neighbour count (the row length of its flags) */
   int index;         /* the receiver's position in the sender's neighbour list */
-  char host[64];     /* node name */
-  char bus_id[32];   /* PCI bus id of the sender's GPU */
+  IpcWhere where;    /* node and PCI bus id of the sender's GPU */
   cudaIpcMemHandle_t buf[IPC_SLOTS];
   int base[IPC_SLOTS]; /* first side of the receiver's block in buf (0, or the first "yours"
                           side where buf is the receiver's own side array: direct_slot) */
@@ -262,14 +261,7 @@ static int ipc_flags_init(GpuMpi *m, char *why, size_t len) {
 
 static int ipc_export(GpuMpi *m, const DevData *d, IpcHello *hello, char *why, size_t len) {
   memset(hello, 0, sizeof *hello);
-  if (gethostname(hello->host, sizeof hello->host - 1) != 0) {
-    snprintf(why, len, "gethostname failed");
-    return 0;
-  }
-  int dev = 0;
-  IPC_TRY(cudaGetDevice(&dev), "cudaGetDevice failed");
-  IPC_TRY(cudaDeviceGetPCIBusId(hello->bus_id, sizeof hello->bus_id, dev),
-          "cudaDeviceGetPCIBusId failed");
+  if (!ipc_where(&hello->where, why, len)) return 0;
   for (int slot = 0; slot < IPC_SLOTS; slot++) {
     double *into = side_array_of(m, d, slot);
     if (into) { /* the neighbours write into our side array (direct_slot) */
@@ -303,25 +295,7 @@ static int ipc_import(GpuMpi *m, int k, const IpcHello *h, const IpcHello *own, 
     snprintf(why, len, "the CUDA IPC set-up failed on rank %d", rank);
     return 0;
   }
-  if (strncmp(h->host, own->host, sizeof h->host) != 0) {
-    snprintf(why, len, "neighbour rank %d runs on another node (%.63s, this rank on %.63s)", rank,
-             h->host, own->host);
-    return 0;
-  }
-  int dev = 0, peer_dev = 0, can = 0;
-  IPC_TRY(cudaGetDevice(&dev), "cudaGetDevice failed");
-  IPC_TRY(cudaDeviceGetByPCIBusId(&peer_dev, h->bus_id),
-          "the GPU of rank %d (PCI %.31s) is not visible to this rank (CUDA_VISIBLE_DEVICES?)",
-          rank, h->bus_id);
-  if (peer_dev == dev) m->shares_gpu = 1;
-  if (peer_dev != dev) {
-    IPC_TRY(cudaDeviceCanAccessPeer(&can, dev, peer_dev), "cudaDeviceCanAccessPeer failed");
-    if (!can) {
-      snprintf(why, len, "no peer access from this rank's GPU (PCI %.31s) to that of rank %d "
-               "(PCI %.31s)", own->bus_id, rank, h->bus_id);
-      return 0;
-    }
-  }
+  if (!ipc_reachable(&h->where, &own->where, rank, &m->shares_gpu, why, len)) return 0;
   IpcPeer *pr = &m->peer[k];
   pr->offset[0] = h->offset[0];
   pr->offset[1] = h->offset[1];

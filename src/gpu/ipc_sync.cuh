@@ -6,6 +6,8 @@
 #define HEXDG_GPU_IPC_SYNC_CUH
 
 #include <stdio.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "gpu/gpu_internal.cuh"
 
@@ -24,6 +26,51 @@ enum { IPC_PACK_MAX_NBR = 32 };
       return 0;                                                                                    \
     }                                                                                              \
   } while (0)
+
+/* Where a process's GPU is, told to the other ranks at set-up: node name and PCI bus id. */
+typedef struct {
+  char host[64];
+  char bus_id[32];
+} IpcWhere;
+
+/* This process's IpcWhere; 1, or 0 with the reason in why. */
+static inline int ipc_where(IpcWhere *w, char *why, size_t len) {
+  memset(w, 0, sizeof *w);
+  if (gethostname(w->host, sizeof w->host - 1) != 0) {
+    snprintf(why, len, "gethostname failed");
+    return 0;
+  }
+  int dev = 0;
+  IPC_TRY(cudaGetDevice(&dev), "cudaGetDevice failed");
+  IPC_TRY(cudaDeviceGetPCIBusId(w->bus_id, sizeof w->bus_id, dev), "cudaDeviceGetPCIBusId failed");
+  return 1;
+}
+
+/* Whether this process can map the GPU memory of rank `rank` (where: peer; own: ours): the same
+ * node, its GPU visible here, and peer access or the same GPU (*same_gpu set to 1 then). 1, or 0
+ * with the reason in why. */
+static inline int ipc_reachable(const IpcWhere *peer, const IpcWhere *own, int rank, int *same_gpu,
+                                char *why, size_t len) {
+  if (strncmp(peer->host, own->host, sizeof peer->host) != 0) {
+    snprintf(why, len, "rank %d runs on another node (%.63s, this rank on %.63s)", rank,
+             peer->host, own->host);
+    return 0;
+  }
+  int dev = 0, peer_dev = 0, can = 0;
+  IPC_TRY(cudaGetDevice(&dev), "cudaGetDevice failed");
+  IPC_TRY(cudaDeviceGetByPCIBusId(&peer_dev, peer->bus_id),
+          "the GPU of rank %d (PCI %.31s) is not visible to this rank (CUDA_VISIBLE_DEVICES?)",
+          rank, peer->bus_id);
+  if (peer_dev == dev) {
+    *same_gpu = 1;
+    return 1;
+  }
+  IPC_TRY(cudaDeviceCanAccessPeer(&can, dev, peer_dev), "cudaDeviceCanAccessPeer failed");
+  if (!can)
+    snprintf(why, len, "no peer access from this rank's GPU (PCI %.31s) to that of rank %d "
+             "(PCI %.31s)", own->bus_id, rank, peer->bus_id);
+  return can;
+}
 
 /* Thread 0 of the block waits until *flag is raised (it does not lower it). */
 __device__ static inline void block_wait_flag(unsigned *flag) {

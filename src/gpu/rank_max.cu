@@ -41,8 +41,7 @@ struct RankMax {
 /* What a rank tells the others at set-up (fixed size, gathered as bytes). */
 typedef struct {
   int ok;
-  char host[64];
-  char bus_id[32];
+  IpcWhere where;
   cudaIpcMemHandle_t handle;
 } RankMaxHello;
 
@@ -101,13 +100,7 @@ static void rank_max_free(RankMax *r) {
 
 /* Our block, zeroed, and the hello that exports it. */
 static int rank_max_export(RankMax *r, RankMaxHello *h, char *why, size_t len) {
-  int dev = 0;
-  if (gethostname(h->host, sizeof h->host - 1) != 0) {
-    snprintf(why, len, "gethostname failed");
-    return 0;
-  }
-  IPC_TRY(cudaGetDevice(&dev), "cudaGetDevice failed");
-  IPC_TRY(cudaDeviceGetPCIBusId(h->bus_id, sizeof h->bus_id, dev), "cudaDeviceGetPCIBusId failed");
+  if (!ipc_where(&h->where, why, len)) return 0;
   IPC_TRY(cudaMalloc((void **)&r->own, sizeof(RankMaxBuf)), "out of device memory");
   IPC_TRY(cudaMemset(r->own, 0, sizeof(RankMaxBuf)), "cudaMemset failed");
   IPC_TRY(cudaDeviceSynchronize(), "cudaDeviceSynchronize failed");
@@ -122,20 +115,8 @@ static int rank_max_import(RankMax *r, int k, const RankMaxHello *h, const RankM
     snprintf(why, len, "its set-up failed on rank %d", k);
     return 0;
   }
-  if (strncmp(h->host, own->host, sizeof h->host) != 0) {
-    snprintf(why, len, "rank %d runs on another node (%.63s, this rank on %.63s)", k, h->host,
-             own->host);
-    return 0;
-  }
-  int dev = 0, peer_dev = 0, can = 1;
-  IPC_TRY(cudaGetDevice(&dev), "cudaGetDevice failed");
-  IPC_TRY(cudaDeviceGetByPCIBusId(&peer_dev, h->bus_id),
-         "the GPU of rank %d (PCI %.31s) is not visible to this rank", k, h->bus_id);
-  if (peer_dev != dev) IPC_TRY(cudaDeviceCanAccessPeer(&can, dev, peer_dev), "peer query failed");
-  if (!can) {
-    snprintf(why, len, "no peer access to the GPU of rank %d", k);
-    return 0;
-  }
+  int same_gpu = 0;
+  if (!ipc_reachable(&h->where, &own->where, k, &same_gpu, why, len)) return 0;
   IPC_TRY(cudaIpcOpenMemHandle((void **)&r->dev.peer[k], h->handle,
                               cudaIpcMemLazyEnablePeerAccess),
          "cudaIpcOpenMemHandle of rank %d's block failed", k);
