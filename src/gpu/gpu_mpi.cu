@@ -1028,15 +1028,20 @@ static unsigned long long double_to_bits(double v) {
   return bits;
 }
 
-/* The eigenvalue maxima are non-negative doubles: their max over the ranks is exact, so every
- * rank gets the dt of one rank holding the whole mesh. */
+/* The step's eigenvalue maxima, reduced over the ranks on the device (no host call, capturable),
+ * and dt, on stream s. */
+static int timestep_on_device(GpuMpi *m, const DevData *d, const DevPhysics *ph, cudaStream_t s) {
+  HX_CHECK(d->mech ? launch_mix_lambda_max(d, s) : launch_lambda_max(d, ph, s));
+  RankMaxArgs a = {{&d->sc->lmax_bits, &d->sc->lvmax_bits}, 2, &d->sc->bad};
+  HX_CHECK(launch_rank_max(m->dt_max, &a, s));
+  return launch_dt_finalize(d, s);
+}
+
+/* The eigenvalue maxima are non-negative doubles: their max over the ranks is exact (on the device
+ * or through MPI_Allreduce), so every rank gets the dt of one rank holding the whole mesh. */
 int gpu_mpi_timestep(GpuMpi *m, const DevData *d, const DevPhysics *ph, StepScalars *sc_host) {
+  if (m->dt_max) return timestep_on_device(m, d, ph, m->s_elem);
   HX_CHECK(d->mech ? launch_mix_lambda_max(d, m->s_elem) : launch_lambda_max(d, ph, m->s_elem));
-  if (m->dt_max) { /* on the device: no host call, capturable */
-    RankMaxArgs a = {{&d->sc->lmax_bits, &d->sc->lvmax_bits}, 2, &d->sc->bad};
-    HX_CHECK(launch_rank_max(m->dt_max, &a, m->s_elem));
-    return launch_dt_finalize(d, m->s_elem);
-  }
   CU_CHECK(cudaMemcpyAsync(sc_host, d->sc, sizeof(StepScalars), cudaMemcpyDeviceToHost, m->s_elem));
   CU_CHECK(cudaStreamSynchronize(m->s_elem));
   double v[3] = {bits_to_double(sc_host->lmax_bits), bits_to_double(sc_host->lvmax_bits),
@@ -1062,10 +1067,7 @@ int gpu_mpi_dt_beside_possible(const GpuMpi *m, const DevData *d) {
 int gpu_mpi_timestep_beside(GpuMpi *m, const DevData *d, const DevPhysics *ph) {
   CU_CHECK(cudaEventRecord(m->ev_dt_fork, m->s_elem));
   CU_CHECK(cudaStreamWaitEvent(m->s_dt, m->ev_dt_fork, 0));
-  HX_CHECK(launch_lambda_max(d, ph, m->s_dt));
-  RankMaxArgs a = {{&d->sc->lmax_bits, &d->sc->lvmax_bits}, 2, &d->sc->bad};
-  HX_CHECK(launch_rank_max(m->dt_max, &a, m->s_dt));
-  HX_CHECK(launch_dt_finalize(d, m->s_dt));
+  HX_CHECK(timestep_on_device(m, d, ph, m->s_dt));
   CU_CHECK(cudaEventRecord(m->ev_dt, m->s_dt));
   m->dt_pending = 1;
   return HX_OK;
