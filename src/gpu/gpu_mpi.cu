@@ -1016,18 +1016,6 @@ int gpu_mpi_fv_alpha(GpuMpi *m, const DevData *d) {
   return HX_OK;
 }
 
-static double bits_to_double(unsigned long long bits) {
-  double v;
-  memcpy(&v, &bits, sizeof v);
-  return v;
-}
-
-static unsigned long long double_to_bits(double v) {
-  unsigned long long bits;
-  memcpy(&bits, &v, sizeof bits);
-  return bits;
-}
-
 /* The step's eigenvalue maxima, reduced over the ranks on the device (no host call, capturable),
  * and dt, on stream s. */
 static int timestep_on_device(GpuMpi *m, const DevData *d, const DevPhysics *ph, cudaStream_t s) {

@@ -27,6 +27,20 @@ enum { IPC_PACK_MAX_NBR = 32 };
     }                                                                                              \
   } while (0)
 
+/* A double and its bits (host): the ranks' maxima of non-negative doubles travel as bits, which
+ * order like the values. */
+static inline double bits_to_double(unsigned long long bits) {
+  double v;
+  memcpy(&v, &bits, sizeof v);
+  return v;
+}
+
+static inline unsigned long long double_to_bits(double v) {
+  unsigned long long bits;
+  memcpy(&bits, &v, sizeof bits);
+  return bits;
+}
+
 /* Where a process's GPU is, told to the other ranks at set-up: node name and PCI bus id. */
 typedef struct {
   char host[64];

@@ -178,12 +178,6 @@ typedef struct {
   int flag;
 } SelftestWords;
 
-static unsigned long long bits_of(double v) {
-  unsigned long long b;
-  memcpy(&b, &v, sizeof b);
-  return b;
-}
-
 /* One round's words of this rank into host; the expected maxima into want. */
 static void selftest_round(int r, int me, int n, SelftestWords *host, SelftestWords *want) {
   double a = selftest_value(me, r), b = selftest_value(me, r + 1000), wa = 0.0, wb = 0.0;
@@ -191,11 +185,11 @@ static void selftest_round(int r, int me, int n, SelftestWords *host, SelftestWo
     wa = fmax(wa, selftest_value(k, r));
     wb = fmax(wb, selftest_value(k, r + 1000));
   }
-  host->w[0] = bits_of(a);
-  host->w[1] = bits_of(b);
+  host->w[0] = double_to_bits(a);
+  host->w[1] = double_to_bits(b);
   host->flag = me == r % n; /* one rank raises the flag each round */
-  want->w[0] = bits_of(wa);
-  want->w[1] = bits_of(wb);
+  want->w[0] = double_to_bits(wa);
+  want->w[1] = double_to_bits(wb);
   want->flag = 1;
 }
 
