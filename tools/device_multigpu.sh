@@ -22,7 +22,9 @@
 #            its ZND wave (IniZND) with an unreacted pocket behind the front (IniZNDPocket), 9 cm x
 #            3 cm at 0.1 mm nodes to CELLS_TEND (52e-6 s): two runs of 2 GPUs side by side, the
 #            pocket alone and with 2 % density noise; soot foils (tools/soot_foil.py --npz) to
-#            $OUT/cells_<run>.npz, drawn elsewhere with --from-npz
+#            $OUT/cells_<run>.npz, drawn elsewhere with --from-npz. CELLS_ELEMS, CELLS_UPPER,
+#            CELLS_POCKET replace BoxElems, BoxUpper, IniZNDPocket; CELLS_KEYS adds one line
+#            (e.g. "FV_alpha_max = 0.25")
 # Files in $OUT (at most 8): multigpu.log, scaling.csv, scaling.md, scaling.png, chem_scaling.csv,
 # chem_scaling.md, chem_scaling.png, cascade.log, cells_*.npz (and build.log on a failure).
 set -u
@@ -142,11 +144,17 @@ for part in "$@"; do
       local name=$1 dev=$2 w=/tmp/cells_$1; shift 2
       rm -rf $w && mkdir -p $w
       sed -e "s|^Mechanism .*|Mechanism = $PWD/.oracle/mechanisms/h2o2.yaml|" \
-        -e "s|^ProjectName .*|ProjectName = $name|" -e 's|^BoxElems .*|BoxElems = (/300,100,1/)|' \
-        -e 's|^BoxUpper .*|BoxUpper = (/0.09,0.03,0.0003/)|' -e 's|^IniAxis .*|IniAxis = (/1.,0.,0./)|' \
+        -e "s|^ProjectName .*|ProjectName = $name|" -e "s|^BoxElems .*|BoxElems = ${CELLS_ELEMS:-(/300,100,1/)}|" \
+        -e "s|^BoxUpper .*|BoxUpper = ${CELLS_UPPER:-(/0.09,0.03,0.0003/)}|" -e 's|^IniAxis .*|IniAxis = (/1.,0.,0./)|' \
         -e "s|^tend .*|tend = ${CELLS_TEND:-52e-6}|" -e 's|^Analyze_dt .*|Analyze_dt = 13e-6|' \
         -e 's|^nWriteData .*|nWriteData = 1|' parameter_files/detonation_h2o2ar_2d.ini >$w/$name.ini
-      printf "%s\n" "IniZND = T" "IniZNDPocket = (/0.006,0.011,-1.,0.0085,0.017,1./)" "$@" >>$w/$name.ini
+      local line key
+      for line in "IniZND = T" "IniZNDPocket = ${CELLS_POCKET:-(/0.006,0.011,-1.,0.0085,0.017,1./)}" \
+          "$@" ${CELLS_KEYS:+"$CELLS_KEYS"}; do  # a key given here replaces the file's
+        key=$(echo "${line%%=*}" | tr -d ' ')
+        sed -i "/^$key[ =]/d" $w/$name.ini
+        echo "$line" >>$w/$name.ini
+      done
       (cd $w && CUDA_VISIBLE_DEVICES=$dev OMP_NUM_THREADS=4 timeout $(( $(left) > 100 ? $(left) - 40 : 60 )) \
         "$mpiexec" -n 2 "$hexdg" $name.ini >log.txt 2>&1; echo "$name rc $?" >>log.txt)
     }
