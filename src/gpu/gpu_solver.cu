@@ -29,7 +29,10 @@ struct GpuSolver {
   int use_graphs;
   int chain_stage; /* one GPU, fused update: the stage as a chain of dependent launches */
   cudaStream_t s_elem, s_side, s_mpi;
+  cudaStream_t s_dt; /* one GPU: the step's dt beside its first stage (lowest priority) */
   cudaEvent_t ev_stage[64], ev_faces[64], ev_t0, ev_t1;
+  cudaEvent_t ev_dt_fork, ev_dt; /* the step's dt beside its first stage (enqueue_dt_beside) */
+  int dt_pending;                /* the next update waits for ev_dt (host state while enqueuing) */
   cudaGraphExec_t step_graph;
   /* reacting flow with a chemistry stage: the step in two graphs, dt and the RK stages, so that
    * the chemistry (host-driven bulk-sparse schedule) runs between them */
@@ -375,6 +378,10 @@ static int upload_solver(GpuSolver *g, const Solver *s, const GpuOptions *opt) {
       HX_CHECK(dev_alloc(g, (void **)&d->grad_face,
                          sizeof(double) * 2 * HX_NGRAD * s->n_dof_face * d->n_sides, NULL,
                          "face gradients"));
+    /* Gauss-Lobatto nodes: the halves' viscous fluxes instead of their gradients (node_face_store;
+       the face kernel reads 5 values a half instead of 12); HEXDG_VISC_FACE = F: gradients */
+    d->visc_face = d->grad_face && d->node_type == NODE_GAUSS_LOBATTO &&
+                   gpu_env_flag("HEXDG_VISC_FACE", true);
     if (lifting_face_states(d, par_size()))
       HX_CHECK(dev_alloc(g, (void **)&d->U_face,
                          sizeof(double) * 2 * HX_NVAR * s->n_dof_face * d->n_sides, NULL,
@@ -401,12 +408,15 @@ static int create_streams(GpuSolver *g) {
   CU_CHECK(cudaStreamCreateWithPriority(&g->s_elem, cudaStreamNonBlocking, least));
   CU_CHECK(cudaStreamCreateWithPriority(&g->s_side, cudaStreamNonBlocking, (least + greatest) / 2));
   CU_CHECK(cudaStreamCreateWithPriority(&g->s_mpi, cudaStreamNonBlocking, greatest));
+  CU_CHECK(cudaStreamCreateWithPriority(&g->s_dt, cudaStreamNonBlocking, least));
   for (int st = 0; st < g->rk->n_stages; st++) {
     CU_CHECK(cudaEventCreateWithFlags(&g->ev_stage[st], cudaEventDisableTiming));
     CU_CHECK(cudaEventCreateWithFlags(&g->ev_faces[st], cudaEventDisableTiming));
   }
   CU_CHECK(cudaEventCreate(&g->ev_t0));
   CU_CHECK(cudaEventCreate(&g->ev_t1));
+  CU_CHECK(cudaEventCreateWithFlags(&g->ev_dt_fork, cudaEventDisableTiming));
+  CU_CHECK(cudaEventCreateWithFlags(&g->ev_dt, cudaEventDisableTiming));
   CU_CHECK(cudaMallocHost((void **)&g->sc_host, sizeof(StepScalars)));
   return HX_OK;
 }
@@ -495,6 +505,33 @@ static int enqueue_mix_stage(GpuSolver *g, int st) {
                                  g->ev_faces[st], g->s_elem);
 }
 
+/* One GPU: the step's dt beside its first stage, on s_dt (lowest priority), as
+ * gpu_mpi_timestep_beside on several ranks: the eigenvalue maxima read U, which only the first
+ * update changes, and that update alone waits for dt (wait_dt); the stage's kernels before it
+ * read dt only to skip a failed step, with c = 0. Air without shock capturing, LES or a
+ * chemistry stage; HEXDG_DT_BESIDE=F: dt before the stages. */
+static bool dt_beside_possible(const GpuSolver *g) {
+  return !g->d.mech && !g->d.alpha && !g->d.fv_elems && !g->d.fvg_sJ && !g->d.sgs_mu_max &&
+         !g->chem_split && gpu_env_flag("HEXDG_DT_BESIDE", true);
+}
+
+static int enqueue_dt_beside(GpuSolver *g) {
+  CU_CHECK(cudaEventRecord(g->ev_dt_fork, g->s_elem));
+  CU_CHECK(cudaStreamWaitEvent(g->s_dt, g->ev_dt_fork, 0));
+  HX_CHECK(launch_timestep(&g->d, &g->ph, g->s_dt));
+  CU_CHECK(cudaEventRecord(g->ev_dt, g->s_dt));
+  g->dt_pending = 1;
+  return HX_OK;
+}
+
+/* Before the first update of a step whose dt runs beside it. */
+static int wait_dt(GpuSolver *g) {
+  if (!g->dt_pending) return HX_OK;
+  CU_CHECK(cudaStreamWaitEvent(g->s_elem, g->ev_dt, 0));
+  g->dt_pending = 0;
+  return HX_OK;
+}
+
 /* The fused stage on one stream (one GPU, volint_update_fused: KG/PI from N = 4 on, or the weak
  * form): face lifting, lifting, face flux and VolInt + update, each a dependent launch of the one
  * before (launch_kernel): the lifting derives w, the face flux computes the Riemann fluxes and the
@@ -508,6 +545,7 @@ static int enqueue_chained_stage(GpuSolver *g, int st, double a, double b) {
     HX_CHECK(launch_lifting(&g->d, &g->ph, 0, g->s_elem, true));
   }
   HX_CHECK(launch_face_flux(&g->d, &g->ph, c, 0, g->d.n_sides, g->s_elem, visc));
+  HX_CHECK(wait_dt(g));
   return launch_volint_update(&g->d, &g->ph, a, b, c, st == 0, g->s_elem, true);
 }
 
@@ -552,6 +590,7 @@ static int enqueue_stages(GpuSolver *g) {
     CU_CHECK(cudaEventRecord(g->ev_faces[st], g->s_side));
     if (volint_update_fused(&g->d)) { /* VolInt after the faces, in the update kernel */
       CU_CHECK(cudaStreamWaitEvent(g->s_elem, g->ev_faces[st], 0));
+      HX_CHECK(wait_dt(g));
       HX_CHECK(launch_volint_update(&g->d, &g->ph, a, b, rk->c[st], st == 0, g->s_elem));
       HX_CHECK(stage_trace_mark(g->trace, T1_END, g->s_elem));
       continue;
@@ -560,6 +599,7 @@ static int enqueue_stages(GpuSolver *g) {
     HX_CHECK(stage_trace_mark(g->trace, T1_VOLINT, g->s_elem));
     CU_CHECK(cudaStreamWaitEvent(g->s_elem, g->ev_faces[st], 0));
     HX_CHECK(launch_fvg_volume(&g->d, &g->ph, g->s_elem)); /* needs the face work's ghosts */
+    HX_CHECK(wait_dt(g));
     HX_CHECK(launch_surface_update(&g->d, &g->ph, a, b, rk->c[st], st == 0, g->s_elem));
     HX_CHECK(stage_trace_mark(g->trace, T1_END, g->s_elem));
   }
@@ -600,7 +640,7 @@ static int enqueue_step(GpuSolver *g) {
     return enqueue_stages_mpi(g);
   }
   HX_CHECK(enqueue_step_switch(g));
-  HX_CHECK(enqueue_timestep(g));
+  HX_CHECK(dt_beside_possible(g) ? enqueue_dt_beside(g) : enqueue_timestep(g));
   return enqueue_stages(g);
 }
 
@@ -739,11 +779,14 @@ extern "C" void gpu_solver_destroy(GpuSolver *g) {
     if (g->ev_stage[st]) cudaEventDestroy(g->ev_stage[st]);
     if (g->ev_faces[st]) cudaEventDestroy(g->ev_faces[st]);
   }
+  if (g->ev_dt_fork) cudaEventDestroy(g->ev_dt_fork);
+  if (g->ev_dt) cudaEventDestroy(g->ev_dt);
   if (g->ev_t0) cudaEventDestroy(g->ev_t0);
   if (g->ev_t1) cudaEventDestroy(g->ev_t1);
   if (g->s_elem) cudaStreamDestroy(g->s_elem);
   if (g->s_side) cudaStreamDestroy(g->s_side);
   if (g->s_mpi) cudaStreamDestroy(g->s_mpi);
+  if (g->s_dt) cudaStreamDestroy(g->s_dt);
   if (g->sc_host) cudaFreeHost(g->sc_host);
   for (int b = 0; b < g->n_buffers; b++) cudaFree(g->buffers[b]);
   free(g);
