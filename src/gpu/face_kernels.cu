@@ -85,26 +85,6 @@ __device__ static void subtract_viscous(const DevData &d, const PhysParams &pp, 
                                         const double *n, double *F) {
   double prim[HX_NPRIM], g[3][HX_NLIFT], Fv[HX_NVAR];
   int bc = info[5] >= 0;
-  if (d.visc_face && !bc) { /* the halves' fluxes from the lifting kernel (node_face_store) */
-    const double *h = d.grad_face + (size_t)side * 2 * HX_NGRAD * d.n2 + f;
-    for (int v = 0; v < HX_NVAR; v++) F[v] -= 0.5 * h[v * d.n2];
-    if (info[2] >= 0) {
-      h += HX_NGRAD * d.n2;
-      for (int v = 0; v < HX_NVAR; v++) F[v] -= 0.5 * h[v * d.n2];
-      return;
-    }
-    received_grad_point(d, side, f, g); /* MPI "mine" side: the slave half from its gradients */
-    cons_to_prim(&pp, uR, prim);
-    if (LES) {
-      const double mu_t = sgs_face_mu_t(d, side, 1, f, uR, g);
-      viscous_flux_normal_les(&pp, prim, mu_t, d.sgs_lambda_factor * mu_t, g[0], g[1], g[2], n,
-                              Fv);
-    } else {
-      viscous_flux_normal(&pp, prim, g[0], g[1], g[2], n, Fv);
-    }
-    for (int v = 0; v < HX_NVAR; v++) F[v] -= 0.5 * Fv[v];
-    return;
-  }
   if (d.grad_face)
     face_grad_point(d, side, 0, f, g);
   else

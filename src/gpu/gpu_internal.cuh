@@ -97,11 +97,6 @@ typedef struct {
   double *grad_face; /* [side][master | slave][3][4][n2]: the lifted gradients at the face points
                       * in the master's orientation, written by the lifting kernel for the face
                       * kernel (lifting_face_gradients); NULL: the face kernel prolongs grad */
-  int visc_face;     /* Gauss-Lobatto nodes with grad_face: a half's block holds, in its first
-                      * HX_NVAR rows, the half's BR1 viscous normal flux F_v(U, grad U) . n
-                      * (the lifting kernel computes it at the node), not its gradients; the
-                      * gradients stay where the face kernel or a neighbour needs them: the
-                      * master half of a boundary side, the slave half of an MPI "yours" side */
   double *U_face; /* [side][master | slave][var][n2]: the states the face lifting kernel prolonged
                    * (Gauss nodes), read by the face flux kernel of the same stage instead of
                    * prolonging again (lifting_face_states); NULL: it prolongs U */

@@ -378,10 +378,6 @@ static int upload_solver(GpuSolver *g, const Solver *s, const GpuOptions *opt) {
       HX_CHECK(dev_alloc(g, (void **)&d->grad_face,
                          sizeof(double) * 2 * HX_NGRAD * s->n_dof_face * d->n_sides, NULL,
                          "face gradients"));
-    /* Gauss-Lobatto nodes: the halves' viscous fluxes instead of their gradients (node_face_store;
-       the face kernel reads 5 values a half instead of 12); HEXDG_VISC_FACE = F: gradients */
-    d->visc_face = d->grad_face && d->node_type == NODE_GAUSS_LOBATTO &&
-                   gpu_env_flag("HEXDG_VISC_FACE", true);
     if (lifting_face_states(d, par_size()))
       HX_CHECK(dev_alloc(g, (void **)&d->U_face,
                          sizeof(double) * 2 * HX_NVAR * s->n_dof_face * d->n_sides, NULL,

@@ -86,43 +86,6 @@ __device__ static void node_face_grad_store(const DevData &d, int e, const int i
   });
 }
 
-/* visc_face: the node's viscous normal flux F_v(u, q) . n into each of its face halves (rows
- * 0..HX_NVAR-1), with the master's unit normal n at the point: the same call and arguments as
- * the face kernel's subtract_viscous, which then reads 5 values per half instead of 12
- * gradients. Gradients instead where they are still needed: a boundary side's master half (the
- * boundary's viscous flux) and an MPI "yours" side's slave half (sent to the master's rank). */
-template <bool LES>
-__device__ static void node_face_store(const DevData &d, const PhysParams &pp, int e,
-                                       const int idx[3], const double *u,
-                                       const double q[3][HX_NLIFT]) {
-  if (!d.visc_face) {
-    node_face_grad_store(d, e, idx, q);
-    return;
-  }
-  double prim[HX_NPRIM];
-  cons_to_prim(&pp, u, prim);
-  node_faces(d, e, idx, [&](int side, int flip, int f) {
-    const int *info = d.side_info + 6 * side;
-    const int slot = flip != 0;
-    double *o = d.grad_face + ((size_t)side * 2 + slot) * HX_NGRAD * d.n2 + f;
-    if (info[5] >= 0 || (slot && info[0] < 0)) {
-      for (int c = 0; c < 3; c++)
-        for (int v = 0; v < HX_NLIFT; v++) o[(c * HX_NLIFT + v) * d.n2] = q[c][v];
-      return;
-    }
-    double n[3], Fv[HX_NVAR];
-    for (int c = 0; c < 3; c++) n[c] = d.face_nvec[((size_t)side * 3 + c) * d.n2 + f];
-    if (LES) {
-      const double mu_t = sgs_face_mu_t(d, side, slot, f, u, q);
-      viscous_flux_normal_les(&pp, prim, mu_t, d.sgs_lambda_factor * mu_t, q[0], q[1], q[2], n,
-                              Fv);
-    } else {
-      viscous_flux_normal(&pp, prim, q[0], q[1], q[2], n, Fv);
-    }
-    for (int v = 0; v < HX_NVAR; v++) o[v * d.n2] = Fv[v];
-  });
-}
-
 /* Gradients of node n: volume term, face values, 1/J. Ja: the element's metrics in shared memory;
  * Dm: Dhat (weak form) or D (strong forms). The strong non-conservative form derives w along the
  * three lines and applies the node's own metrics: 4 instead of 7 shared loads per line point. */
@@ -317,7 +280,7 @@ __global__ static void __launch_bounds__(LINE_THREADS, HEXDG_LINE_MIN_BLOCKS)
     for (int c = 0; c < 3; c++)
 #pragma unroll
       for (int v = 0; v < HX_NLIFT; v++) q[c][v] *= sJ;
-    if (d.grad_face) node_face_store<LES>(d, ph.pp, e, idx, u, q);
+    if (d.grad_face) node_face_grad_store(d, e, idx, q);
     if (!d.grad_face || volume_grad) {
       double *qg = d.grad + (size_t)e * HX_NGRAD * N3 + n;
 #pragma unroll
