@@ -83,6 +83,20 @@ extern "C" int gpu_select_device(char *name, size_t len) {
   return HX_OK;
 }
 
+/* The fill of a device array allocated without host data: zeros, as a fresh process's memory,
+ * so that a solver created after another in one process (the tests) starts from the same bytes.
+ * HEXDG_POISON=all (or a part of the array's name) fills with 0xFF bytes (NaN) instead, to find
+ * an array read before it is written; HEXDG_POISON=list prints the names. */
+static int poison_byte(const char *what) {
+  const char *p = getenv("HEXDG_POISON");
+  if (!p || !*p) return 0;
+  if (!strcmp(p, "list")) {
+    fprintf(stderr, "hexdg poison candidate: %s\n", what);
+    return 0;
+  }
+  return !strcmp(p, "all") || strstr(what, p) ? 0xFF : 0;
+}
+
 /* Allocate and copy one array; bytes are counted for the bytes/DOF report. */
 static int dev_alloc(GpuSolver *g, void **ptr, size_t bytes, const void *host, const char *what) {
   if (g->n_buffers == GPU_MAX_BUFFERS)
@@ -100,6 +114,7 @@ static int dev_alloc(GpuSolver *g, void **ptr, size_t bytes, const void *host, c
   g->buffers[g->n_buffers++] = *ptr;
   g->bytes += bytes;
   if (host) CU_CHECK(cudaMemcpy(*ptr, host, bytes, cudaMemcpyHostToDevice));
+  else CU_CHECK(cudaMemset(*ptr, poison_byte(what), bytes ? bytes : 8));
   return HX_OK;
 }
 
@@ -674,7 +689,8 @@ int gpu_lift_state(GpuSolver *g) {
 
 int gpu_sgs_refresh(GpuSolver *g) {
   if (!g->d.sgs_mu_max) return HX_OK;
-  CU_CHECK(cudaMemset(g->d.sgs_mu_max, 0, sizeof(unsigned long long) * g->d.n_elems));
+  CU_CHECK(cudaMemsetAsync(g->d.sgs_mu_max, 0, sizeof(unsigned long long) * g->d.n_elems,
+                           g->s_elem)); /* before the lifting on its stream */
   HX_CHECK(gpu_lift_state(g));
   CU_CHECK(cudaDeviceSynchronize());
   return HX_OK;
@@ -701,7 +717,12 @@ extern "C" int gpu_upload_state(GpuSolver *g, const double *U, double t) {
       CU_CHECK(cudaDeviceSynchronize());
     }
   }
-  return gpu_sgs_refresh(g);
+  HX_CHECK(gpu_sgs_refresh(g));
+  /* the copies above ran on the legacy stream, which the non-blocking streams do not wait for
+     (and one from pageable memory may return before its DMA lands, a device-to-device one at
+     once): all of them done before the next step */
+  CU_CHECK(cudaDeviceSynchronize());
+  return HX_OK;
 }
 
 extern "C" int gpu_download_state(GpuSolver *g, double *U) {
@@ -813,9 +834,15 @@ static int launch_step(GpuSolver *g) {
   return enqueue_step(g);
 }
 
+/* The next analysis time, stream-ordered before the step through the pinned mirror: a cudaMemcpy
+ * from pageable memory may return before its DMA lands, and the non-blocking streams do not wait
+ * for it. The step graph then read the old t_analyze, landed at dt = 0 and stopped at t = 0 (one
+ * run in 30 under load: test_gpu_rk in ctest -j 3). */
 static int set_t_analyze(GpuSolver *g, double t_analyze) {
   if (t_analyze != g->t_analyze_host) {
-    CU_CHECK(cudaMemcpy(&g->d.sc->t_analyze, &t_analyze, sizeof(double), cudaMemcpyHostToDevice));
+    g->sc_host->t_analyze = t_analyze;
+    CU_CHECK(cudaMemcpyAsync(&g->d.sc->t_analyze, &g->sc_host->t_analyze, sizeof(double),
+                             cudaMemcpyHostToDevice, g->s_elem));
     g->t_analyze_host = t_analyze;
   }
   return HX_OK;
@@ -927,6 +954,7 @@ extern "C" int gpu_max_pressure_set(GpuSolver *g, const double *p_max) {
   if (!g->p_max)
     HX_CHECK(dev_alloc(g, (void **)&g->p_max, sizeof(double) * (n ? n : 1), NULL, "MaxPressure"));
   if (n) CU_CHECK(cudaMemcpy(g->p_max, p_max, sizeof(double) * n, cudaMemcpyHostToDevice));
+  CU_CHECK(cudaDeviceSynchronize()); /* landed before the element stream's next update */
   return HX_OK;
 }
 
@@ -958,9 +986,7 @@ extern "C" size_t gpu_bytes_allocated(const GpuSolver *g) {
 }
 
 extern "C" int gpu_time_steps(GpuSolver *g, int n_steps, double *seconds) {
-  double far = 1e300;
-  CU_CHECK(cudaMemcpy(&g->d.sc->t_analyze, &far, sizeof(double), cudaMemcpyHostToDevice));
-  g->t_analyze_host = far;
+  HX_CHECK(set_t_analyze(g, 1e300));
   CU_CHECK(cudaEventRecord(g->ev_t0, g->s_elem));
   for (int st = 0; st < n_steps; st++) HX_CHECK(launch_step(g));
   CU_CHECK(cudaEventRecord(g->ev_t1, g->s_elem));
