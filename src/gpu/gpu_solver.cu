@@ -516,6 +516,10 @@ static int enqueue_mix_stage(GpuSolver *g, int st) {
                                  g->ev_faces[st], g->s_elem);
 }
 
+/* A 3S* scheme's register copy (rk3s_prepare, before the first update) skips at dt <= 0: it
+ * needs the step's dt, so that dt cannot run beside the first stage (one GPU or several). */
+static bool rk_reads_dt_early(const GpuSolver *g) { return g->rk->form == RK_3SSTAR; }
+
 /* One GPU: the step's dt beside its first stage, on s_dt (lowest priority), as
  * gpu_mpi_timestep_beside on several ranks: the eigenvalue maxima read U, which only the first
  * update changes, and that update alone waits for dt (wait_dt); the stage's kernels before it
@@ -523,7 +527,7 @@ static int enqueue_mix_stage(GpuSolver *g, int st) {
  * chemistry stage; HEXDG_DT_BESIDE=F: dt before the stages. */
 static bool dt_beside_possible(const GpuSolver *g) {
   return !g->d.mech && !g->d.alpha && !g->d.fv_elems && !g->d.fvg_sJ && !g->d.sgs_mu_max &&
-         !g->chem_split && gpu_env_flag("HEXDG_DT_BESIDE", true);
+         !g->chem_split && !rk_reads_dt_early(g) && gpu_env_flag("HEXDG_DT_BESIDE", true);
 }
 
 static int enqueue_dt_beside(GpuSolver *g) {
@@ -644,7 +648,7 @@ static int enqueue_dt(GpuSolver *g) {
 static int enqueue_step(GpuSolver *g) {
   if (g->mpi) { /* dt reduced over the ranks (beside the first stage where it can), the stages */
     HX_CHECK(enqueue_step_switch(g));
-    if (gpu_mpi_dt_beside_possible(g->mpi, &g->d))
+    if (!rk_reads_dt_early(g) && gpu_mpi_dt_beside_possible(g->mpi, &g->d))
       HX_CHECK(gpu_mpi_timestep_beside(g->mpi, &g->d, &g->ph));
     else
       HX_CHECK(gpu_mpi_timestep(g->mpi, &g->d, &g->ph, g->sc_host));
