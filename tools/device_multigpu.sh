@@ -37,6 +37,12 @@ say() { echo "== $(($(date +%s) - t_start)) s: $*"; }
 ngpu=$(nvidia-smi -L 2>/dev/null | grep -c GPU)
 say "GPUs: $ngpu"; nvidia-smi -L; nvidia-smi topo -m 2>/dev/null | head -8
 gpus=1; [ "$ngpu" -ge 2 ] && gpus=1,2; [ "$ngpu" -ge 4 ] && gpus=1,2,4
+# a Python with numpy and h5py (the images differ: Debian's /usr/bin/python3 may lack them)
+py=/usr/bin/python3
+for p in python3 /usr/bin/python3 python3.12 python3.11; do
+  if command -v $p >/dev/null && $p -c "import numpy, h5py" 2>/dev/null; then py=$(command -v $p); break; fi
+done
+say "Python: $py"
 
 left() { echo $(( ${DEADLINE:-585} - ($(date +%s) - t_start) )); }  # seconds to the deadline
 cmp_bin=build-gpu/tests/compare_states
@@ -85,13 +91,13 @@ for part in "$@"; do
   tgv)
     say "TGV scaling (N = 7 split PI NS): weak 1.1e5 / 1e6 with and without graphs, strong 1.7e7"
     w=/tmp/tgvscaling; rm -rf $w
-    OMP_NUM_THREADS=8 timeout 200 /usr/bin/python3 tools/scaling.py run --hexdg "$hexdg" \
+    OMP_NUM_THREADS=8 timeout 200 $py tools/scaling.py run --hexdg "$hexdg" \
       --launcher "$mpiexec -n {n}" --gpus $gpus --modes weak --loads 1.1e5,1e6 --overlap T \
       --graphs T,F --steps 200 --warmup 10 --timeout 40 --out $w
-    OMP_NUM_THREADS=8 timeout 160 /usr/bin/python3 tools/scaling.py run --hexdg "$hexdg" \
+    OMP_NUM_THREADS=8 timeout 160 $py tools/scaling.py run --hexdg "$hexdg" \
       --launcher "$mpiexec -n {n}" --gpus $gpus --modes strong --loads 1.7e7 --overlap T,F \
       --graphs T --steps 30 --warmup 5 --timeout 60 --out $w
-    /usr/bin/python3 tools/scaling.py report --out $w
+    $py tools/scaling.py report --out $w
     for f in scaling.csv scaling.md scaling.png; do [ -f $w/$f ] && cp $w/$f "$out/$f"; done
     grep -E "^PID|bench:|rror" $w/bench.log | cut -c1-200 | tail -60
     ;;
@@ -99,10 +105,10 @@ for part in "$@"; do
     say "IPC exchange kernels: HEXDG_IPC_FUSED = F (chain of nodes) against T (one kernel a side)"
     for fz in F T; do
       w=/tmp/ipc$fz; rm -rf $w
-      HEXDG_IPC_FUSED=$fz OMP_NUM_THREADS=8 timeout $(left) /usr/bin/python3 tools/scaling.py run \
+      HEXDG_IPC_FUSED=$fz OMP_NUM_THREADS=8 timeout $(left) $py tools/scaling.py run \
         --hexdg "$hexdg" --launcher "$mpiexec -n {n}" --gpus $gpus --modes weak --loads 1.1e5,1e6 \
         --overlap T --graphs T --steps 60 --warmup 5 --timeout 25 --out $w
-      HEXDG_IPC_FUSED=$fz OMP_NUM_THREADS=8 timeout $(left) /usr/bin/python3 tools/scaling.py run \
+      HEXDG_IPC_FUSED=$fz OMP_NUM_THREADS=8 timeout $(left) $py tools/scaling.py run \
         --hexdg "$hexdg" --launcher "$mpiexec -n {n}" --gpus $gpus --modes strong --loads 1.7e7 \
         --overlap T --graphs T --steps 12 --warmup 3 --timeout 30 --out $w
       sed "s/^/$fz,/" $w/scaling.csv >>"$out/scaling_ipc.csv"
@@ -128,11 +134,11 @@ for part in "$@"; do
     say "2-D detonation scaling (tools/chem_scaling.py)"
     w=/tmp/detscaling; rm -rf $w
     t=$(left); [ $t -gt ${DET_MAX:-100000} ] && t=$DET_MAX
-    OMP_NUM_THREADS=4 timeout $t /usr/bin/python3 tools/chem_scaling.py run \
+    OMP_NUM_THREADS=4 timeout $t $py tools/chem_scaling.py run \
       --hexdg "$hexdg" --mech .oracle/mechanisms/h2o2.yaml --gpus $gpus \
       --pre-time ${DET_PRE:-1e-5} --steps ${DET_STEPS:-100} --timeout 150 --share ${DET_SHARE:-F,T} ${DET_SET:-} \
       --launcher "$mpiexec -n {n}" --out $w
-    /usr/bin/python3 tools/chem_scaling.py report --out $w
+    $py tools/chem_scaling.py report --out $w
     for f in chem_scaling.csv chem_scaling.md chem_scaling.png; do
       [ -f $w/$f ] && cp $w/$f "$out/$f"
     done
@@ -169,9 +175,9 @@ for part in "$@"; do
       w=/tmp/cells_$name; [ -d $w ] || continue
       grep -E "IniZND|^t = |hexdg finished| rc |rror" $w/log.txt | cut -c1-180 | tail -6
       last=$(ls $w/${name}_State_*.h5 2>/dev/null | tail -1); [ -n "$last" ] || continue
-      (cd $w && /usr/bin/python3 "$OLDPWD/tools/soot_foil.py" --ini $name.ini --hexdg "$hexdg" \
+      (cd $w && $py "$OLDPWD/tools/soot_foil.py" --ini $name.ini --hexdg "$hexdg" \
         "$last" --npz "$oabs/cells_$name.npz" 2>&1 | tail -1)
-      /usr/bin/python3 tools/soot_foil.py --from-npz "$oabs/cells_$name.npz" --xmin 0.03 2>&1 | tail -4
+      $py tools/soot_foil.py --from-npz "$oabs/cells_$name.npz" --xmin 0.03 2>&1 | tail -4
     done
     ;;
   *) echo "unknown part $part" ;;

@@ -29,7 +29,10 @@ struct GpuSolver {
   int use_graphs;
   int chain_stage; /* one GPU, fused update: the stage as a chain of dependent launches */
   cudaStream_t s_elem, s_side, s_mpi;
+  cudaStream_t s_dt; /* one GPU: the step's dt beside its first stage (lowest priority) */
   cudaEvent_t ev_stage[64], ev_faces[64], ev_t0, ev_t1;
+  cudaEvent_t ev_dt_fork, ev_dt; /* the step's dt beside its first stage (enqueue_dt_beside) */
+  int dt_pending;                /* the next update waits for ev_dt (host state while enqueuing) */
   cudaGraphExec_t step_graph;
   /* reacting flow with a chemistry stage: the step in two graphs, dt and the RK stages, so that
    * the chemistry (host-driven bulk-sparse schedule) runs between them */
@@ -80,6 +83,20 @@ extern "C" int gpu_select_device(char *name, size_t len) {
   return HX_OK;
 }
 
+/* The fill of a device array allocated without host data: zeros, as a fresh process's memory,
+ * so that a solver created after another in one process (the tests) starts from the same bytes.
+ * HEXDG_POISON=all (or a part of the array's name) fills with 0xFF bytes (NaN) instead, to find
+ * an array read before it is written; HEXDG_POISON=list prints the names. */
+static int poison_byte(const char *what) {
+  const char *p = getenv("HEXDG_POISON");
+  if (!p || !*p) return 0;
+  if (!strcmp(p, "list")) {
+    fprintf(stderr, "hexdg poison candidate: %s\n", what);
+    return 0;
+  }
+  return !strcmp(p, "all") || strstr(what, p) ? 0xFF : 0;
+}
+
 /* Allocate and copy one array; bytes are counted for the bytes/DOF report. */
 static int dev_alloc(GpuSolver *g, void **ptr, size_t bytes, const void *host, const char *what) {
   if (g->n_buffers == GPU_MAX_BUFFERS)
@@ -97,6 +114,7 @@ static int dev_alloc(GpuSolver *g, void **ptr, size_t bytes, const void *host, c
   g->buffers[g->n_buffers++] = *ptr;
   g->bytes += bytes;
   if (host) CU_CHECK(cudaMemcpy(*ptr, host, bytes, cudaMemcpyHostToDevice));
+  else CU_CHECK(cudaMemset(*ptr, poison_byte(what), bytes ? bytes : 8));
   return HX_OK;
 }
 
@@ -401,12 +419,15 @@ static int create_streams(GpuSolver *g) {
   CU_CHECK(cudaStreamCreateWithPriority(&g->s_elem, cudaStreamNonBlocking, least));
   CU_CHECK(cudaStreamCreateWithPriority(&g->s_side, cudaStreamNonBlocking, (least + greatest) / 2));
   CU_CHECK(cudaStreamCreateWithPriority(&g->s_mpi, cudaStreamNonBlocking, greatest));
+  CU_CHECK(cudaStreamCreateWithPriority(&g->s_dt, cudaStreamNonBlocking, least));
   for (int st = 0; st < g->rk->n_stages; st++) {
     CU_CHECK(cudaEventCreateWithFlags(&g->ev_stage[st], cudaEventDisableTiming));
     CU_CHECK(cudaEventCreateWithFlags(&g->ev_faces[st], cudaEventDisableTiming));
   }
   CU_CHECK(cudaEventCreate(&g->ev_t0));
   CU_CHECK(cudaEventCreate(&g->ev_t1));
+  CU_CHECK(cudaEventCreateWithFlags(&g->ev_dt_fork, cudaEventDisableTiming));
+  CU_CHECK(cudaEventCreateWithFlags(&g->ev_dt, cudaEventDisableTiming));
   CU_CHECK(cudaMallocHost((void **)&g->sc_host, sizeof(StepScalars)));
   return HX_OK;
 }
@@ -495,6 +516,37 @@ static int enqueue_mix_stage(GpuSolver *g, int st) {
                                  g->ev_faces[st], g->s_elem);
 }
 
+/* A 3S* scheme's register copy (rk3s_prepare, before the first update) skips at dt <= 0: it
+ * needs the step's dt, so that dt cannot run beside the first stage (one GPU or several). */
+static bool rk_reads_dt_early(const GpuSolver *g) { return g->rk->form == RK_3SSTAR; }
+
+/* One GPU: the step's dt beside its first stage, on s_dt (lowest priority), as
+ * gpu_mpi_timestep_beside on several ranks: the eigenvalue maxima read U, which only the first
+ * update changes, and that update alone waits for dt (wait_dt); the stage's kernels before it
+ * read dt only to skip a failed step, with c = 0. Air without shock capturing, LES or a
+ * chemistry stage; HEXDG_DT_BESIDE=F: dt before the stages. */
+static bool dt_beside_possible(const GpuSolver *g) {
+  return !g->d.mech && !g->d.alpha && !g->d.fv_elems && !g->d.fvg_sJ && !g->d.sgs_mu_max &&
+         !g->chem_split && !rk_reads_dt_early(g) && gpu_env_flag("HEXDG_DT_BESIDE", true);
+}
+
+static int enqueue_dt_beside(GpuSolver *g) {
+  CU_CHECK(cudaEventRecord(g->ev_dt_fork, g->s_elem));
+  CU_CHECK(cudaStreamWaitEvent(g->s_dt, g->ev_dt_fork, 0));
+  HX_CHECK(launch_timestep(&g->d, &g->ph, g->s_dt));
+  CU_CHECK(cudaEventRecord(g->ev_dt, g->s_dt));
+  g->dt_pending = 1;
+  return HX_OK;
+}
+
+/* Before the first update of a step whose dt runs beside it. */
+static int wait_dt(GpuSolver *g) {
+  if (!g->dt_pending) return HX_OK;
+  CU_CHECK(cudaStreamWaitEvent(g->s_elem, g->ev_dt, 0));
+  g->dt_pending = 0;
+  return HX_OK;
+}
+
 /* The fused stage on one stream (one GPU, volint_update_fused: KG/PI from N = 4 on, or the weak
  * form): face lifting, lifting, face flux and VolInt + update, each a dependent launch of the one
  * before (launch_kernel): the lifting derives w, the face flux computes the Riemann fluxes and the
@@ -508,6 +560,7 @@ static int enqueue_chained_stage(GpuSolver *g, int st, double a, double b) {
     HX_CHECK(launch_lifting(&g->d, &g->ph, 0, g->s_elem, true));
   }
   HX_CHECK(launch_face_flux(&g->d, &g->ph, c, 0, g->d.n_sides, g->s_elem, visc));
+  HX_CHECK(wait_dt(g));
   return launch_volint_update(&g->d, &g->ph, a, b, c, st == 0, g->s_elem, true);
 }
 
@@ -552,6 +605,7 @@ static int enqueue_stages(GpuSolver *g) {
     CU_CHECK(cudaEventRecord(g->ev_faces[st], g->s_side));
     if (volint_update_fused(&g->d)) { /* VolInt after the faces, in the update kernel */
       CU_CHECK(cudaStreamWaitEvent(g->s_elem, g->ev_faces[st], 0));
+      HX_CHECK(wait_dt(g));
       HX_CHECK(launch_volint_update(&g->d, &g->ph, a, b, rk->c[st], st == 0, g->s_elem));
       HX_CHECK(stage_trace_mark(g->trace, T1_END, g->s_elem));
       continue;
@@ -560,6 +614,7 @@ static int enqueue_stages(GpuSolver *g) {
     HX_CHECK(stage_trace_mark(g->trace, T1_VOLINT, g->s_elem));
     CU_CHECK(cudaStreamWaitEvent(g->s_elem, g->ev_faces[st], 0));
     HX_CHECK(launch_fvg_volume(&g->d, &g->ph, g->s_elem)); /* needs the face work's ghosts */
+    HX_CHECK(wait_dt(g));
     HX_CHECK(launch_surface_update(&g->d, &g->ph, a, b, rk->c[st], st == 0, g->s_elem));
     HX_CHECK(stage_trace_mark(g->trace, T1_END, g->s_elem));
   }
@@ -593,14 +648,14 @@ static int enqueue_dt(GpuSolver *g) {
 static int enqueue_step(GpuSolver *g) {
   if (g->mpi) { /* dt reduced over the ranks (beside the first stage where it can), the stages */
     HX_CHECK(enqueue_step_switch(g));
-    if (gpu_mpi_dt_beside_possible(g->mpi, &g->d))
+    if (!rk_reads_dt_early(g) && gpu_mpi_dt_beside_possible(g->mpi, &g->d))
       HX_CHECK(gpu_mpi_timestep_beside(g->mpi, &g->d, &g->ph));
     else
       HX_CHECK(gpu_mpi_timestep(g->mpi, &g->d, &g->ph, g->sc_host));
     return enqueue_stages_mpi(g);
   }
   HX_CHECK(enqueue_step_switch(g));
-  HX_CHECK(enqueue_timestep(g));
+  HX_CHECK(dt_beside_possible(g) ? enqueue_dt_beside(g) : enqueue_timestep(g));
   return enqueue_stages(g);
 }
 
@@ -638,7 +693,8 @@ int gpu_lift_state(GpuSolver *g) {
 
 int gpu_sgs_refresh(GpuSolver *g) {
   if (!g->d.sgs_mu_max) return HX_OK;
-  CU_CHECK(cudaMemset(g->d.sgs_mu_max, 0, sizeof(unsigned long long) * g->d.n_elems));
+  CU_CHECK(cudaMemsetAsync(g->d.sgs_mu_max, 0, sizeof(unsigned long long) * g->d.n_elems,
+                           g->s_elem)); /* before the lifting on its stream */
   HX_CHECK(gpu_lift_state(g));
   CU_CHECK(cudaDeviceSynchronize());
   return HX_OK;
@@ -665,7 +721,12 @@ extern "C" int gpu_upload_state(GpuSolver *g, const double *U, double t) {
       CU_CHECK(cudaDeviceSynchronize());
     }
   }
-  return gpu_sgs_refresh(g);
+  HX_CHECK(gpu_sgs_refresh(g));
+  /* the copies above ran on the legacy stream, which the non-blocking streams do not wait for
+     (and one from pageable memory may return before its DMA lands, a device-to-device one at
+     once): all of them done before the next step */
+  CU_CHECK(cudaDeviceSynchronize());
+  return HX_OK;
 }
 
 extern "C" int gpu_download_state(GpuSolver *g, double *U) {
@@ -739,11 +800,14 @@ extern "C" void gpu_solver_destroy(GpuSolver *g) {
     if (g->ev_stage[st]) cudaEventDestroy(g->ev_stage[st]);
     if (g->ev_faces[st]) cudaEventDestroy(g->ev_faces[st]);
   }
+  if (g->ev_dt_fork) cudaEventDestroy(g->ev_dt_fork);
+  if (g->ev_dt) cudaEventDestroy(g->ev_dt);
   if (g->ev_t0) cudaEventDestroy(g->ev_t0);
   if (g->ev_t1) cudaEventDestroy(g->ev_t1);
   if (g->s_elem) cudaStreamDestroy(g->s_elem);
   if (g->s_side) cudaStreamDestroy(g->s_side);
   if (g->s_mpi) cudaStreamDestroy(g->s_mpi);
+  if (g->s_dt) cudaStreamDestroy(g->s_dt);
   if (g->sc_host) cudaFreeHost(g->sc_host);
   for (int b = 0; b < g->n_buffers; b++) cudaFree(g->buffers[b]);
   free(g);
@@ -774,9 +838,15 @@ static int launch_step(GpuSolver *g) {
   return enqueue_step(g);
 }
 
+/* The next analysis time, stream-ordered before the step through the pinned mirror: a cudaMemcpy
+ * from pageable memory may return before its DMA lands, and the non-blocking streams do not wait
+ * for it. The step graph then read the old t_analyze, landed at dt = 0 and stopped at t = 0 (one
+ * run in 30 under load: test_gpu_rk in ctest -j 3). */
 static int set_t_analyze(GpuSolver *g, double t_analyze) {
   if (t_analyze != g->t_analyze_host) {
-    CU_CHECK(cudaMemcpy(&g->d.sc->t_analyze, &t_analyze, sizeof(double), cudaMemcpyHostToDevice));
+    g->sc_host->t_analyze = t_analyze;
+    CU_CHECK(cudaMemcpyAsync(&g->d.sc->t_analyze, &g->sc_host->t_analyze, sizeof(double),
+                             cudaMemcpyHostToDevice, g->s_elem));
     g->t_analyze_host = t_analyze;
   }
   return HX_OK;
@@ -888,6 +958,7 @@ extern "C" int gpu_max_pressure_set(GpuSolver *g, const double *p_max) {
   if (!g->p_max)
     HX_CHECK(dev_alloc(g, (void **)&g->p_max, sizeof(double) * (n ? n : 1), NULL, "MaxPressure"));
   if (n) CU_CHECK(cudaMemcpy(g->p_max, p_max, sizeof(double) * n, cudaMemcpyHostToDevice));
+  CU_CHECK(cudaDeviceSynchronize()); /* landed before the element stream's next update */
   return HX_OK;
 }
 
@@ -919,9 +990,7 @@ extern "C" size_t gpu_bytes_allocated(const GpuSolver *g) {
 }
 
 extern "C" int gpu_time_steps(GpuSolver *g, int n_steps, double *seconds) {
-  double far = 1e300;
-  CU_CHECK(cudaMemcpy(&g->d.sc->t_analyze, &far, sizeof(double), cudaMemcpyHostToDevice));
-  g->t_analyze_host = far;
+  HX_CHECK(set_t_analyze(g, 1e300));
   CU_CHECK(cudaEventRecord(g->ev_t0, g->s_elem));
   for (int st = 0; st < n_steps; st++) HX_CHECK(launch_step(g));
   CU_CHECK(cudaEventRecord(g->ev_t1, g->s_elem));

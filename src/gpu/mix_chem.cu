@@ -54,6 +54,8 @@ extern "C" int mix_chem_create(const DevData *d, const ChemMech *host_mech, MixC
   CU_CHECK(cudaMemset(c->elem_steps, 0, sizeof(unsigned long long) * ne));
   CU_CHECK(cudaMalloc(&c->dof_steps, sizeof(int) * n));
   CU_CHECK(cudaMemset(c->dof_steps, 0, sizeof(int) * n));
+  /* the legacy stream's memsets done before the element stream's chemistry reads them */
+  CU_CHECK(cudaDeviceSynchronize());
   return HX_OK;
 }
 

@@ -55,6 +55,9 @@ extern "C" int gpu_rp_create(GpuSolver *g, const struct RecordPoints *rp, GpuRec
   CU_CHECK(cudaMemcpy(r->weights, rp->weights, sizeof(double) * 3 * rp->np * rp->n_local,
                       cudaMemcpyHostToDevice));
   (void)g;
+  /* landed before the element stream's first sample (a copy from pageable memory may return
+     before its DMA does) */
+  CU_CHECK(cudaDeviceSynchronize());
   return HX_OK;
 }
 

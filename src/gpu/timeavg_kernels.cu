@@ -79,6 +79,9 @@ extern "C" int gpu_timeavg_create(GpuSolver *g, const TimeAvgMap *map, const dou
   CU_CHECK(cudaMalloc((void **)&ta->last, bytes));
   CU_CHECK(cudaMemset(ta->sums, 0, bytes));
   if (ta->n) CU_CHECK(cudaMemcpy(ta->last, last, bytes, cudaMemcpyHostToDevice));
+  /* landed before the element stream's first update reads them (a copy from pageable memory
+     may return before its DMA does) */
+  CU_CHECK(cudaDeviceSynchronize());
   return HX_OK;
 }
 
