@@ -39,9 +39,12 @@ int mixture_define_params(Params *p) {
                          "Reacting flow with IniExactFunc = 16 (hexdg): behind the plane through "
                          "IniCenter normal to IniAxis, the ZND profile of RefState 2's mixture "
                          "(hexdg znd: the von Neumann state, then the reaction zone) travelling "
-                         "along IniAxis at IniZNDSpeed, and its last state further behind; ahead "
-                         "of the plane RefState 2. RefState 1 is not used. The profile is "
-                         "computed to the farthest node behind the plane."));
+                         "along IniAxis at IniZNDSpeed relative to the unburnt gas, and its "
+                         "last state further behind; ahead of the plane RefState 2. RefState 1 "
+                         "is not used. The profile is computed to the farthest node behind the "
+                         "plane. RefState 2 may move: with its velocity -D along IniAxis the "
+                         "front stays in place (the shock-attached frame; inflow BC 2 ahead, "
+                         "outflow BC 24 behind)."));
   HX_CHECK(params_define(p, "Exactfunc", "IniZNDPocket", PARAM_REAL_ARRAY, 6,
                          "(/0.,0.,0.,0.,0.,0./)", false,
                          "IniZND: a box (/xmin,ymin,zmin,xmax,ymax,zmax/) of the initial state "
@@ -49,8 +52,8 @@ int mixture_define_params(Params *p) {
                          "the front that perturbs the planar wave (as in the cellular-detonation "
                          "studies of Oran et al. 1998 and Deiterding 2011); all zero: none."));
   HX_CHECK(params_define(p, "Exactfunc", "IniZNDSpeed", PARAM_REAL, 0, "0.", false,
-                         "Speed of the IniZND detonation, m/s; 0: the Chapman-Jouguet speed of "
-                         "RefState 2's mixture."));
+                         "Speed of the IniZND detonation relative to the unburnt gas, m/s; 0: "
+                         "the Chapman-Jouguet speed of RefState 2's mixture."));
   HX_CHECK(params_define(p, "EquationOfState", "SpeciesSchmidt", PARAM_STRING, 0, "", false,
                          "Reacting flow with mu0 > 0: constant Schmidt numbers Sc_k of the Fick "
                          "diffusion, D_k = mu / (rho Sc_k), instead of SpeciesLewis; the same "
@@ -280,6 +283,15 @@ static int mixture_transport_init(const Params *p, Solver *s) {
   return HX_OK;
 }
 
+/* RefState 2's velocity along IniAxis: the ZND wave runs at D relative to the unburnt gas, so
+ * at D + this in the frame of the mesh; RefState 2 at -D_CJ along the axis holds the front in
+ * place (the shock-attached frame of Henrick, Aslam & Powers 2006, J. Comput. Phys. 213:311). */
+static double znd_unburnt_normal_velocity(const Solver *s) {
+  double un = 0.0;
+  for (int k = 0; k < 3; k++) un += s->exact.ref_prim[1][VEL1 + k] * s->znd_axis[k];
+  return un;
+}
+
 /* IniZND: the ZND profile of RefState 2's mixture, to the farthest node behind the plane. */
 static int mixture_znd_init(const Params *p, Solver *s) {
   bool on = false;
@@ -331,19 +343,24 @@ static int mixture_znd_init(const Params *p, Solver *s) {
   const ZndProfile *z = s->znd;
   if (par_is_root())
     printf("  IniZND: D %.2f m/s, von Neumann %.1f K %.4g Pa, induction length %.4g m, "
-           "half-reaction length %.4g m; profile to %.4g m behind the front (%ld samples)\n",
-           D, z->T[0], z->p[0], z->x_induction, z->x_half, z->x[z->n - 1], z->n);
+           "half-reaction length %.4g m; profile to %.4g m behind the front (%ld samples); the "
+           "front moves at %.2f m/s along IniAxis in this frame\n",
+           D, z->T[0], z->p[0], z->x_induction, z->x_half, z->x[z->n - 1], z->n,
+           D + znd_unburnt_normal_velocity(s));
   return HX_OK;
 }
 
-/* The IniZND state at x, t: the profile at the distance behind the front, which has moved D t
- * along the axis from the plane; ahead of it RefState 2. Linear in x between the samples. */
+/* The IniZND state at x, t: the profile at the distance behind the front, which has moved
+ * (D + u2) t along the axis from the plane (u2: RefState 2's velocity along it); ahead of it
+ * RefState 2. Behind it the gas moves at RefState 2's velocity plus D - w along the axis (w: the
+ * flow speed relative to the front). Linear in x between the samples. */
 static void mixture_znd_state(const Solver *s, const double x[3], double t, double *U) {
   const ZndProfile *z = s->znd;
   const ChemMech *m = s->mech;
+  const double front_speed = z->D + znd_unburnt_normal_velocity(s);
   double xi = 0.0;
   for (int k = 0; k < 3; k++)
-    xi += (s->exact.center[k] + z->D * t * s->znd_axis[k] - x[k]) * s->znd_axis[k];
+    xi += (s->exact.center[k] + front_speed * t * s->znd_axis[k] - x[k]) * s->znd_axis[k];
   if (xi <= 0.0) {
     memcpy(U, s->ref_U + s->n_var, sizeof(double) * (size_t)s->n_var);
     return;
@@ -367,8 +384,10 @@ static void mixture_znd_state(const Solver *s, const double x[3], double t, doub
   for (int k = 0; k < z->ns; k++) Y[k] /= sum;
   const double T = (1 - f) * z->T[lo] + f * z->T[b], p = (1 - f) * z->p[lo] + f * z->p[b];
   const double w = (1 - f) * z->w[lo] + f * z->w[b];
-  const double rho = p * chem_mean_mw(m, Y, 1) / (CHEM_R * T), vel[3] = {
-      (z->D - w) * s->znd_axis[0], (z->D - w) * s->znd_axis[1], (z->D - w) * s->znd_axis[2]};
+  const double *u2 = &s->exact.ref_prim[1][VEL1];
+  const double rho = p * chem_mean_mw(m, Y, 1) / (CHEM_R * T),
+               vel[3] = {u2[0] + (z->D - w) * s->znd_axis[0], u2[1] + (z->D - w) * s->znd_axis[1],
+                         u2[2] + (z->D - w) * s->znd_axis[2]};
   mix_prim_to_cons(m, rho, vel, T, Y, U);
 }
 

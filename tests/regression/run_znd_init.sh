@@ -4,7 +4,8 @@
 # spacing; tools/front_speed.py reads the positions), the run prints the von Neumann state of
 # `hexdg znd`, and the front runs at the CJ speed from the first microseconds (the speed over
 # 4..5 us within 2 %; a driver needs several to settle, parameter_files/detonation_h2air_1d.ini).
-# IniZNDPocket puts the unburnt gas into a box behind the front and changes nothing else.
+# With RefState 2 flowing in at -D_CJ the front stays where it started (the shock-attached
+# frame). IniZNDPocket puts the unburnt gas into a box behind the front and changes nothing else.
 # A bad set-up (IniZND without IniExactFunc 16, an empty pocket) is an error that says so. Skips (77) without the
 # mechanism or a python3 with numpy and h5py.
 # usage: run_znd_init.sh path/to/hexdg repo_root
@@ -38,6 +39,24 @@ check "t = 0: the lead shock at IniCenter (0.004 m) within a node spacing ($x0)"
 v=$(awk '$1 == "4e-06" {a = $2} $1 == "5e-06" {b = $2} END {printf "%.2f", (b - a) / 1e-6}' front.txt)
 check "the front at D_CJ from the start: 4..5 us at $v m/s, D_CJ $D" \
   awk -v a="$v" -v b="$D" 'BEGIN{exit !(b > 0 && (a-b)/b < 0.02 && (b-a)/b < 0.02)}'
+# The shock-attached frame: RefState 2 flows in at -D_CJ (BC 2 ahead), the products leave
+# through BC 24 at p_CJ behind (RefState 1's pressure): the front stays at IniCenter where the
+# lab-frame run above moved it 2 mm a microsecond. 1 cm channel, 3 us.
+p_cj=$(awk '/^cj_equilibrium/{print $6}' znd.txt)
+sed -e 's|^ProjectName .*|ProjectName = ff|' -e 's|^tend .*|tend = 3e-6|' \
+    -e 's|^BoxElems .*|BoxElems = (/25,1,1/)|' -e 's|^BoxUpper .*|BoxUpper = (/0.01,0.0004,0.0004/)|' \
+    -e 's|^BoundaryType *= (/9,0/)|BoundaryType = (/24,1/)|' \
+    -e "s|^RefState *= (/5.98163,.*|RefState = (/1.6,0.,0.,0.,$p_cj/)|" \
+    -e "s|^RefState *= (/0.849462,0.,.*|RefState = (/0.849462,-$D,0.,0.,101325./)|" znd.ini >ff.ini
+OMP_NUM_THREADS=2 "$hexdg" ff.ini >ff.txt 2>&1
+check "the shock-attached frame: the run" grep -q "hexdg finished" ff.txt
+check "the shock-attached frame: the front moves at 0 m/s in the mesh's frame (the run says)" \
+  grep -q "the front moves at -*0.00 m/s" ff.txt
+"$py" "$root/tools/front_speed.py" --ini ff.ini --hexdg "$hexdg" -v 'ff_State_*.h5' >ff_front.txt 2>&1
+drift=$(awk 'NF == 2 && $1 ~ /e-0|^0$/ {d = $2 - 0.004; if (d < 0) d = -d; if (d > m) m = d} END {printf "%.3e", m}' ff_front.txt)
+nf=$(awk 'NF == 2 && $1 ~ /e-0|^0$/' ff_front.txt | wc -l)
+check "the shock-attached frame: the lead shock within 0.3 mm of IniCenter over 0..3 us ($drift m, $nf files)" \
+  awk -v d="$drift" -v n="$nf" 'BEGIN{exit !(n >= 4 && d < 3e-4)}'
 # IniZNDPocket: unreacted gas (RefState 2) in a box behind the front, elements 3 and 4
 # (x 1.2 .. 2 mm) and the face nodes on its planes; every other node as without it
 sed -e 's|^tend .*|tend = 1e-8|' -e 's|^ProjectName .*|ProjectName = pk0|' znd.ini >pk0.ini
