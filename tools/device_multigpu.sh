@@ -24,7 +24,9 @@
 #            pocket alone and with 2 % density noise; soot foils (tools/soot_foil.py --npz) to
 #            $OUT/cells_<run>.npz, drawn elsewhere with --from-npz. CELLS_ELEMS, CELLS_UPPER,
 #            CELLS_POCKET replace BoxElems, BoxUpper, IniZNDPocket; CELLS_KEYS adds one line
-#            (e.g. "FV_alpha_max = 0.25")
+#            (e.g. "FV_alpha_max = 0.25"); CELLS_CASE=detonation_h2o2ar_2d_front runs the
+#            shock-attached twin (give CELLS_ELEMS, CELLS_UPPER and CELLS_POCKET of that file; its
+#            foil comes from RecordFrontPressure with x = CELLS_SPEED t, default 1616.9 m/s)
 # Files in $OUT (at most 8): multigpu.log, scaling.csv, scaling.md, scaling.png, chem_scaling.csv,
 # chem_scaling.md, chem_scaling.png, cascade.log, cells_*.npz (and build.log on a failure).
 set -u
@@ -153,7 +155,7 @@ for part in "$@"; do
         -e "s|^ProjectName .*|ProjectName = $name|" -e "s|^BoxElems .*|BoxElems = ${CELLS_ELEMS:-(/300,100,1/)}|" \
         -e "s|^BoxUpper .*|BoxUpper = ${CELLS_UPPER:-(/0.09,0.03,0.0003/)}|" -e 's|^IniAxis .*|IniAxis = (/1.,0.,0./)|' \
         -e "s|^tend .*|tend = ${CELLS_TEND:-52e-6}|" -e 's|^Analyze_dt .*|Analyze_dt = 13e-6|' \
-        -e 's|^nWriteData .*|nWriteData = 1|' parameter_files/detonation_h2o2ar_2d.ini >$w/$name.ini
+        -e 's|^nWriteData .*|nWriteData = 1|' parameter_files/${CELLS_CASE:-detonation_h2o2ar_2d}.ini >$w/$name.ini
       local line key
       for line in "IniZND = T" "IniZNDPocket = ${CELLS_POCKET:-(/0.006,0.011,-1.,0.0085,0.017,1./)}" \
           "$@" ${CELLS_KEYS:+"$CELLS_KEYS"}; do  # a key given here replaces the file's
@@ -174,9 +176,15 @@ for part in "$@"; do
     for name in pocket noise; do
       w=/tmp/cells_$name; [ -d $w ] || continue
       grep -E "IniZND|^t = |hexdg finished| rc |rror" $w/log.txt | cut -c1-180 | tail -6
-      last=$(ls $w/${name}_State_*.h5 2>/dev/null | tail -1); [ -n "$last" ] || continue
-      (cd $w && $py "$OLDPWD/tools/soot_foil.py" --ini $name.ini --hexdg "$hexdg" \
-        "$last" --npz "$oabs/cells_$name.npz" 2>&1 | tail -1)
+      front=$(ls $w/${name}_FrontPressure_*.h5 2>/dev/null | tail -1)
+      last=$(ls $w/${name}_State_*.h5 2>/dev/null | tail -1); [ -n "$last$front" ] || continue
+      if [ -n "$front" ]; then  # the shock-attached frame: the front-pressure record, x = D t
+        $py tools/soot_foil.py --front "$front" --speed ${CELLS_SPEED:-1616.9} \
+          --npz "$oabs/cells_$name.npz" 2>&1 | tail -1
+      else
+        (cd $w && $py "$OLDPWD/tools/soot_foil.py" --ini $name.ini --hexdg "$hexdg" \
+          "$last" --npz "$oabs/cells_$name.npz" 2>&1 | tail -1)
+      fi
       $py tools/soot_foil.py --from-npz "$oabs/cells_$name.npz" --xmin 0.03 2>&1 | tail -4
     done
     ;;

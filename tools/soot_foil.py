@@ -4,6 +4,7 @@ run (RecordMaxPressure = T, FieldData MaxPressure of a hexdg state file), as a p
 cell width from it.
 
 usage: soot_foil.py --ini case.ini [--hexdg PATH] STATE.h5 [--npz out.npz]    (extract)
+       soot_foil.py --front RUN_FrontPressure_<t>.h5 --speed D [--npz out.npz]  (extract)
        soot_foil.py --from-npz in.npz [--png out.png] [--xmin X] [--xmax X] [--lambda-ref L]
                                                                                (analyse)
        soot_foil.py --ini case.ini STATE.h5 --png out.png ...                   (both at once)
@@ -14,6 +15,10 @@ has one element layer in z) are binned to a regular x-y image, each pixel the la
 of its nodes, with the pixel size of the mean node spacing. The image (and the state's time) go
 to --npz: a few MB where the state file is hundreds, so a GPU machine without matplotlib can
 extract and the plot is made elsewhere.
+
+Front: a detonation held in place by the shock-attached frame (RefState 2 flowing in at -D)
+leaves no tracks in MaxPressure; its RecordFrontPressure file (the largest pressure per y bin and
+time interval) becomes the image with x = D t, and is analysed the same way.
 
 Analyse: the image divided by the CJ pressure (--p-cj, else its median over the burnt region),
 drawn with x along the tube (PNG); the cell width from the transverse spectrum: for every column
@@ -86,6 +91,27 @@ def extract(args):
             "time": state.time}
 
 
+def extract_front(args):
+    """The image of a front-pressure record (RecordFrontPressure: rows in time, bins in y) with
+    x = D t: the lab frame's soot foil of a front held in place by the shock-attached frame."""
+    import h5py
+
+    if not (args.speed and args.speed > 0):
+        fail("--front needs --speed D (m/s): the detonation's speed, -u of the inflow RefState")
+    with h5py.File(args.front, "r") as f:
+        for key in ("Time", "Y", "FrontPressure"):
+            if key not in f:
+                fail(f"{args.front}: no dataset {key} (a file of RecordFrontPressure?)")
+        t, y, rows = f["Time"][...], f["Y"][...], np.asarray(f["FrontPressure"][...], dtype=float)
+    if rows.ndim != 2 or rows.shape[0] < 2:
+        fail(f"{args.front}: {rows.shape[0] if rows.ndim == 2 else 0} rows; the record needs two "
+             "or more")
+    img = rows.T.copy()  # y down the rows, x = D t along the columns
+    img[img <= 0.0] = np.nan  # bins no node fell into
+    return {"pmax": img, "x0": args.speed * t[0], "x1": args.speed * t[-1], "y0": y[0],
+            "y1": y[-1], "time": t[-1]}
+
+
 def transverse_spectrum(img, x, xmin, xmax=np.inf):
     """Summed power spectrum over y of the columns with xmin <= x < xmax (mean removed per
     column)."""
@@ -154,6 +180,9 @@ def main():
     ap.add_argument("state", nargs="?", help="state file with FieldData MaxPressure")
     ap.add_argument("--ini", help="the run's parameter file (built-in box meshes)")
     ap.add_argument("--hexdg", help="hexdg executable (for `hexdg mesh box`)")
+    ap.add_argument("--front", help="a RecordFrontPressure file instead of a state (rows in "
+                    "time become x = D t; needs --speed)")
+    ap.add_argument("--speed", type=float, help="with --front: the detonation speed D [m/s]")
     ap.add_argument("--npz", help="write the extracted image here")
     ap.add_argument("--from-npz", help="analyse an image written with --npz")
     ap.add_argument("--png", help="draw the soot foil")
@@ -169,13 +198,13 @@ def main():
         with np.load(args.from_npz) as f:
             data = {k: f[k] for k in f.files}
         data = {k: (v if v.ndim else float(v)) for k, v in data.items()}
-    elif args.state:
-        data = extract(args)
+    elif args.state or args.front:
+        data = extract_front(args) if args.front else extract(args)
         if args.npz:
             np.savez_compressed(args.npz, **data)
             print(f"wrote {args.npz} ({data['pmax'].shape[1]} x {data['pmax'].shape[0]} pixels)")
     else:
-        fail("give a state file or --from-npz")
+        fail("give a state file, --front or --from-npz")
     if args.from_npz or args.png or not args.npz:
         analyse(data, args)
 

@@ -75,21 +75,40 @@ int launch_tgv_sums(const DevData *d, const DevPhysics *ph, double *elem_sums, d
 /* Numerical soot foil (analysis/maxpressure.c): p_max = max(p_max, p) at every node after a step;
  * p from the node states P of the mixture (current after every stage and chemistry stage), from
  * U for air. */
+__device__ static double node_pressure(const DevData &d, const DevPhysics &ph, size_t i) {
+  const size_t e = i / d.n3, q = i % d.n3;
+  if (d.mech) return d.P[(e * MIX_NP(d.n_species) + PRES) * d.n3 + q];
+  double u[HX_NVAR];
+  for (int v = 0; v < HX_NVAR; v++) u[v] = d.U[(e * d.nvar + v) * d.n3 + q];
+  return pressure_from_cons(&ph.pp, u);
+}
+
 __global__ static void max_pressure_kernel(DevData d, DevPhysics ph, double *p_max) {
   const size_t n = (size_t)d.n_elems * d.n3;
   for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n;
+       i += (size_t)gridDim.x * blockDim.x)
+    p_max[i] = fmax(p_max[i], node_pressure(d, ph, i));
+}
+
+/* The front-pressure record (analysis/frontpressure.c): each node's pressure into its y bin. */
+__global__ static void front_pressure_kernel(DevData d, DevPhysics ph, const int *bin,
+                                             unsigned long long *row) {
+  const size_t n = (size_t)d.n_elems * d.n3;
+  for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n;
        i += (size_t)gridDim.x * blockDim.x) {
-    const size_t e = i / d.n3, q = i % d.n3;
-    double p;
-    if (d.mech) {
-      p = d.P[(e * MIX_NP(d.n_species) + PRES) * d.n3 + q];
-    } else {
-      double u[HX_NVAR];
-      for (int v = 0; v < HX_NVAR; v++) u[v] = d.U[(e * d.nvar + v) * d.n3 + q];
-      p = pressure_from_cons(&ph.pp, u);
-    }
-    p_max[i] = fmax(p_max[i], p);
+    const double p = node_pressure(d, ph, i);
+    if (p > 0.0) atomicMax(&row[bin[i]], (unsigned long long)__double_as_longlong(p));
   }
+}
+
+int launch_front_pressure(const DevData *d, const DevPhysics *ph, const int *bin,
+                          unsigned long long *row, cudaStream_t s) {
+  const size_t n = (size_t)d->n_elems * d->n3;
+  if (n == 0) return HX_OK;
+  const int blocks = (int)((n + 255) / 256 < 65535 ? (n + 255) / 256 : 65535);
+  front_pressure_kernel<<<blocks, 256, 0, s>>>(*d, *ph, bin, row);
+  CU_CHECK(cudaGetLastError());
+  return HX_OK;
 }
 
 int launch_max_pressure(const DevData *d, const DevPhysics *ph, double *p_max, cudaStream_t s) {

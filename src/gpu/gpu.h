@@ -84,6 +84,12 @@ int gpu_sgs_field(GpuSolver *g, double *mu_t);
 int gpu_max_pressure_set(GpuSolver *g, const double *p_max);
 int gpu_max_pressure_update(GpuSolver *g);
 int gpu_max_pressure_get(GpuSolver *g, double *p_max);
+/* The front-pressure record (analysis/frontpressure.h): set each node's bin (n_elems*(N+1)^3 ints)
+ * and the number of bins, fold the current state into the open row after a step, take the open
+ * row (n_bins doubles, 0 where no pressure) and start a new one. */
+int gpu_front_pressure_set(GpuSolver *g, const int *bin, int n_bins);
+int gpu_front_pressure_update(GpuSolver *g);
+int gpu_front_pressure_take(GpuSolver *g, double *row);
 /* SpongeBaseFlow = pruett (dg/sponge.h): advance the filter over a step of dt; the base flow of
  * the sponge elements to the host (Solver.sponge_base_U's layout). */
 int gpu_sponge_pruett_update(GpuSolver *g, double dt);

@@ -276,6 +276,10 @@ int gpu_lift_state(GpuSolver *g);
 int gpu_sgs_refresh(GpuSolver *g);
 /* p_max = max(p_max, p) at every node ([elem][n3]): the numerical soot foil. */
 int launch_max_pressure(const DevData *d, const DevPhysics *ph, double *p_max, cudaStream_t s);
+/* The front-pressure record: row[bin[node]] = max(row, p) over the nodes (row as the bits of
+ * non-negative doubles, so the atomic max of the bits is that of the values). */
+int launch_front_pressure(const DevData *d, const DevPhysics *ph, const int *bin,
+                          unsigned long long *row, cudaStream_t s);
 int volume_integral_configure(const DevData *d);
 /* The KG/PI volume kernel serves d (split form KG or PI, degree 3..7, element data in shared
  * memory), with this launch configuration. */

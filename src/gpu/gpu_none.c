@@ -92,6 +92,21 @@ int gpu_max_pressure_get(GpuSolver *g, double *p_max) {
   return gpu_select_device(NULL, 0);
 }
 
+int gpu_front_pressure_set(GpuSolver *g, const int *bin, int n_bins) {
+  (void)g, (void)bin, (void)n_bins;
+  return gpu_select_device(NULL, 0);
+}
+
+int gpu_front_pressure_update(GpuSolver *g) {
+  (void)g;
+  return gpu_select_device(NULL, 0);
+}
+
+int gpu_front_pressure_take(GpuSolver *g, double *row) {
+  (void)g, (void)row;
+  return gpu_select_device(NULL, 0);
+}
+
 int gpu_sponge_pruett_update(GpuSolver *g, double dt) {
   (void)g, (void)dt;
   return gpu_select_device(NULL, 0);

@@ -46,6 +46,9 @@ struct GpuSolver {
   size_t bytes;
   double *tgv_elem, *tgv_total; /* TGV analysis sums (allocated on first use) */
   double *p_max;                /* RecordMaxPressure: max p per node (allocated on first use) */
+  int *front_bin;               /* RecordFrontPressure: each node's bin */
+  unsigned long long *front_row; /* and the open row (bits of non-negative doubles) */
+  int n_front_bins;
   GpuMpi *mpi;                  /* several ranks (gpu_mpi.cu); NULL on one rank */
   StageTrace *trace;            /* HEXDG_STAGE_TRACE, one rank, air: the stage's timeline */
 };
@@ -973,6 +976,33 @@ extern "C" int gpu_max_pressure_get(GpuSolver *g, double *p_max) {
   CU_CHECK(cudaStreamSynchronize(g->s_elem));
   if (n) CU_CHECK(cudaMemcpy(p_max, g->p_max, sizeof(double) * n, cudaMemcpyDeviceToHost));
   return HX_OK;
+}
+
+extern "C" int gpu_front_pressure_set(GpuSolver *g, const int *bin, int n_bins) {
+  const size_t n = (size_t)g->d.n_elems * g->d.n3;
+  if (!g->front_bin) {
+    HX_CHECK(dev_alloc(g, (void **)&g->front_bin, sizeof(int) * (n ? n : 1), n ? bin : NULL,
+                       "front pressure bins"));
+    HX_CHECK(dev_alloc(g, (void **)&g->front_row, sizeof(unsigned long long) * n_bins, NULL,
+                       "front pressure row"));
+  }
+  g->n_front_bins = n_bins;
+  CU_CHECK(cudaDeviceSynchronize()); /* the legacy stream's copy landed before the next step */
+  return HX_OK;
+}
+
+extern "C" int gpu_front_pressure_update(GpuSolver *g) {
+  if (!g->front_row) return HX_ERROR(HX_ERR_INTERNAL, "gpu_front_pressure_update before _set");
+  return launch_front_pressure(&g->d, &g->ph, g->front_bin, g->front_row, g->s_elem);
+}
+
+extern "C" int gpu_front_pressure_take(GpuSolver *g, double *row) {
+  if (!g->front_row) return HX_ERROR(HX_ERR_INTERNAL, "gpu_front_pressure_take before _set");
+  const size_t bytes = sizeof(unsigned long long) * g->n_front_bins;
+  CU_CHECK(cudaMemcpyAsync(row, g->front_row, bytes, cudaMemcpyDeviceToHost, g->s_elem));
+  CU_CHECK(cudaMemsetAsync(g->front_row, 0, bytes, g->s_elem));
+  CU_CHECK(cudaStreamSynchronize(g->s_elem));
+  return HX_OK; /* the bits of non-negative doubles are those doubles; 0 where no node was */
 }
 
 const DevData *gpu_dev_data(const GpuSolver *g) { return &g->d; }

@@ -95,6 +95,7 @@ int simulation_define_params(Params *p) {
   HX_CHECK(meanflux_define_params(p));
   HX_CHECK(power_define_params(p));
   HX_CHECK(maxpressure_define_params(p));
+  HX_CHECK(frontpressure_define_params(p));
   HX_CHECK(timeavg_define_params(p));
   HX_CHECK(recordpoints_define_params(p));
   return HX_OK;
@@ -218,6 +219,9 @@ int simulation_write_state(Simulation *sim) {
   HX_CHECK(simulation_sync_host(sim));
   if (sim->maxp.on && sim->backend == BACKEND_CUDA)
     HX_CHECK(gpu_max_pressure_get(sim->gpu, sim->maxp.p_max));
+  if (sim->frontp.n_bins && sim->frontp.folded && sim->backend == BACKEND_CUDA)
+    HX_CHECK(gpu_front_pressure_take(sim->gpu, sim->frontp.row)); /* the open row's part */
+  HX_CHECK(frontpressure_write(&sim->frontp, sim->t));
   HX_CHECK(update_elem_cost(sim));
   state_header(sim, &h);
   state_file_name(sim->last_state, sizeof sim->last_state, sim->project, sim->t);
@@ -386,6 +390,7 @@ int simulation_create(const Params *p, const char *restart_file, Simulation **ou
   if (sim->tgv && rc == HX_OK && restart_file && par_is_root())
     rc = tgv_csv_resume(&sim->tgva, sim->t);
   if (rc == HX_OK) rc = maxpressure_init(p, sim->solver, restart_file, &sim->maxp);
+  if (rc == HX_OK) rc = frontpressure_init(p, sim->solver, sim->project, sim->t, &sim->frontp);
   if (rc == HX_OK) rc = recordpoints_init(p, sim->solver, sim->project, &sim->rp);
   if (rc == HX_OK) rc = sponge_flow_load(p, sim, restart_file); /* before the device mirror */
   if (rc == HX_OK) rc = backend_init(p, sim);
@@ -395,6 +400,8 @@ int simulation_create(const Params *p, const char *restart_file, Simulation **ou
     rc = gpu_rp_create(sim->gpu, &sim->rp, &sim->rp.gpu);
   if (rc == HX_OK && sim->maxp.on && sim->backend == BACKEND_CUDA)
     rc = gpu_max_pressure_set(sim->gpu, sim->maxp.p_max);
+  if (rc == HX_OK && sim->frontp.n_bins && sim->backend == BACKEND_CUDA)
+    rc = gpu_front_pressure_set(sim->gpu, sim->frontp.bin, sim->frontp.n_bins);
   if (rc == HX_OK)
     rc = timeavg_init(p, sim->solver, sim->t, &sim->tavg); /* the window starts here */
   if (rc == HX_OK && sim->tavg.on && sim->backend == BACKEND_CUDA)
@@ -420,6 +427,7 @@ void simulation_destroy(Simulation *sim) {
   free(sim->fv_elems_good);
   free(sim->elem_cost);
   maxpressure_free(&sim->maxp);
+  frontpressure_free(&sim->frontp);
   chemstage_free(&sim->chem);
   timedisc_free(&sim->td);
   analyze_free(&sim->ana);
@@ -747,6 +755,22 @@ static int record_max_pressure(Simulation *sim) {
   return maxpressure_update(&sim->maxp, sim->solver);
 }
 
+/* RecordFrontPressure: fold the new state into the open row; close it when its time is up. */
+static int record_front_pressure(Simulation *sim) {
+  FrontPressure *fp = &sim->frontp;
+  if (!fp->n_bins) return HX_OK;
+  const bool gpu = sim->backend == BACKEND_CUDA;
+  if (gpu) {
+    HX_CHECK(gpu_front_pressure_update(sim->gpu));
+    frontpressure_count_fold(fp);
+  } else {
+    frontpressure_fold(fp, sim->solver);
+  }
+  if (!frontpressure_row_due(fp, sim->t)) return HX_OK;
+  if (gpu) HX_CHECK(gpu_front_pressure_take(sim->gpu, fp->row));
+  return frontpressure_close_row(fp, sim->t);
+}
+
 /* CalcTimeAverage: fold the state after a step of length dt into the window. */
 static int accumulate_time_average(Simulation *sim, double dt) {
   if (!sim->tavg.on) return HX_OK;
@@ -803,6 +827,7 @@ int simulation_run(Simulation *sim) {
     int stop = par_any(stop_requested) || (td->max_iter >= 0 && sim->iter + 1 >= td->max_iter);
     if (land || stop) HX_CHECK(flush_chemistry(sim)); /* records and files see the whole step */
     HX_CHECK(record_max_pressure(sim));
+    HX_CHECK(record_front_pressure(sim));
     HX_CHECK(accumulate_time_average(sim, dt));
     HX_CHECK(record_points(sim, false));
     sim->iter++;

@@ -3,6 +3,7 @@
 #define HEXDG_SIMULATION_H
 
 #include "analysis/analyze.h"
+#include "analysis/frontpressure.h"
 #include "analysis/maxpressure.h"
 #include "analysis/recordpoints.h"
 #include "analysis/tgv.h"
@@ -46,6 +47,7 @@ typedef struct {
   double wall_flow;
   long flow_elem_steps; /* element-steps of the flow part: elements x time steps */
   MaxPressure maxp;     /* RecordMaxPressure: the numerical soot foil */
+  FrontPressure frontp; /* RecordFrontPressure: the soot foil of a front held in place */
   TimeAvg tavg;         /* CalcTimeAverage (sums on the device with the CUDA backend) */
   GpuTimeAvg *gpu_tavg;
   RecordPoints rp;         /* RP_inUse: record points (docs/record_points.md) */

@@ -8,7 +8,10 @@
 #      saw the post-shock state; around x = 5 the shock forms from the smooth initial profile),
 #      the nodes well ahead (x > 12) p1 (1e-10: only the initial tanh tail);
 #   4. a restart at t = 1 carries the record: the t = 2 record equals the straight run's (1e-13);
-#   5. tools/soot_foil.py: the extracted image's maximum is the file's (a 2-D box, 1 z layer).
+#   5. tools/soot_foil.py: the extracted image's maximum is the file's (a 2-D box, 1 z layer);
+#   6. RecordFrontPressure (analysis/frontpressure.c): its rows lie between each state's largest
+#      pressure and the largest MaxPressure record, equal across y for the planar shock;
+#      soot_foil.py --front reads the file.
 # Skips (exit 77) without a python3 that has numpy and h5py.
 # usage: run_soot_foil.sh path/to/hexdg repo_root
 set -u
@@ -19,7 +22,8 @@ source "$(dirname "$0")/script_lib.sh"
 require_python numpy h5py
 enter_scratch
 
-write_moving_shock_ini shock.ini '(/40,2,1/)' '(/20., 1., 0.5/)' "RecordMaxPressure = T"
+write_moving_shock_ini shock.ini '(/40,2,1/)' '(/20., 1., 0.5/)' "RecordMaxPressure = T" \
+  "RecordFrontPressure = 2" "FrontPressure_dt = 0.25"
 mkdir -p straight restart
 (cd straight && "$hexdg" ../shock.ini >run.txt 2>&1) || { echo "FAIL - straight run: $(tail -3 straight/run.txt)"; exit 1; }
 sed 's/^tend.*/tend = 1./' shock.ini >half.ini
@@ -70,6 +74,24 @@ maker.close()
 swept, ahead = rec[(x > 6.0) & (x < 8.5)], rec[x > 12.0]
 check(f"t = 2: swept nodes hold >= 0.98 p2 (min {swept.min() / p2:.4f} p2)", swept.min() >= 0.98 * p2)
 check(f"t = 2: nodes ahead hold p1 ({np.abs(ahead - p1).max():.1e})", np.abs(ahead - p1).max() <= 1e-10)
+# RecordFrontPressure (2 bins across y, rows of 0.25): the rows close at 0.25 .. 2; the planar
+# shock gives both bins the same value; a row ending at a state's time lies between the largest
+# pressure of that state and the largest MaxPressure record (the maximum over the nodes and over
+# the row's steps, which the record spans)
+with h5py.File("straight/shock_FrontPressure_0000000.000000000.h5", "r") as f:
+    t_rows, rows = f["Time"][()], f["FrontPressure"][()]
+check(f"front pressure: 8 rows of 2 bins, the last at t = 2 ({rows.shape}, {t_rows[-1]})",
+      rows.shape == (8, 2) and abs(t_rows[-1] - 2.0) < 1e-12 and np.all(np.diff(t_rows) > 0))
+check(f"front pressure: the bins of a planar shock agree ({np.abs(rows[:, 0] - rows[:, 1]).max():.1e})",
+      np.abs(rows[:, 0] - rows[:, 1]).max() <= 1e-12 * p2)
+for f in files[1:]:
+    p, rec = read(f)
+    t_f = fs.State(f).time
+    k = int(np.argmin(np.abs(t_rows - t_f)))
+    check(f"front pressure at t = {t_f:g}: max p {p.max() / p2:.4f} <= row {rows[k].max() / p2:.4f} "
+          f"<= max record {rec.max() / p2:.4f} (p2)",
+          abs(t_rows[k] - t_f) < 1e-9 and p.max() <= rows[k].min() * (1 + 1e-14) and
+          rows[k].max() <= rec.max() * (1 + 1e-14))
 _, rec_r = read("restart/shock_State_0000002.000000000.h5")
 check(f"restart at t = 1 carries the record ({np.abs(rec_r - rec).max() / p2:.1e})",
       np.abs(rec_r - rec).max() <= 1e-13 * p2)
@@ -89,6 +111,24 @@ assert img.shape[0] == 3 * 2 + 1, img.shape  # 2 elements of N = 3 across: 7 nod
 assert abs(np.nanmax(img) - rec.max()) <= 1e-15 * rec.max(), (np.nanmax(img), rec.max())
 PY
 [ $? -eq 0 ] || fails=$((fails + 1))
+# on a GPU (where there is one): the CUDA backend's rows equal the CPU's
+if [ "$("$hexdg" --gpu-count 2>/dev/null || echo 0)" -ge 1 ]; then
+  mkdir -p gpu && sed 's/^Backend.*/Backend = cuda/' shock.ini >gpu/shock.ini
+  (cd gpu && "$hexdg" shock.ini >run.txt 2>&1)
+  "$py" - <<'PY' && echo "ok   - front pressure: GPU rows = CPU rows" || { echo "FAIL - front pressure GPU"; fails=$((fails + 1)); }
+import numpy as np, h5py
+a, b = (h5py.File(d + "/shock_FrontPressure_0000000.000000000.h5", "r") for d in ("straight", "gpu"))
+ra, rb = a["FrontPressure"][()], b["FrontPressure"][()]
+assert ra.shape == rb.shape, (ra.shape, rb.shape)
+assert np.abs(ra - rb).max() <= 1e-10 * np.abs(ra).max(), np.abs(ra - rb).max()
+assert np.abs(a["Time"][()] - b["Time"][()]).max() <= 1e-12
+PY
+else
+  echo "     (no GPU: the CUDA backend's front pressure not compared)"
+fi
+"$py" "$tools/soot_foil.py" --front straight/shock_FrontPressure_0000000.000000000.h5 --speed 2 \
+  --npz front.npz >front.txt 2>&1
+check "soot_foil.py --front: an image of 2 bins x 8 rows" grep -q "wrote front.npz (8 x 2 pixels)" front.txt
 # the transverse spectrum of a window: a synthetic foil with tracks of wavelength W/2 for x < 0.5
 # and W/3 beyond (W = 0.03 m) gives each in its window
 "$py" - <<'PY'
