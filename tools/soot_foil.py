@@ -98,14 +98,23 @@ def extract_front(args):
 
     if not (args.speed and args.speed > 0):
         fail("--front needs --speed D (m/s): the detonation's speed, -u of the inflow RefState")
-    with h5py.File(args.front, "r") as f:
-        for key in ("Time", "Y", "FrontPressure"):
-            if key not in f:
-                fail(f"{args.front}: no dataset {key} (a file of RecordFrontPressure?)")
-        t, y, rows = f["Time"][...], f["Y"][...], np.asarray(f["FrontPressure"][...], dtype=float)
-    if rows.ndim != 2 or rows.shape[0] < 2:
-        fail(f"{args.front}: {rows.shape[0] if rows.ndim == 2 else 0} rows; the record needs two "
-             "or more")
+    ts, rs, y = [], [], None
+    for path in args.front:  # the files of a run and its restarts, each from its start time
+        with h5py.File(path, "r") as f:
+            for key in ("Time", "Y", "FrontPressure"):
+                if key not in f:
+                    fail(f"{path}: no dataset {key} (a file of RecordFrontPressure?)")
+            yf = f["Y"][...]
+            if y is not None and (yf.shape != y.shape or np.abs(yf - y).max() > 1e-12 * np.abs(y).max()):
+                fail(f"{path}: its bins differ from {args.front[0]}'s (another RecordFrontPressure?)")
+            y = yf
+            ts.append(f["Time"][...])
+            rs.append(np.asarray(f["FrontPressure"][...], dtype=float).reshape(len(ts[-1]), len(y)))
+    t, rows = np.concatenate(ts), np.concatenate(rs)
+    order = np.argsort(t, kind="stable")
+    t, rows = t[order], rows[order]
+    if rows.shape[0] < 2:
+        fail(f"{len(args.front)} file(s) with {rows.shape[0]} rows; the record needs two or more")
     img = rows.T.copy()  # y down the rows, x = D t along the columns
     img[img <= 0.0] = np.nan  # bins no node fell into
     return {"pmax": img, "x0": args.speed * t[0], "x1": args.speed * t[-1], "y0": y[0],
@@ -180,8 +189,8 @@ def main():
     ap.add_argument("state", nargs="?", help="state file with FieldData MaxPressure")
     ap.add_argument("--ini", help="the run's parameter file (built-in box meshes)")
     ap.add_argument("--hexdg", help="hexdg executable (for `hexdg mesh box`)")
-    ap.add_argument("--front", help="a RecordFrontPressure file instead of a state (rows in "
-                    "time become x = D t; needs --speed)")
+    ap.add_argument("--front", nargs="+", help="RecordFrontPressure files instead of a state "
+                    "(a run and its restarts; rows in time become x = D t; needs --speed)")
     ap.add_argument("--speed", type=float, help="with --front: the detonation speed D [m/s]")
     ap.add_argument("--npz", help="write the extracted image here")
     ap.add_argument("--from-npz", help="analyse an image written with --npz")

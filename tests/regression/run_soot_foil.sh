@@ -129,6 +129,16 @@ fi
 "$py" "$tools/soot_foil.py" --front straight/shock_FrontPressure_0000000.000000000.h5 --speed 2 \
   --npz front.npz >front.txt 2>&1
 check "soot_foil.py --front: an image of 2 bins x 8 rows" grep -q "wrote front.npz (8 x 2 pixels)" front.txt
+# a run and its restart: two record files whose rows together are the straight run's
+"$py" "$tools/soot_foil.py" --front restart/shock_FrontPressure_*.h5 --speed 2 --npz front_r.npz \
+  >front_r.txt 2>&1
+"$py" - <<'PY' && echo "ok   - soot_foil.py --front: the restarted run's two files = the straight run's" ||
+import numpy as np
+a, b = np.load("front.npz"), np.load("front_r.npz")
+assert a["pmax"].shape == b["pmax"].shape, (a["pmax"].shape, b["pmax"].shape)
+assert np.abs(a["pmax"] - b["pmax"]).max() <= 1e-13 * np.abs(a["pmax"]).max()
+PY
+  { echo "FAIL - soot_foil.py --front of the restarted run: $(tail -2 front_r.txt)"; fails=$((fails + 1)); }
 # the transverse spectrum of a window: a synthetic foil with tracks of wavelength W/2 for x < 0.5
 # and W/3 beyond (W = 0.03 m) gives each in its window
 "$py" - <<'PY'

@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# The cellular H2-O2-Ar detonation in the shock-attached frame
+# (parameter_files/detonation_h2o2ar_2d_front.ini) as a chain of device calls on one warm machine.
+# After `source .devdeps/setup.sh`, with .devdeps and .oracle/mechanisms (h2o2.yaml) carried and
+# the hexdg binary at build-gpu/hexdg:
+#   bash tools/device_cells_front.sh [SECONDS]
+# Each call runs the case on every GPU (one rank each) in build-gpu/cellrun/ (ignored, so it stays
+# on a warm machine between calls), restarting from the last state there. SECONDS (default 540)
+# before the call's limit it sends SIGUSR1 to the ranks: hexdg writes the state of that step and
+# stops. Then the foil of all front-pressure records so far (tools/soot_foil.py --front) goes to
+# $OUT/cells_front.npz, with the log's last lines. A later call goes on where this one stopped;
+# a fresh machine starts again from t = 0. CELLS_KEYS adds one line to the case (e.g. a coarser
+# "BoxElems = (/134,100,1/)" for a quick look).
+set -u
+out=${OUT:-.}
+limit=${1:-540}
+w=build-gpu/cellrun
+mkdir -p "$w" "$out"
+hexdg=$PWD/build-gpu/hexdg
+[ -x "$hexdg" ] || { echo "no build-gpu/hexdg"; exit 1; }
+ngpu=$(nvidia-smi -L 2>/dev/null | grep -c GPU)
+py=/usr/bin/python3
+for p in python3 /usr/bin/python3; do
+  if command -v $p >/dev/null && $p -c "import numpy, h5py" 2>/dev/null; then py=$(command -v $p); break; fi
+done
+sed -e "s|^Mechanism .*|Mechanism = $PWD/.oracle/mechanisms/h2o2.yaml|" \
+  parameter_files/detonation_h2o2ar_2d_front.ini >"$w/case.ini"
+if [ -n "${CELLS_KEYS:-}" ]; then
+  key=$(echo "${CELLS_KEYS%%=*}" | tr -d ' ')
+  sed -i "/^$key[ =]/d" "$w/case.ini"
+  echo "$CELLS_KEYS" >>"$w/case.ini"
+fi
+cd "$w" || exit 1
+last=$(ls det_h2o2ar_2d_front_State_*.h5 2>/dev/null | tail -1)
+echo "== $(date +%T) $ngpu GPU(s); ${last:+restart from $last}${last:-start at t = 0}"
+(sleep "$limit"; pkill -USR1 -f "hexdg case.ini") &
+stopper=$!
+OMP_NUM_THREADS=4 mpiexec -n "$ngpu" "$hexdg" case.ini $last >>run.log 2>&1
+echo "rc $?" >>run.log
+kill $stopper 2>/dev/null
+grep -E "^t = |hexdg finished|stop requested|rror| rc " run.log | cut -c1-160 | tail -5
+fronts=$(ls det_h2o2ar_2d_front_FrontPressure_*.h5 2>/dev/null)
+[ -n "$fronts" ] || exit 0
+"$py" "$OLDPWD/tools/soot_foil.py" --front $fronts --speed 1616.9 --npz "$out/cells_front.npz" 2>&1 | tail -1
+"$py" "$OLDPWD/tools/soot_foil.py" --from-npz "$out/cells_front.npz" 2>&1 | tail -4
