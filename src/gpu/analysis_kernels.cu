@@ -75,6 +75,9 @@ int launch_tgv_sums(const DevData *d, const DevPhysics *ph, double *elem_sums, d
 /* Numerical soot foil (analysis/maxpressure.c): p_max = max(p_max, p) at every node after a step;
  * p from the node states P of the mixture (current after every stage and chemistry stage), from
  * U for air. */
+/* Blocks of 256 threads for a grid-stride loop over n nodes. */
+static int node_blocks(size_t n) { return (int)((n + 255) / 256 < 65535 ? (n + 255) / 256 : 65535); }
+
 __device__ static double node_pressure(const DevData &d, const DevPhysics &ph, size_t i) {
   const size_t e = i / d.n3, q = i % d.n3;
   if (d.mech) return d.P[(e * MIX_NP(d.n_species) + PRES) * d.n3 + q];
@@ -105,7 +108,7 @@ int launch_front_pressure(const DevData *d, const DevPhysics *ph, const int *bin
                           unsigned long long *row, cudaStream_t s) {
   const size_t n = (size_t)d->n_elems * d->n3;
   if (n == 0) return HX_OK;
-  const int blocks = (int)((n + 255) / 256 < 65535 ? (n + 255) / 256 : 65535);
+  const int blocks = node_blocks(n);
   front_pressure_kernel<<<blocks, 256, 0, s>>>(*d, *ph, bin, row);
   CU_CHECK(cudaGetLastError());
   return HX_OK;
@@ -114,7 +117,7 @@ int launch_front_pressure(const DevData *d, const DevPhysics *ph, const int *bin
 int launch_max_pressure(const DevData *d, const DevPhysics *ph, double *p_max, cudaStream_t s) {
   const size_t n = (size_t)d->n_elems * d->n3;
   if (n == 0) return HX_OK;
-  const int blocks = (int)((n + 255) / 256 < 65535 ? (n + 255) / 256 : 65535);
+  const int blocks = node_blocks(n);
   max_pressure_kernel<<<blocks, 256, 0, s>>>(*d, *ph, p_max);
   CU_CHECK(cudaGetLastError());
   return HX_OK;

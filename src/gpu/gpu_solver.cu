@@ -985,6 +985,7 @@ extern "C" int gpu_front_pressure_set(GpuSolver *g, const int *bin, int n_bins) 
                        "front pressure bins"));
     HX_CHECK(dev_alloc(g, (void **)&g->front_row, sizeof(unsigned long long) * n_bins, NULL,
                        "front pressure row"));
+    CU_CHECK(cudaMemset(g->front_row, 0, sizeof(unsigned long long) * n_bins)); /* HEXDG_POISON */
   }
   g->n_front_bins = n_bins;
   CU_CHECK(cudaDeviceSynchronize()); /* the legacy stream's copy landed before the next step */
