@@ -216,14 +216,7 @@ def write_csv(path, sides, x, frac, p, mach):
                       f"{p[i]:.12e},{mach[i]:.12e}\n")
 
 
-def plot(path, sides, frac, mach, title):
-    try:
-        import matplotlib
-
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        fail("--png needs matplotlib")
+def plot(plt, path, sides, frac, mach, title):
     fig, ax = plt.subplots(figsize=(6, 4))
     for name, mark in (("suction", "o"), ("pressure", "s"), ("wall", "o")):
         sel = sides == name
@@ -249,6 +242,12 @@ def main():
     ap.add_argument("--csv")
     ap.add_argument("--png")
     args = ap.parse_args()
+    plt = None
+    if args.png:  # matplotlib before any work (a rerun under /usr/bin/python3 starts afresh)
+        sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+        from system_python import pyplot
+
+        plt = pyplot(REEXEC_GUARD, PROG)
     if args.axial == args.pitch:
         fail("--axial and --pitch must differ")
     if args.p0 <= 0.0:
@@ -268,7 +267,7 @@ def main():
     if args.csv:
         write_csv(args.csv, sides, x, frac, pw, mach)
     if args.png:
-        plot(args.png, sides, frac, mach, f"{os.path.basename(args.file)}: {args.bc}")
+        plot(plt, args.png, sides, frac, mach, f"{os.path.basename(args.file)}: {args.bc}")
 
 
 if __name__ == "__main__":

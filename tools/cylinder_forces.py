@@ -10,6 +10,7 @@ period between upward zero crossings of the lift coefficient over the last part 
 (--from: fraction of the record to skip, default 0.5, so the start-up transient is excluded);
 the drag coefficient is averaged over whole lift periods of the same window."""
 import argparse
+import os
 import sys
 
 
@@ -23,6 +24,12 @@ def main():
     ap.add_argument("--from", dest="start", type=float, default=0.5)
     ap.add_argument("--png", default=None)
     a = ap.parse_args()
+    plt = None
+    if a.png:  # matplotlib before any work (a rerun under /usr/bin/python3 starts afresh)
+        sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+        from system_python import pyplot
+
+        plt = pyplot("HEXDG_CYLINDER_FORCES_REEXEC", "cylinder_forces.py")
     rows = []
     with open(a.csv) as f:
         next(f)
@@ -49,12 +56,6 @@ def main():
           f"(literature 0.165, {100 * (st / 0.165 - 1):+.1f} %), mean Cd = {cd_mean:.4f} "
           f"(literature 1.34, {100 * (cd_mean / 1.34 - 1):+.1f} %), Cl amplitude {cl_amp:.3f}")
     if a.png:
-        try:
-            import matplotlib
-            matplotlib.use("Agg")
-            import matplotlib.pyplot as plt
-        except ImportError:
-            sys.exit("cylinder_forces.py: matplotlib missing (apt-get install python3-matplotlib)")
         tu = [x * a.U / a.D for x in t]
         fig, ax = plt.subplots(2, 1, figsize=(8, 5), sharex=True)
         ax[0].plot(tu, cd)

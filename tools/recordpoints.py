@@ -98,6 +98,12 @@ def main():
     ap.add_argument("--csv", default=None)
     ap.add_argument("--nperseg", type=int, default=256)
     a = ap.parse_args()
+    plt = None
+    if a.png:  # matplotlib before any work (a rerun under /usr/bin/python3 starts afresh)
+        sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+        from system_python import pyplot
+
+        plt = pyplot("HEXDG_RECORDPOINTS_RERUN", "recordpoints.py")
     t, data, names, deffile = read_series(a.files)
     if a.var not in names:
         sys.exit("--var %s: the files have %s" % (a.var, ", ".join(names)))
@@ -123,9 +129,6 @@ def main():
             ["time"] + ["%s_%d" % (a.var, p) for p in pts]), comments="")
         print("wrote %s" % a.csv)
     if a.png:
-        import matplotlib
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
         fig, (ax1, ax2) = plt.subplots(2, 1, figsize=(8, 7))
         for p, (f, P) in zip(pts, spectra):
             ax1.plot(t, data[:, p, v], label="point %d" % p)

@@ -154,18 +154,11 @@ def analyse(data, args):
     if args.lambda_ref:
         print(f"literature cell width {args.lambda_ref:.6g} m: ratio {lam / args.lambda_ref:.3f}")
     if args.png:
-        plot(img, data, xmin, lam, args)
+        plot(args.plt, img, data, xmin, lam, args)
     print(f"cell_width {lam:.6g}")
 
 
-def plot(img, data, xmin, lam, args):
-    try:
-        import matplotlib
-
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        fail("the PNG needs matplotlib (pip install matplotlib, or run with /usr/bin/python3)")
+def plot(plt, img, data, xmin, lam, args):
     finite = img[np.isfinite(img)]
     p_ref = args.p_cj if args.p_cj else np.median(finite[finite > np.percentile(finite, 50)])
     extent = [data["x0"] * 100, data["x1"] * 100, data["y0"] * 100, data["y1"] * 100]
@@ -203,6 +196,12 @@ def main():
     ap.add_argument("--dpi", type=int, default=150)
     ap.add_argument("--title")
     args = ap.parse_args()
+    args.plt = None
+    if args.png:  # matplotlib before any work (a rerun under /usr/bin/python3 starts afresh)
+        sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+        from system_python import pyplot
+
+        args.plt = pyplot("HEXDG_SOOT_FOIL_REEXEC", PROG)
     if args.from_npz:
         with np.load(args.from_npz) as f:
             data = {k: f[k] for k in f.files}
