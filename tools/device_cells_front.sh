@@ -33,7 +33,7 @@ fi
 cd "$w" || exit 1
 last=$(ls det_h2o2ar_2d_front_State_*.h5 2>/dev/null | tail -1)
 echo "== $(date +%T) $ngpu GPU(s); ${last:+restart from $last}${last:-start at t = 0}"
-(sleep "$limit"; pkill -USR1 -f "hexdg case.ini") &
+(sleep "$limit"; pkill -USR1 -x hexdg) &  # the ranks only (not mpiexec)
 stopper=$!
 OMP_NUM_THREADS=4 mpiexec -n "$ngpu" "$hexdg" case.ini $last >>run.log 2>&1
 echo "rc $?" >>run.log
