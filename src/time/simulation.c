@@ -836,7 +836,7 @@ int simulation_run(Simulation *sim) {
       HX_CHECK(analyze_tgv(sim, false, false)); /* FLEXI's nAnalyzeTestCase */
     if (land || stop) {
       install_stop_handlers();
-      if (stop_requested && !sim->quiet)
+      if (stop_requested && !sim->quiet && par_is_root())
         printf("hexdg: stop requested (signal %d): writing the state at t = %.9g\n",
                (int)stop_requested, sim->t);
       HX_CHECK(analyze_now(sim, dt, wall_start, stages));
