@@ -6,36 +6,10 @@
 # Skips (exit 77) without a python3 that has numpy and h5py.
 # usage: run_mpi_frontpressure.sh hexdg repo_root mpiexec compare_states
 source "$(dirname "$0")/mpi_lib.sh"
-py=""
-for cand in /usr/bin/python3 python3; do
-  if "$cand" -c "import numpy, h5py" >/dev/null 2>&1; then py=$cand; break; fi
-done
-[ -n "$py" ] || { echo "skip: no python3 with numpy and h5py"; exit 77; }
-cat >shock.ini <<INI
-ProjectName    = shock
-Backend        = cpu
-MeshFile       = box
-BoxElems       = (/40,4,1/)
-BoxLower       = (/0., 0., 0./)
-BoxUpper       = (/20., 2., 0.5/)
-BoxPeriodic    = (/F,T,T/)
-N              = 3
-NodeType       = GAUSS-LOBATTO
-SplitDG        = PI
-Riemann        = HLLC
-IniExactFunc   = 10
-MachShock      = 2.
-PreShockDens   = 1.
-tend           = 2.
-Analyze_dt     = 1.
-CFLscale       = 0.5
-IndicatorType  = hennemann
-FV_alpha_max   = 1.
-FV_LimiterType = MinMod
-CalcErrorNorms = F
-RecordFrontPressure = 4
-FrontPressure_dt = 0.25
-INI
+source "$root/tests/regression/script_lib.sh"
+require_python numpy h5py
+write_moving_shock_ini shock.ini '(/40,4,1/)' '(/20., 2., 0.5/)' "RecordFrontPressure = 4" \
+  "FrontPressure_dt = 0.25"
 run_ranks one 1 shock.ini
 run_ranks two 2 shock.ini
 run_ranks four 4 shock.ini
