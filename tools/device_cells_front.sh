@@ -2,7 +2,8 @@
 # The cellular H2-O2-Ar detonation in the shock-attached frame
 # (parameter_files/detonation_h2o2ar_2d_front.ini) as a chain of device calls on one warm machine.
 # After `source .devdeps/setup.sh`, with .devdeps and .oracle/mechanisms (h2o2.yaml) carried and
-# the hexdg binary at build-gpu/hexdg:
+# the hexdg binary at build-gpu/hexdg (else unpacked from a carried .devbin/hexdg.xz.*, else built:
+# tools/device_build.sh, about 100 s):
 #   bash tools/device_cells_front.sh [SECONDS]
 # Each call runs the case on every GPU (one rank each) in build-gpu/cellrun/ (ignored, so it stays
 # on a warm machine between calls), restarting from the last state there. SECONDS (default 540)
@@ -17,7 +18,10 @@ limit=${1:-540}
 w=build-gpu/cellrun
 mkdir -p "$w" "$out"
 hexdg=$PWD/build-gpu/hexdg
-[ -x "$hexdg" ] || { echo "no build-gpu/hexdg"; exit 1; }
+if [ ! -x "$hexdg" ] && ls .devbin/hexdg.xz.* >/dev/null 2>&1; then  # carried from an earlier call
+  cat .devbin/hexdg.xz.* | xz -d >"$hexdg" && chmod +x "$hexdg"
+fi
+[ -x "$hexdg" ] || bash tools/device_build.sh || { echo "no build-gpu/hexdg and the build failed"; exit 1; }
 ngpu=$(nvidia-smi -L 2>/dev/null | grep -c GPU)
 py=/usr/bin/python3
 for p in python3 /usr/bin/python3; do
