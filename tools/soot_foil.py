@@ -163,7 +163,7 @@ def plot(plt, img, data, xmin, lam, args):
     p_ref = args.p_cj if args.p_cj else np.median(finite[finite > np.percentile(finite, 50)])
     extent = [data["x0"] * 100, data["x1"] * 100, data["y0"] * 100, data["y1"] * 100]
     aspect = (extent[1] - extent[0]) / (extent[3] - extent[2])
-    fig, ax = plt.subplots(figsize=(min(16, 2.2 + 1.6 * aspect), 2.6))
+    fig, ax = plt.subplots(figsize=(min(16, max(6.0, 2.2 + 1.6 * aspect)), 2.6))
     im = ax.imshow(img / p_ref, origin="lower", extent=extent, cmap="gray_r", vmin=0.5,
                    vmax=args.vmax, interpolation="nearest", aspect="equal")
     ax.axvline(xmin * 100, color="tab:red", lw=0.8, ls="--")
