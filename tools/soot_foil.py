@@ -163,14 +163,16 @@ def plot(plt, img, data, xmin, lam, args):
     p_ref = args.p_cj if args.p_cj else np.median(finite[finite > np.percentile(finite, 50)])
     extent = [data["x0"] * 100, data["x1"] * 100, data["y0"] * 100, data["y1"] * 100]
     aspect = (extent[1] - extent[0]) / (extent[3] - extent[2])
-    fig, ax = plt.subplots(figsize=(min(16, max(6.0, 2.2 + 1.6 * aspect)), 2.6))
+    short = aspect < 3.0  # a short record: a taller picture, the title on two lines
+    fig, ax = plt.subplots(figsize=(min(16, max(5.5, 2.2 + 1.6 * aspect)), 2.6 if not short else 4.0))
     im = ax.imshow(img / p_ref, origin="lower", extent=extent, cmap="gray_r", vmin=0.5,
                    vmax=args.vmax, interpolation="nearest", aspect="equal")
     ax.axvline(xmin * 100, color="tab:red", lw=0.8, ls="--")
     ax.set_xlabel("x [cm]")
     ax.set_ylabel("y [cm]")
-    ax.set_title(args.title or f"maximum pressure / {p_ref:.4g} Pa; transverse wavelength "
-                 f"{lam * 100:.3g} cm (x > {xmin * 100:.3g} cm, dashed)", fontsize=9)
+    ax.set_title(args.title or f"maximum pressure / {p_ref:.4g} Pa;{chr(10) if short else ' '}"
+                 f"transverse wavelength {lam * 100:.3g} cm (x > {xmin * 100:.3g} cm, dashed)",
+                 fontsize=9)
     fig.colorbar(im, ax=ax, fraction=0.02, pad=0.01)
     fig.tight_layout()
     fig.savefig(args.png, dpi=args.dpi)
