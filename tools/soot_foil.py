@@ -164,7 +164,8 @@ def plot(plt, img, data, xmin, lam, args):
     extent = [data["x0"] * 100, data["x1"] * 100, data["y0"] * 100, data["y1"] * 100]
     aspect = (extent[1] - extent[0]) / (extent[3] - extent[2])
     short = aspect < 3.0  # a short record: a taller picture, the title on two lines
-    fig, ax = plt.subplots(figsize=(min(16, max(5.5, 2.2 + 1.6 * aspect)), 2.6 if not short else 4.0))
+    height = 4.0 if short else 2.6
+    fig, ax = plt.subplots(figsize=(min(16, max(4.0, 2.2 + 1.6 * aspect * height / 2.6)), height))
     im = ax.imshow(img / p_ref, origin="lower", extent=extent, cmap="gray_r", vmin=0.5,
                    vmax=args.vmax, interpolation="nearest", aspect="equal")
     ax.axvline(xmin * 100, color="tab:red", lw=0.8, ls="--")
