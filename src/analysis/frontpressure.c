@@ -9,7 +9,6 @@
 #include "core/error.h"
 #include "io/h5util.h"
 #include "parallel/parallel.h"
-#include "physics/mixture.h"
 
 int frontpressure_define_params(Params *p) {
   HX_CHECK(
@@ -73,12 +72,9 @@ void frontpressure_fold(FrontPressure *fp, const Solver *s) {
     double *mine = calloc((size_t)nb, sizeof(double));
 #pragma omp for
     for (long dof = 0; dof < s->n_dof; dof++) {
-      const long e = dof / s->n_dof_elem, q = dof % s->n_dof_elem;
-      double u[HX_NVAR_MAX], pr[HX_NPRIM], Y[HX_MAX_SPECIES], c;
-      for (int v = 0; v < s->n_var; v++)
-        u[v] = s->U[(e * s->n_var + v) * s->n_dof_elem + q];
-      if (mine && solver_node_prim(s, dof, u, pr, Y, &c) == 0 && pr[PRES] > mine[fp->bin[dof]])
-        mine[fp->bin[dof]] = pr[PRES];
+      double p;
+      if (mine && solver_node_pressure(s, dof, &p) == 0 && p > mine[fp->bin[dof]])
+        mine[fp->bin[dof]] = p;
     }
 #pragma omp critical
     for (int b = 0; mine && b < nb; b++)
@@ -111,10 +107,8 @@ int frontpressure_close_row(FrontPressure *fp, double t) {
   return HX_OK;
 }
 
-int frontpressure_write(FrontPressure *fp, double t) {
-  if (fp->n_bins == 0) return HX_OK;
-  if (fp->folded > 0) HX_CHECK(frontpressure_close_row(fp, t));
-  if (!par_is_root()) return HX_OK;
+int frontpressure_write(const FrontPressure *fp) {
+  if (fp->n_bins == 0 || !par_is_root()) return HX_OK;
   char tmp[520];
   snprintf(tmp, sizeof tmp, "%s.tmp", fp->path);
   hid_t f = H5Fcreate(tmp, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);

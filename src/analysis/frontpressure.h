@@ -39,9 +39,9 @@ static inline void frontpressure_count_fold(FrontPressure *fp) {
 int frontpressure_row_due(const FrontPressure *fp, double t);
 /* Closes the open row at t: maximum over the ranks, appended; a new open row of zeros. */
 int frontpressure_close_row(FrontPressure *fp, double t);
-/* The file, written by the root rank (a temporary file renamed, so a reader never sees half),
- * after closing the open row where a step went into it (collective). */
-int frontpressure_write(FrontPressure *fp, double t);
+/* The file of the closed rows, written by the root rank (a temporary file renamed, so a reader
+ * never sees half). */
+int frontpressure_write(const FrontPressure *fp);
 void frontpressure_free(FrontPressure *fp);
 
 #endif

@@ -6,7 +6,6 @@
 #include "core/error.h"
 #include "io/state.h"
 #include "parallel/parallel.h"
-#include "physics/mixture.h"
 
 int maxpressure_define_params(Params *p) {
   return params_define(p, "Analyze", "RecordMaxPressure", PARAM_LOGICAL, 0, "F", false,
@@ -20,11 +19,8 @@ int maxpressure_define_params(Params *p) {
 static void fold_pressures(const Solver *s, double *p_max) {
 #pragma omp parallel for
   for (long dof = 0; dof < s->n_dof; dof++) {
-    const long e = dof / s->n_dof_elem, q = dof % s->n_dof_elem;
-    double u[HX_NVAR_MAX], pr[HX_NPRIM], Y[HX_MAX_SPECIES], c;
-    for (int v = 0; v < s->n_var; v++)
-      u[v] = s->U[(e * s->n_var + v) * s->n_dof_elem + q];
-    if (solver_node_prim(s, dof, u, pr, Y, &c) == 0 && pr[PRES] > p_max[dof]) p_max[dof] = pr[PRES];
+    double p;
+    if (solver_node_pressure(s, dof, &p) == 0 && p > p_max[dof]) p_max[dof] = p;
   }
 }
 

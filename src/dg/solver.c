@@ -279,6 +279,16 @@ int solver_node_prim(const Solver *s, long dof, const double *u, double *pr, dou
   return mix_cons_to_prim(s->mech, u, pr, Y, c);
 }
 
+int solver_node_pressure(const Solver *s, long dof, double *p) {
+  const long e = dof / s->n_dof_elem, q = dof % s->n_dof_elem;
+  double u[HX_NVAR_MAX], pr[HX_NPRIM], Y[HX_MAX_SPECIES], c;
+  for (int v = 0; v < s->n_var; v++)
+    u[v] = s->U[(e * s->n_var + v) * s->n_dof_elem + q];
+  const int rc = solver_node_prim(s, dof, u, pr, Y, &c);
+  if (rc == 0) *p = pr[PRES];
+  return rc;
+}
+
 void solver_exact_state(const Solver *s, const double x[3], double t, double *U) {
   if (s->mech)
     mixture_exact(s, x, t, U);

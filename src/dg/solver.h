@@ -115,6 +115,9 @@ void solver_set_exact(Solver *s, double t);
  * iteration starts from the DOF's last temperature T_guess[dof]. Returns 0, or 1 for a mixture
  * state without a temperature (p = -1 then). */
 int solver_node_prim(const Solver *s, long dof, const double *u, double *pr, double *Y, double *c);
+/* The pressure of node dof of s->U (as solver_node_prim: nonzero when a mixture state has no
+ * temperature, and then *p is not set). */
+int solver_node_pressure(const Solver *s, long dof, double *p);
 /* The exact function (air or mixture) at one point: n_var values. */
 void solver_exact_state(const Solver *s, const double x[3], double t, double *U);
 

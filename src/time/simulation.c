@@ -209,6 +209,12 @@ static int sgs_field(Simulation *sim, StateHeader *h, double **fields, double **
   return HX_OK;
 }
 
+/* RecordFrontPressure: close the open row at sim->t (the GPU's row to the host first). */
+static int close_front_row(Simulation *sim) {
+  if (sim->backend == BACKEND_CUDA) HX_CHECK(gpu_front_pressure_take(sim->gpu, sim->frontp.row));
+  return frontpressure_close_row(&sim->frontp, sim->t);
+}
+
 int simulation_write_state(Simulation *sim) {
   StateHeader h;
   if (sim->rp.on) { /* FLEXI: an RP file with each state; the next one starts at its time */
@@ -219,9 +225,8 @@ int simulation_write_state(Simulation *sim) {
   HX_CHECK(simulation_sync_host(sim));
   if (sim->maxp.on && sim->backend == BACKEND_CUDA)
     HX_CHECK(gpu_max_pressure_get(sim->gpu, sim->maxp.p_max));
-  if (sim->frontp.n_bins && sim->frontp.folded && sim->backend == BACKEND_CUDA)
-    HX_CHECK(gpu_front_pressure_take(sim->gpu, sim->frontp.row)); /* the open row's part */
-  HX_CHECK(frontpressure_write(&sim->frontp, sim->t));
+  if (sim->frontp.folded) HX_CHECK(close_front_row(sim)); /* the file holds every step so far */
+  HX_CHECK(frontpressure_write(&sim->frontp));
   HX_CHECK(update_elem_cost(sim));
   state_header(sim, &h);
   state_file_name(sim->last_state, sizeof sim->last_state, sim->project, sim->t);
@@ -759,16 +764,13 @@ static int record_max_pressure(Simulation *sim) {
 static int record_front_pressure(Simulation *sim) {
   FrontPressure *fp = &sim->frontp;
   if (!fp->n_bins) return HX_OK;
-  const bool gpu = sim->backend == BACKEND_CUDA;
-  if (gpu) {
+  if (sim->backend == BACKEND_CUDA) {
     HX_CHECK(gpu_front_pressure_update(sim->gpu));
     frontpressure_count_fold(fp);
   } else {
     frontpressure_fold(fp, sim->solver);
   }
-  if (!frontpressure_row_due(fp, sim->t)) return HX_OK;
-  if (gpu) HX_CHECK(gpu_front_pressure_take(sim->gpu, fp->row));
-  return frontpressure_close_row(fp, sim->t);
+  return frontpressure_row_due(fp, sim->t) ? close_front_row(sim) : HX_OK;
 }
 
 /* CalcTimeAverage: fold the state after a step of length dt into the window. */
