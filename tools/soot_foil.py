@@ -21,12 +21,22 @@ leaves no tracks in MaxPressure; its RecordFrontPressure file (the largest press
 time interval) becomes the image with x = D t, and is analysed the same way.
 
 Analyse: the image divided by the CJ pressure (--p-cj, else its median over the burnt region),
-drawn with x along the tube (PNG); the cell width from the transverse spectrum: for every column
-with --xmin <= x < --xmax the mean-free p_max(y) is Fourier transformed, the power spectra are summed, and
-the dominant transverse wavelength is lambda_y = W / k for the peak's mode k (W the channel
-width). In a regular cellular pattern the tracks of the triple points are periodic in y with the
-cell width, so lambda_y is the cell width (or half of it, when the two families of tracks are
-equally strong: the tool prints the three strongest modes). Printed last: `cell_width <m>`.
+drawn with x along the tube (PNG), and two readings of the columns with --xmin <= x < --xmax:
+
+- The transverse spectrum: each column's mean-free p_max(y), mirrored at the walls (period 2W, W
+  the channel width), is Fourier transformed and the power spectra are summed; mode k has the
+  wavelength 2W / k. The three strongest modes are printed. Sharp tracks put nearly as much power
+  in the harmonics as in the fundamental, so the strongest mode can be half the cell width.
+- The track lattice, from which the cell width is read: mirrored at the walls, each triple point's
+  track is one straight line y = s x + c of period 2W, and the tracks of a regular pattern are m
+  such lines spaced 2W / m apart (m triple points in the channel). The image is sheared along
+  trial slopes s (0 to 2) and averaged over x; the slope whose mean profile is sharpest (largest
+  variance) is the tracks' slope. The profile's spectrum then has power only at multiples of m:
+  m is the largest count whose multiples hold at least 60 % of the power. The cell width is
+  lambda = 2W / m and the cell length L = lambda / s (a diamond of width lambda between tracks
+  of slopes +s and -s). The tracks' contrast (profile's peak over its mean) is printed with them.
+
+Printed last: `cell_width <m>`, the lattice's lambda.
 
 Needs numpy and h5py (extract), matplotlib (PNG); reruns itself with /usr/bin/python3 when the
 running Python lacks numpy.
@@ -134,6 +144,28 @@ def transverse_spectrum(img, x, xmin, xmax=np.inf):
     return np.sum(np.abs(np.fft.rfft(ext, axis=0)) ** 2, axis=1), cols.shape[1]
 
 
+def track_lattice(img, x, xmin, xmax, width):
+    """The tracks' slope s, count m in the mirrored period 2W, the share of the sheared profile's
+    power at multiples of m, and the profile's contrast (see the module's doc)."""
+    sel = (x >= xmin) & (x < xmax) & np.all(np.isfinite(img), axis=0)
+    cols, xs = img[:, sel], x[sel]
+    ext = np.concatenate([cols, cols[-2:0:-1]], axis=0)  # as transverse_spectrum: period 2W
+    n_per = ext.shape[0]
+    dy = 2.0 * width / n_per
+    rows = np.arange(n_per)[:, None]
+    best = None
+    for slope in np.linspace(0.0, 2.0, 201):
+        shift = np.rint(slope * (xs - xs[0]) / dy).astype(int)
+        profile = ext[(rows + shift[None, :]) % n_per, np.arange(xs.size)[None, :]].mean(axis=1)
+        if best is None or profile.var() > best[1].var():
+            best = (slope, profile)
+    slope, profile = best
+    power = np.abs(np.fft.rfft(profile - profile.mean())) ** 2
+    total = power[1:].sum()
+    m = max(k for k in range(1, power.size) if power[k::k].sum() >= 0.6 * total)
+    return slope, m, power[m::m].sum() / total, profile.max() / profile.mean()
+
+
 def analyse(data, args):
     img = data["pmax"]
     ny, nx = img.shape
@@ -150,7 +182,13 @@ def analyse(data, args):
     for k in modes:
         print(f"  transverse mode {k}: wavelength {period / k:.6g} m, relative power "
               f"{power[k] / power[1:].sum():.3f}")
-    lam = period / modes[0]
+    slope, m, share, contrast = track_lattice(img, x, xmin, xmax, width)
+    lam = period / m
+    print(f"  track lattice: slope {slope:.3f}, {m} track(s) in 2W, cell width {lam:.6g} m, "
+          f"cell length {lam / slope if slope > 0 else np.inf:.6g} m ({share:.2f} of the sheared "
+          f"profile's power at its multiples, contrast {contrast:.3f})")
+    if slope < 0.05:
+        print("  (slope below 0.05: streaks along x rather than triple-point tracks)")
     if args.lambda_ref:
         print(f"literature cell width {args.lambda_ref:.6g} m: ratio {lam / args.lambda_ref:.3f}")
     if args.png:
@@ -172,7 +210,7 @@ def plot(plt, img, data, xmin, lam, args):
     ax.set_xlabel("x [cm]")
     ax.set_ylabel("y [cm]")
     ax.set_title(args.title or f"maximum pressure / {p_ref:.4g} Pa;{chr(10) if short else ' '}"
-                 f"transverse wavelength {lam * 100:.3g} cm (x > {xmin * 100:.3g} cm, dashed)",
+                 f"cell width of the track lattice {lam * 100:.3g} cm (x > {xmin * 100:.3g} cm, dashed)",
                  fontsize=9)
     fig.colorbar(im, ax=ax, fraction=0.02, pad=0.01)
     fig.tight_layout()

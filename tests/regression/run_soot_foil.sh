@@ -152,5 +152,33 @@ PY
 check "soot_foil.py --xmax: the first window's wavelength W/2" grep -q "^cell_width 0.015$" win1.txt
 "$py" "$tools/soot_foil.py" --from-npz synthetic.npz --xmin 0.5 >win2.txt 2>&1
 check "soot_foil.py --xmin: the second window's wavelength W/3" grep -q "^cell_width 0.01$" win2.txt
+# the track lattice: synthetic foils of straight triple-point tracks (W = 0.03 m), mirrored at the
+# walls: lat2 has 4 tracks of slope 0.6 in 2W (cells W/2 wide, 2.5 cm long); lat1 has 2 of slope
+# 0.45 (one cell across the channel, 6.67 cm long), each ridge with a trough behind it, so that
+# its transverse spectrum peaks at a harmonic and only the lattice reads the width
+"$py" - <<'PY'
+import numpy as np
+W = 0.03
+y = np.linspace(0.0, W, 241)[:, None]
+x = np.linspace(0.0, 0.15, 1201)[None, :]
+def lattice(m, slope, c0, trough):
+    spacing = 2 * W / m
+    img = np.zeros((y.size, x.size))
+    for u in (y, 2 * W - y):  # a track and its mirror image in the period 2W
+        d = (u - slope * x - c0 + 0.5 * spacing) % spacing - 0.5 * spacing
+        img += np.exp(-(d / 3e-4) ** 2) - trough * np.exp(-((d + 1.5e-3) / 1e-3) ** 2)
+    return 1.75e5 * (1.0 + 0.4 * img)
+for name, m, slope, c0, trough in (("lat2", 4, 0.6, 0.00375, 0.0), ("lat1", 2, 0.45, 0.015, 0.3)):
+    np.savez(name + ".npz", pmax=lattice(m, slope, c0, trough), x0=0.0, x1=0.15, y0=0.0, y1=W,
+             time=1e-4)
+PY
+"$py" "$tools/soot_foil.py" --from-npz lat2.npz --xmin 0 >lat2.txt 2>&1
+check "soot_foil.py: a lattice of cells W/2 wide: width 0.015, slope 0.6, length 0.025" \
+  grep -q "slope 0.600, 4 track(s) in 2W, cell width 0.015 m, cell length 0.025 m" lat2.txt
+check "soot_foil.py: cell_width 0.015 for that lattice" grep -q "^cell_width 0.015$" lat2.txt
+"$py" "$tools/soot_foil.py" --from-npz lat1.npz --xmin 0 >lat1.txt 2>&1
+check "soot_foil.py: one cell across the channel, tracks with troughs: width 0.03, slope 0.45" \
+  grep -q "slope 0.450, 2 track(s) in 2W, cell width 0.03 m" lat1.txt
+check "soot_foil.py: cell_width 0.03 for that lattice" grep -q "^cell_width 0.03$" lat1.txt
 [ $fails -eq 0 ] && echo "all soot-foil checks passed" || echo "$fails soot-foil check(s) failed"
 exit $((fails > 0))
