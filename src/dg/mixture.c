@@ -45,12 +45,12 @@ int mixture_define_params(Params *p) {
                          "plane. RefState 2 may move: with its velocity -D along IniAxis the "
                          "front stays in place (the shock-attached frame; inflow BC 2 ahead, "
                          "outflow BC 24 behind)."));
-  HX_CHECK(params_define(p, "Exactfunc", "IniZNDPocket", PARAM_REAL_ARRAY, 6,
-                         "(/0.,0.,0.,0.,0.,0./)", false,
+  HX_CHECK(params_define(p, "Exactfunc", "IniZNDPocket", PARAM_REAL_ARRAY, 6, "", true,
                          "IniZND: a box (/xmin,ymin,zmin,xmax,ymax,zmax/) of the initial state "
                          "filled with the unburnt RefState 2, a pocket of unreacted gas behind "
                          "the front that perturbs the planar wave (as in the cellular-detonation "
-                         "studies of Oran et al. 1998 and Deiterding 2011); all zero: none."));
+                         "studies of Oran et al. 1998 and Deiterding 2011); repeatable (up to "
+                         "16 boxes, e.g. one per expected cell across the channel)."));
   HX_CHECK(params_define(p, "Exactfunc", "IniZNDSpeed", PARAM_REAL, 0, "0.", false,
                          "Speed of the IniZND detonation relative to the unburnt gas, m/s; 0: "
                          "the Chapman-Jouguet speed of RefState 2's mixture."));
@@ -292,23 +292,36 @@ static double znd_unburnt_normal_velocity(const Solver *s) {
   return un;
 }
 
+/* IniZNDPocket: the unreacted boxes, each checked. */
+static int mixture_znd_pockets(const Params *p, Solver *s) {
+  const int n = params_count(p, "IniZNDPocket");
+  if (n > HX_ZND_POCKETS_MAX)
+    return HX_ERROR(HX_ERR_INPUT, "IniZNDPocket is given %d times; at most %d boxes", n,
+                    HX_ZND_POCKETS_MAX);
+  for (int b = 0; b < n; b++) {
+    double *box = s->znd_pocket[b];
+    HX_CHECK(params_get_real_array_at(p, "IniZNDPocket", b, 6, box));
+    for (int k = 0; k < 3; k++)
+      if (!(box[k] < box[k + 3]))
+        return HX_ERROR(HX_ERR_INPUT, "IniZNDPocket = (/%g,%g,%g,%g,%g,%g/) (box %d of %d): the "
+                        "%c range is empty (give xmin, ymin, zmin, then xmax, ymax, zmax, each "
+                        "min < max)", box[0], box[1], box[2], box[3], box[4], box[5], b + 1, n,
+                        "xyz"[k]);
+  }
+  s->n_znd_pockets = n;
+  return HX_OK;
+}
+
 /* IniZND: the ZND profile of RefState 2's mixture, to the farthest node behind the plane. */
 static int mixture_znd_init(const Params *p, Solver *s) {
   bool on = false;
-  double D = 0.0, *box = s->znd_pocket;
+  double D = 0.0;
   HX_CHECK(params_get_logical(p, "IniZND", &on));
   HX_CHECK(params_get_real(p, "IniZNDSpeed", &D));
-  HX_CHECK(params_get_real_array(p, "IniZNDPocket", 6, box));
-  s->znd_pocket_on = box[0] != 0 || box[1] != 0 || box[2] != 0 || box[3] != 0 || box[4] != 0 ||
-                     box[5] != 0;
-  if (s->znd_pocket_on && !on)
+  HX_CHECK(mixture_znd_pockets(p, s));
+  if (s->n_znd_pockets > 0 && !on)
     return HX_ERROR(HX_ERR_INPUT, "IniZNDPocket is set without IniZND = T; set IniZND = T or "
                                   "remove IniZNDPocket");
-  for (int k = 0; s->znd_pocket_on && k < 3; k++)
-    if (!(box[k] < box[k + 3]))
-      return HX_ERROR(HX_ERR_INPUT, "IniZNDPocket = (/%g,%g,%g,%g,%g,%g/): the %c range is "
-                      "empty (give xmin, ymin, zmin, then xmax, ymax, zmax, each min < max)",
-                      box[0], box[1], box[2], box[3], box[4], box[5], "xyz"[k]);
   if (!on) return HX_OK;
   const ChemMech *m = s->mech;
   if (s->exact.which != EXACT_TWO_STATE || s->exact.n_ref_states < 2)

@@ -314,12 +314,15 @@ static void perturb_density(const Solver *s, const NoiseModes *nm, const double 
   mix_prim_to_cons(s->mech, rho, &pr[VEL1], mix_temperature(s->mech, rho, pr[PRES], Y), Y, u);
 }
 
-/* IniZNDPocket: whether x lies in the unreacted box. */
+/* IniZNDPocket: whether x lies in one of the unreacted boxes. */
 static bool in_znd_pocket(const Solver *s, const double x[3]) {
-  if (!s->znd_pocket_on) return false;
-  for (int k = 0; k < 3; k++)
-    if (x[k] < s->znd_pocket[k] || x[k] > s->znd_pocket[k + 3]) return false;
-  return true;
+  for (int b = 0; b < s->n_znd_pockets; b++) {
+    const double *box = s->znd_pocket[b];
+    if (x[0] >= box[0] && x[0] <= box[3] && x[1] >= box[1] && x[1] <= box[4] && x[2] >= box[2] &&
+        x[2] <= box[5])
+      return true;
+  }
+  return false;
 }
 
 void solver_set_exact(Solver *s, double t) {

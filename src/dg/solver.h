@@ -14,6 +14,8 @@
 
 /* FV subcell shock capturing (IndicatorType != none; src/dg/indicator.c, src/dg/fv.c): the
  * volume operator of element e is (1 - alpha[e]) R_DG + alpha[e] R_FV on the LGL subcells. */
+#define HX_ZND_POCKETS_MAX 16 /* IniZNDPocket boxes */
+
 typedef struct {
   int enabled;          /* IndicatorType != none */
   int indicator;        /* FV_INDICATOR_* (dg/indicator.h) */
@@ -85,8 +87,9 @@ typedef struct {
   struct MixTransport *mix_transport; /* species diffusivities of a viscous mixture, else NULL */
   struct ZndProfile *znd;          /* IniZND: the initial detonation's ZND profile (host), else NULL */
   double znd_axis[3];              /* its direction of travel (IniAxis, normalised) */
-  double znd_pocket[6];            /* IniZNDPocket: x, y, z min then max of the unreacted box */
-  int znd_pocket_on;
+  double znd_pocket[HX_ZND_POCKETS_MAX][6]; /* IniZNDPocket: x, y, z min then max of each
+                                                unreacted box */
+  int n_znd_pockets;
   /* LES eddy viscosity (eddyViscType != none, dg/eddyvisc.h); NULL without */
   struct EddyVisc *sgs;
   /* MPI: non-blocking exchange over the MPI sides (parallel/exchange.h); NULL on one rank */

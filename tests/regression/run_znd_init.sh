@@ -76,6 +76,23 @@ cat pocket.txt
 nc=$(awk '/changed_nodes/{print $2}' pocket.txt) nf=$(awk '/changed_nodes/{print $4}' pocket.txt)
 check "IniZNDPocket: 128..160 nodes changed ($nc), each to the unburnt state ($nf)" \
   awk -v c="${nc:-0}" -v f="${nf:--1}" 'BEGIN{exit !(c >= 128 && c <= 160 && f == c)}'
+# two boxes (the key repeated): the nodes of the union, each box's as with it alone
+sed -e 's|^ProjectName .*|ProjectName = pk3|' -e 's|^IniZNDPocket .*|IniZNDPocket = (/0.0028,-1.,-1.,0.0032,1.,1./)|' pk1.ini >pk3.ini
+sed 's|^ProjectName .*|ProjectName = pk2|' pk1.ini >pk2.ini
+echo "IniZNDPocket = (/0.0028,-1.,-1.,0.0032,1.,1./)" >>pk2.ini
+OMP_NUM_THREADS=2 "$hexdg" pk2.ini >pk2.txt 2>&1
+OMP_NUM_THREADS=2 "$hexdg" pk3.ini >pk3.txt 2>&1
+"$py" - >pocket2.txt 2>&1 <<'PY'
+import h5py, numpy as np
+u = {k: h5py.File(f"{k}_State_0000000.000000000.h5", "r")["DG_Solution"][...] for k in ("pk0", "pk1", "pk2", "pk3")}
+ch = {k: np.any(u[k] != u["pk0"], axis=-1) for k in ("pk1", "pk2", "pk3")}
+both = ch["pk1"] | ch["pk3"]
+same = np.array_equal(ch["pk2"], both) and np.array_equal(u["pk2"][both], np.where(ch["pk1"][..., None], u["pk1"], u["pk3"])[both])
+print("union_nodes %d box1 %d box2 %d same %d" % (ch["pk2"].sum(), ch["pk1"].sum(), ch["pk3"].sum(), same))
+PY
+cat pocket2.txt
+check "IniZNDPocket twice: the union of the two boxes' nodes, each as with its box alone" \
+  awk '/union_nodes/ {ok = $8 == 1 && $4 > 0 && $6 > 0 && $2 == $4 + $6} END {exit !ok}' pocket2.txt
 sed 's|^IniZNDPocket .*|IniZNDPocket = (/0.002,-1.,-1.,0.0012,1.,1./)|' pk1.ini >pkbad.ini
 "$hexdg" pkbad.ini >pkbad.txt 2>&1
 check "an empty IniZNDPocket range is an error naming the key and the range" \
