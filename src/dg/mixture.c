@@ -350,15 +350,17 @@ static int mixture_znd_init(const Params *p, Solver *s) {
       d += (s->exact.center[k] - s->geo.elem_x[(3 * e + k) * n3 + q]) * s->znd_axis[k];
     behind = fmax(behind, d);
   }
+  par_max(&behind, 1); /* every rank the same profile, to the domain's farthest node */
   s->znd = hx_calloc(1, sizeof(ZndProfile), "ZND profile");
   HX_ALLOC_CHECK(s->znd);
   HX_CHECK(chem_znd(m, T1, p1, Y1, D, fmax(behind, 1e-6) * 1.001, s->znd));
   const ZndProfile *z = s->znd;
   if (par_is_root())
     printf("  IniZND: D %.2f m/s, von Neumann %.1f K %.4g Pa, induction length %.4g m, "
-           "half-reaction length %.4g m; profile to %.4g m behind the front (%ld samples); the "
-           "front moves at %.2f m/s along IniAxis in this frame\n",
-           D, z->T[0], z->p[0], z->x_induction, z->x_half, z->x[z->n - 1], z->n,
+           "half-reaction length %.4g m; profile to %.4g m behind the front (%ld samples), "
+           "p there %.5g Pa (the pressure an outflow BC 24 at that end needs to keep the wave "
+           "steady); the front moves at %.2f m/s along IniAxis in this frame\n",
+           D, z->T[0], z->p[0], z->x_induction, z->x_half, z->x[z->n - 1], z->n, z->p[z->n - 1],
            D + znd_unburnt_normal_velocity(s));
   return HX_OK;
 }
