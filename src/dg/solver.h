@@ -12,10 +12,10 @@
 #include "physics/fvblend.h"
 #include "physics/physics.h"
 
-/* FV subcell shock capturing (IndicatorType != none; src/dg/indicator.c, src/dg/fv.c): the
- * volume operator of element e is (1 - alpha[e]) R_DG + alpha[e] R_FV on the LGL subcells. */
 #define HX_ZND_POCKETS_MAX 16 /* IniZNDPocket boxes */
 
+/* FV subcell shock capturing (IndicatorType != none; src/dg/indicator.c, src/dg/fv.c): the
+ * volume operator of element e is (1 - alpha[e]) R_DG + alpha[e] R_FV on the LGL subcells. */
 typedef struct {
   int enabled;          /* IndicatorType != none */
   int indicator;        /* FV_INDICATOR_* (dg/indicator.h) */
