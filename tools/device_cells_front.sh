@@ -10,7 +10,8 @@
 # before the call's limit it sends SIGUSR1 to the ranks: hexdg writes the state of that step and
 # stops. Then the foil of all front-pressure records so far (tools/soot_foil.py --front) goes to
 # $OUT/cells_front.npz, with the log's last lines. A later call goes on where this one stopped;
-# a fresh machine starts again from t = 0. CELLS_KEYS adds one line to the case (e.g. a coarser
+# a fresh machine starts again from t = 0. It also prints the channel's mass change since t = 0
+# (the log's `totals:`). CELLS_KEYS adds one line to the case (e.g. a coarser
 # "BoxElems = (/134,100,1/)" for a quick look).
 set -u
 out=${OUT:-.}
@@ -43,6 +44,9 @@ OMP_NUM_THREADS=4 mpiexec -n "$ngpu" "$hexdg" case.ini $last >>run.log 2>&1
 echo "rc $?" >>run.log
 kill $stopper 2>/dev/null
 grep -E "^t = |hexdg finished|stop requested|rror| rc " run.log | cut -c1-160 | tail -5
+# the channel's mass since t = 0 (the first `totals:` line): a steady front at a matched outflow
+# holds it; a steady drain means the outflow pressure is off (docs/reacting_flow.md)
+awk '/totals:/ {m = $2; if (m0 == "") m0 = m} END {if (m0 != "") printf "channel mass since t = 0: %+.3e\n", (m - m0) / m0}' run.log
 fronts=$(ls det_h2o2ar_2d_front_FrontPressure_*.h5 2>/dev/null)
 [ -n "$fronts" ] || exit 0
 "$py" "$OLDPWD/tools/soot_foil.py" --front $fronts --speed 1616.9 --npz "$out/cells_front.npz" 2>&1 | tail -1
