@@ -186,9 +186,6 @@ static int mixture_check_options(const Solver *s) {
                     "IniExactFunc = %d is an air case; with Mechanism = %s use 1 (RefState), 16 "
                     "(two RefStates, e.g. a detonation's initiation region) or 17 (species "
                     "wave manufactured solution)", w, mp);
-  if (s->sponge)
-    return HX_ERROR(HX_ERR_INPUT, "Mechanism = %s: SpongeLayer is not implemented for reacting "
-                                  "flow yet; set SpongeLayer = F", mp);
   return HX_OK;
 }
 

@@ -218,9 +218,9 @@ static int solver_setup(const Params *p, const double *weights, Solver *s) {
                                            : LIFT_STRONG;
   HX_CHECK(metrics_compute(s->mesh, &s->disc, &s->geo));
   HX_CHECK(build_face_maps(s));
-  HX_CHECK(sponge_init(p, s));
   HX_CHECK(fv_init(p, s));
   HX_CHECK(mixture_init(p, s));
+  HX_CHECK(sponge_init(p, s)); /* after the mixture: its nVar, RefStates and IniZND profile */
   HX_CHECK(set_var_names(s));
   HX_CHECK(alloc_state(s));
   HX_CHECK(exchange_create(s->mesh, &s->exchange));

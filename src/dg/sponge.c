@@ -16,6 +16,7 @@
 #include "dg/solver.h"
 #include "dg/sponge.h"
 #include "physics/eos.h"
+#include "physics/mixture.h"
 
 static const char *const BASE_NAMES[] = {"constant", "exactfunction", "file", "pruett"};
 static const int BASE_IDS[] = {SPONGE_BASE_CONSTANT, SPONGE_BASE_EXACTFUNC, SPONGE_BASE_FILE,
@@ -88,13 +89,21 @@ static int base_from_exact(const Params *p, Solver *s) {
                                   "IniExactFunc code, e.g. 1 for the RefState IniRefState)");
   int which, n3 = s->n_dof_elem, nv = s->n_var;
   HX_CHECK(params_get_int(p, "SpongeExactFunc", &which));
+  if (s->mech && which != s->exact.which)
+    return HX_ERROR(HX_ERR_INPUT,
+                    "SpongeExactFunc = %d with a Mechanism: the mixture's base flow "
+                    "is its initial state, so SpongeExactFunc must be IniExactFunc (%d)",
+                    which, s->exact.which);
   for (long e = 0; e < s->mesh->n_elems; e++) {
     if (s->sponge_elem[e] < 0) continue;
     const double *x = &s->geo.elem_x[3L * n3 * e];
     double *ub = &s->sponge_base_U[(long)s->sponge_elem[e] * nv * n3];
     for (int q = 0; q < n3; q++) {
-      double xq[3] = {x[q], x[n3 + q], x[2 * n3 + q]}, u[HX_NVAR];
-      exact_func_eval(&s->exact, &s->phys, which, s->exact.ref_state, xq, 0.0, u);
+      double xq[3] = {x[q], x[n3 + q], x[2 * n3 + q]}, u[HX_NVAR_MAX];
+      if (s->mech) /* the mixture's exact function (IniZND's profile included) */
+        solver_exact_state(s, xq, 0.0, u);
+      else
+        exact_func_eval(&s->exact, &s->phys, which, s->exact.ref_state, xq, 0.0, u);
       for (int v = 0; v < nv; v++) {
         if (!isfinite(u[v]))
           return HX_ERROR(HX_ERR_INPUT,
@@ -249,9 +258,13 @@ static int base_from_zones(Solver *s, const SpongeZone *zones, int nz) {
     for (int q = 0; q < n3; q++) {
       double xq[3] = {x[q], x[n3 + q], x[2 * n3 + q]}, sig, u[HX_NVAR];
       int z = strongest_zone(zones, nz, xq, &sig);
-      prim_to_cons(&s->phys, s->exact.ref_prim[zones[z].ref - 1], u);
+      const double *ref = u;
+      if (s->mech) /* the mixture's conservative RefState, species included */
+        ref = s->ref_U + (size_t)(zones[z].ref - 1) * nv;
+      else
+        prim_to_cons(&s->phys, s->exact.ref_prim[zones[z].ref - 1], u);
       for (int v = 0; v < nv; v++)
-        ub[v * n3 + q] = u[v];
+        ub[v * n3 + q] = ref[v];
     }
   }
   return HX_OK;
@@ -287,8 +300,8 @@ int sponge_init(const Params *p, Solver *s) {
       double xq[3] = {x[q], x[n3 + q], x[2 * n3 + q]};
       strongest_zone(zones, nz, xq, &s->sponge[n3 * e + q]);
     }
-  if (s->sponge_base_flow == SPONGE_BASE_CONSTANT && !mixed_refs) {
-    rc = HX_OK; /* one constant state: Solver.sponge_base, no per-node array */
+  if (s->sponge_base_flow == SPONGE_BASE_CONSTANT && !mixed_refs && !s->mech) {
+    rc = HX_OK; /* one constant air state: Solver.sponge_base, no per-node array */
   } else {
     rc = base_flow_init(p, s);
     if (rc == HX_OK && s->sponge_base_flow == SPONGE_BASE_CONSTANT)

@@ -13,7 +13,8 @@
  *    and SpeciesSchmidt (Sutherland, power law), all three lifting forms, and with adiabatic,
  *    isothermal, slip-wall and exact-function boundaries: CPU and GPU within 1e-12;
  *  - total-state inflow (27) of another composition into a curved duct with subsonic outflow
- *    (25), 40 steps: CPU and GPU within 1e-12.
+ *    (25), 40 steps: CPU and GPU within 1e-12;
+ *  - a sponge on the FV tube towards its initial state and towards a RefState: within 1e-12.
  * Skipped without a GPU or without the mechanism. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -123,6 +124,28 @@ static void test_tube_with_chemistry(void **state) {
   assert_true(same);
   free(a);
   free(b);
+}
+
+/* The sponge of a reacting flow (ramp over x = 1..3 mm, full beyond: the shock runs in it):
+ * towards the initial state (SpongeBaseFlow = exactfunction, IniExactFunc 16) and towards
+ * RefState 2 (constant; per node for a mixture), 40 steps of frozen chemistry with FV blending:
+ * CPU and GPU within 1e-12. */
+static void test_sponge_agrees(void **state) {
+  (void)state;
+  if (!ready()) skip();
+  const char *exact[] = {mech_line, "maxIter = 40", "ChemistrySplitting = none",
+                         "SpongeLayer = T", "damping = 2e6", "xStart = (/0.001,0.,0./)",
+                         "SpongeDistance = 0.002", "SpongeBaseFlow = exactfunction",
+                         "SpongeExactFunc = 16", NULL};
+  const char *constant[] = {mech_line, "maxIter = 40", "ChemistrySplitting = none",
+                            "SpongeLayer = T", "damping = 2e6", "xStart = (/0.001,0.,0./)",
+                            "SpongeDistance = 0.002", "SpongeBaseFlow = constant",
+                            "SpongeRefState = 2", NULL};
+  double d1 = gpu_cpu_difference(TUBE, exact), d2 = gpu_cpu_difference(TUBE, constant);
+  printf("  sponge of a mixture GPU-CPU: towards the initial state %.3e, towards RefState 2 "
+         "%.3e\n", d1, d2);
+  assert_true(d1 <= 1e-12);
+  assert_true(d2 <= 1e-12);
 }
 
 /* RecordMaxPressure on the tube with chemistry: p_max of every node, CPU against GPU (the GPU
@@ -356,6 +379,7 @@ int main(void) {
       cmocka_unit_test(test_species_transport_schmidt),
       cmocka_unit_test(test_species_transport_walls),
       cmocka_unit_test(test_total_inflow_agrees),
+      cmocka_unit_test(test_sponge_agrees),
   };
   const char *filter = getenv("HEXDG_TEST_FILTER"); /* e.g. "test_species_transport*" */
   if (filter && filter[0]) cmocka_set_test_filter(filter);
