@@ -411,9 +411,10 @@ __device__ static inline void mix_add_surface(const DevData &d, int e, const int
  * memory (the primitive state recomputed from U with mix_cons_to_prim's operations, p and T as P
  * holds them, so that sP equals P's slots), the volume operator (mix_volume_node) blended with the
  * FV residual, the viscous volume term and the six sides' fluxes in update_node's order
- * (surfint_kernels.cu), the RK update of k and U, then P of the new U (Newton from the node's last
- * T) and the positivity test (check: mark the element in elem_bad). Ut is not written. No race:
- * a block reads and writes only its own element's U, k and P, and the face fluxes are complete. */
+ * (surfint_kernels.cu), the sponge, the RK update of k and U, then P of the new U (Newton from
+ * the node's last T) and the positivity test (check: mark the element in elem_bad). Ut is not
+ * written. No race: a block reads and writes only its own element's U, k and P, and the face
+ * fluxes are complete. */
 template <int SF, int NS>
 __global__ static void __launch_bounds__(MIX_STAGE_THREADS, 2)
     mix_stage_kernel(DevData d, DevPhysics ph, double a, double b, bool backup, bool check) {
@@ -462,8 +463,13 @@ __global__ static void __launch_bounds__(MIX_STAGE_THREADS, 2)
   double *U = d.U + eU + q, *k = d.k + eU + q, un[nv];
   if (backup)
     for (int v = 0; v < nv; v++) d.U_good[eU + (size_t)v * n3 + q] = sU[(size_t)v * n3 + q];
+  /* the sponge as in update_node: a mixture's base flow is per node over the sponge elements */
+  const double sig = d.sponge ? d.sponge[(size_t)e * n3 + q] : 0.0;
+  const double *base =
+      sig != 0.0 ? d.sponge_base_U + (size_t)d.sponge_elem[e] * nv * n3 + q : NULL;
   for (int v = 0; v < nv; v++) {
-    const double u_t = acc[v] * -sJ;
+    double u_t = acc[v] * -sJ;
+    if (base) u_t -= sig * (sU[(size_t)v * n3 + q] - base[(size_t)v * n3]);
     const double kv = a * k[(size_t)v * n3] + dt * u_t;
     k[(size_t)v * n3] = kv;
     un[v] = sU[(size_t)v * n3 + q] + b * kv;

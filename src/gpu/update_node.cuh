@@ -130,7 +130,9 @@ update_node_from(const DevData &d, const DevPhysics &ph, double a, double b, dou
   }
   for (int v = 0; v < nv; v++) {
     double u_t = acc[v] * -sJ;
-    if (d.sponge) u_t -= sig * (U[v * d.n3] - (base ? base[v * d.n3] : d.sponge_base[v]));
+    /* sig = 0 outside the sponge elements, where a mixture has no base (sponge_base is air's) */
+    if (d.sponge && sig != 0.0)
+      u_t -= sig * (U[v * d.n3] - (base ? base[v * d.n3] : d.sponge_base[v]));
     u_t += S[v];
     double kv = a * k[v * d.n3] + dt * u_t;
     k[v * d.n3] = kv;
