@@ -72,12 +72,8 @@ int launch_tgv_sums(const DevData *d, const DevPhysics *ph, double *elem_sums, d
   return HX_OK;
 }
 
-/* Numerical soot foil (analysis/maxpressure.c): p_max = max(p_max, p) at every node after a step;
- * p from the node states P of the mixture (current after every stage and chemistry stage), from
- * U for air. */
-/* Blocks of 256 threads for a grid-stride loop over n nodes. */
-static int node_blocks(size_t n) { return (int)((n + 255) / 256 < 65535 ? (n + 255) / 256 : 65535); }
-
+/* The pressure of node i: from the node states P of the mixture (current after every stage and
+ * chemistry stage), from U for air. */
 __device__ static double node_pressure(const DevData &d, const DevPhysics &ph, size_t i) {
   const size_t e = i / d.n3, q = i % d.n3;
   if (d.mech) return d.P[(e * MIX_NP(d.n_species) + PRES) * d.n3 + q];
@@ -86,6 +82,8 @@ __device__ static double node_pressure(const DevData &d, const DevPhysics &ph, s
   return pressure_from_cons(&ph.pp, u);
 }
 
+/* Numerical soot foil (analysis/maxpressure.c): p_max = max(p_max, p) at every node after a
+ * step. */
 __global__ static void max_pressure_kernel(DevData d, DevPhysics ph, double *p_max) {
   const size_t n = (size_t)d.n_elems * d.n3;
   for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n;

@@ -24,6 +24,11 @@ static inline bool gpu_env_flag(const char *name, bool dflt) {
   return dflt;
 }
 
+/* Blocks of 256 threads for a grid-stride loop over n nodes (at most 65535). */
+static inline int node_blocks(size_t n) {
+  return (int)((n + 255) / 256 < 65535 ? (n + 255) / 256 : 65535);
+}
+
 /* Programmatic dependent launch (PDL, sm_90): a kernel launched with dependent = true may start
  * while the stream's previous kernel still runs, once every block of that one has called
  * pdl_trigger() (or exited). It must call pdl_wait() before it reads what the previous kernel

@@ -24,8 +24,7 @@ extern "C" int gpu_sponge_pruett_update(GpuSolver *g, double dt) {
   const size_t n = (size_t)d->n_elems * d->n3;
   if (n == 0 || d->n_sponge_elems == 0) return HX_OK;
   const double fac = fmin(dt / d->sponge_filter_width, 1.0); /* as sponge_pruett_update */
-  const int blocks = (int)((n + 255) / 256 < 65535 ? (n + 255) / 256 : 65535);
-  sponge_pruett_kernel<<<blocks, 256, 0, gpu_elem_stream(g)>>>(*d, fac);
+  sponge_pruett_kernel<<<node_blocks(n), 256, 0, gpu_elem_stream(g)>>>(*d, fac);
   CU_CHECK(cudaGetLastError());
   return HX_OK;
 }

@@ -49,9 +49,8 @@ static int launch_timeavg(GpuTimeAvg *ta, double w) {
   const DevData *d = gpu_dev_data(ta->g);
   const size_t n = (size_t)d->n_elems * d->n3;
   if (n == 0) return HX_OK;
-  const int blocks = (int)((n + 255) / 256 < 65535 ? (n + 255) / 256 : 65535);
-  timeavg_kernel<<<blocks, 256, 0, gpu_elem_stream(ta->g)>>>(*d, *gpu_dev_physics(ta->g), ta->map,
-                                                             ta->n_sums, w, ta->sums, ta->last);
+  timeavg_kernel<<<node_blocks(n), 256, 0, gpu_elem_stream(ta->g)>>>(
+      *d, *gpu_dev_physics(ta->g), ta->map, ta->n_sums, w, ta->sums, ta->last);
   CU_CHECK(cudaGetLastError());
   return HX_OK;
 }
