@@ -131,25 +131,25 @@ def extract_front(args):
             "y1": y[-1], "time": t[-1]}
 
 
-def transverse_spectrum(img, x, xmin, xmax=np.inf):
-    """Summed power spectrum over y of the columns with xmin <= x < xmax (mean removed per
-    column)."""
-    cols = img[:, (x >= xmin) & (x < xmax)]
-    cols = cols[:, np.all(np.isfinite(cols), axis=0)]
-    if cols.shape[1] == 0:
+def mirrored_window(img, x, xmin, xmax):
+    """The burnt columns with xmin <= x < xmax, evenly extended at the walls (the walls at y0 and
+    y1 are symmetry lines of the pattern: period 2W), and their x."""
+    sel = (x >= xmin) & (x < xmax) & np.all(np.isfinite(img), axis=0)
+    if not sel.any():
         fail(f"no burnt column with {xmin:g} <= x < {xmax:g}: widen --xmin/--xmax")
-    # even extension: the walls at y0 and y1 are symmetry lines of the pattern
-    ext = np.concatenate([cols, cols[-2:0:-1]], axis=0)
+    cols = img[:, sel]
+    return np.concatenate([cols, cols[-2:0:-1]], axis=0), x[sel]
+
+
+def transverse_spectrum(ext):
+    """Summed power spectrum over y of the mirrored columns (mean removed per column)."""
     ext = ext - ext.mean(axis=0)
-    return np.sum(np.abs(np.fft.rfft(ext, axis=0)) ** 2, axis=1), cols.shape[1]
+    return np.sum(np.abs(np.fft.rfft(ext, axis=0)) ** 2, axis=1)
 
 
-def track_lattice(img, x, xmin, xmax, width):
+def track_lattice(ext, xs, width):
     """The tracks' slope s, count m in the mirrored period 2W, the share of the sheared profile's
     power at multiples of m, and the profile's contrast (see the module's doc)."""
-    sel = (x >= xmin) & (x < xmax) & np.all(np.isfinite(img), axis=0)
-    cols, xs = img[:, sel], x[sel]
-    ext = np.concatenate([cols, cols[-2:0:-1]], axis=0)  # as transverse_spectrum: period 2W
     n_per = ext.shape[0]
     dy = 2.0 * width / n_per
     rows = np.arange(n_per)[:, None]
@@ -173,7 +173,8 @@ def analyse(data, args):
     width = data["y1"] - data["y0"]
     xmin = args.xmin if args.xmin is not None else data["x0"] + 0.5 * (data["x1"] - data["x0"])
     xmax = args.xmax if args.xmax is not None else np.inf
-    power, n_cols = transverse_spectrum(img, x, xmin, xmax)
+    ext, xs = mirrored_window(img, x, xmin, xmax)
+    power, n_cols = transverse_spectrum(ext), xs.size
     period = 2.0 * width  # the even extension's period
     modes = np.argsort(power[1:])[::-1][:3] + 1
     window = f"x >= {xmin:.6g} m" + (f" and < {xmax:.6g} m" if np.isfinite(xmax) else "")
@@ -182,7 +183,7 @@ def analyse(data, args):
     for k in modes:
         print(f"  transverse mode {k}: wavelength {period / k:.6g} m, relative power "
               f"{power[k] / power[1:].sum():.3f}")
-    slope, m, share, contrast = track_lattice(img, x, xmin, xmax, width)
+    slope, m, share, contrast = track_lattice(ext, xs, width)
     lam = period / m
     print(f"  track lattice: slope {slope:.3f}, {m} track(s) in 2W, cell width {lam:.6g} m, "
           f"cell length {lam / slope if slope > 0 else np.inf:.6g} m ({share:.2f} of the sheared "
