@@ -11,8 +11,9 @@
 # stops. Then the foil of all front-pressure records so far (tools/soot_foil.py --front) goes to
 # $OUT/cells_front.npz, with the log's last lines. A later call goes on where this one stopped;
 # a fresh machine starts again from t = 0. It also prints the channel's mass change since t = 0
-# (the log's `totals:`). CELLS_KEYS adds one line to the case (e.g. a coarser
-# "BoxElems = (/134,100,1/)" for a quick look).
+# (the log's `totals:`). CELLS_KEYS replaces keys of the case, "key = value; key = value" (e.g. a
+# coarser "BoxElems = (/134,100,1/)" for a quick look; a key given twice, like IniZNDPocket, keeps
+# both lines).
 set -u
 out=${OUT:-.}
 limit=${1:-540}
@@ -30,10 +31,16 @@ for p in python3 /usr/bin/python3; do
 done
 sed -e "s|^Mechanism .*|Mechanism = $PWD/.oracle/mechanisms/h2o2.yaml|" \
   parameter_files/detonation_h2o2ar_2d_front.ini >"$w/case.ini"
-if [ -n "${CELLS_KEYS:-}" ]; then
-  key=$(echo "${CELLS_KEYS%%=*}" | tr -d ' ')
-  sed -i "/^$key[ =]/d" "$w/case.ini"
-  echo "$CELLS_KEYS" >>"$w/case.ini"
+if [ -n "${CELLS_KEYS:-}" ]; then  # "key = value; key = value; ...": each key's lines replaced
+  IFS=';' read -ra lines <<<"$CELLS_KEYS"
+  for l in "${lines[@]}"; do
+    key=$(echo "${l%%=*}" | tr -d ' ')
+    [ -n "$key" ] && sed -i "/^$key[ =]/d" "$w/case.ini"
+  done
+  for l in "${lines[@]}"; do
+    l=$(echo "$l" | sed 's/^ *//')
+    [ -n "$l" ] && echo "$l" >>"$w/case.ini"
+  done
 fi
 cd "$w" || exit 1
 last=$(ls det_h2o2ar_2d_front_State_*.h5 2>/dev/null | tail -1)
