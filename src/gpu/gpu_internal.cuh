@@ -79,6 +79,7 @@ typedef struct {
   unsigned long long lmax_bits;  /* max of the CFL eigenvalue sum (non-negative: bits are ordered) */
   unsigned long long lvmax_bits; /* max of the viscous (DFL) eigenvalue sum */
   int landed, bad;
+  int bad_elem; /* 1 + the largest local element with an inadmissible node, 0: none (message) */
   double t_good; /* shock capturing: time of U_good, the last state that passed the check */
 } StepScalars;
 

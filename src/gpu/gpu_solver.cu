@@ -50,6 +50,7 @@ struct GpuSolver {
   unsigned long long *front_row; /* and the open row (bits of non-negative doubles) */
   int n_front_bins;
   GpuMpi *mpi;                  /* several ranks (gpu_mpi.cu); NULL on one rank */
+  const Mesh *mesh;             /* the solver's: error messages name an element and its place */
   StageTrace *trace;            /* HEXDG_STAGE_TRACE, one rank, air: the stage's timeline */
 };
 
@@ -767,6 +768,7 @@ extern "C" int gpu_solver_create(const Solver *s, const GpuOptions *opt, double 
   g->use_graphs = opt->use_graphs;
   g->chem_split = opt->chem_split && s->mech;
   g->t_analyze_host = -1.0;
+  g->mesh = s->mesh;
   int rc = g->rk->n_stages <= 64 ? HX_OK : HX_ERROR(HX_ERR_INTERNAL, "too many RK stages");
   if (rc == HX_OK) rc = upload_solver(g, s, opt);
   if (rc == HX_OK) rc = create_streams(g);
@@ -855,12 +857,23 @@ static int set_t_analyze(GpuSolver *g, double t_analyze) {
   return HX_OK;
 }
 
-static int check_step(const StepScalars *sc) {
-  if (sc->bad || !(sc->dt > 0.0))
+/* Every rank gets here with the same bad flag and dt (both reduced over the ranks), so the
+ * element's lookup over the ranks is collective; the root names it as the CPU backend does. */
+static int check_step(const GpuSolver *g) {
+  const StepScalars *sc = g->sc_host;
+  if (!sc->bad && sc->dt > 0.0) return HX_OK;
+  long gid;
+  double c[3];
+  mesh_locate_elem(g->mesh, sc->bad_elem - 1, &gid, c);
+  if (!par_is_root()) return HX_ERR_NUMERIC;
+  if (gid < 0)
     return HX_ERROR(HX_ERR_NUMERIC, "non-physical state (density or pressure <= 0, or NaN) on the "
                                     "GPU at t = %.9g; reduce CFLscale or check the set-up",
                     sc->t);
-  return HX_OK;
+  return HX_ERROR(HX_ERR_NUMERIC, "non-physical state (density or pressure <= 0, or NaN) on the "
+                                  "GPU at t = %.9g in element %ld at (%.6g, %.6g, %.6g); reduce "
+                                  "CFLscale or check the set-up",
+                  sc->t, gid, c[0], c[1], c[2]);
 }
 
 extern "C" int gpu_step_dt(GpuSolver *g, double t_analyze, double *dt, int *landed) {
@@ -868,7 +881,7 @@ extern "C" int gpu_step_dt(GpuSolver *g, double t_analyze, double *dt, int *land
   if (g->chem) HX_CHECK(mix_chem_reset_steps(g->chem, &g->d, g->s_elem));
   HX_CHECK(launch_dt(g));
   CU_CHECK(cudaStreamSynchronize(g->s_elem));
-  HX_CHECK(check_step(g->sc_host));
+  HX_CHECK(check_step(g));
   *dt = g->sc_host->dt;
   *landed = g->sc_host->landed;
   return HX_OK;
@@ -910,7 +923,7 @@ extern "C" int gpu_step(GpuSolver *g, double t_analyze, double *t, double *dt, i
   HX_CHECK(launch_step(g));
   CU_CHECK(cudaStreamSynchronize(g->s_elem));
   const StepScalars *sc = g->sc_host;
-  HX_CHECK(check_step(sc));
+  HX_CHECK(check_step(g));
   *t = sc->t;
   *dt = sc->dt;
   *landed = sc->landed;

@@ -122,6 +122,7 @@ __global__ static void mix_lambda_kernel(DevData d) {
     const double rho = Pe[q], p = Pe[(size_t)PRES * d.n3 + q], c = Pe[(size_t)MIX_C(ns) * d.n3 + q];
     if (!(rho > 0.0) || !(p > 0.0) || !(c > 0.0)) {
       atomicOr(&d.sc->bad, 1);
+      atomicMax(&d.sc->bad_elem, e + 1);
       continue;
     }
     const double sJ = d.sJ[(size_t)e * d.n3 + q];

@@ -357,8 +357,11 @@ __global__ static void mix_visc_lambda_kernel(DevData d, DevPhysics ph) {
       const double m0 = Ja[0], m1 = Ja[n3], m2 = Ja[2 * n3];
       const double mn = sqrt(m0 * m0 + m1 * m1 + m2 * m2);
       const double lv = coeff * (sJ * mn) * (sJ * mn);
-      if (lv != lv) atomicOr(&d.sc->bad, 1);
-      else m[dir] = fmax(m[dir], lv);
+      if (lv != lv) {
+        atomicOr(&d.sc->bad, 1);
+        atomicMax(&d.sc->bad_elem, e + 1);
+      } else
+        m[dir] = fmax(m[dir], lv);
     }
   }
   for (int k = 0; k < 3; k++) red[k][threadIdx.x] = m[k];

@@ -58,6 +58,7 @@ __global__ static void lambda_max_kernel(DevData d, DevPhysics ph) {
     double lam[3], lamv[3];
     if (!node_lambdas(d, ph.pp, e, q, mu_t, lam, lamv)) {
       atomicOr(&d.sc->bad, 1);
+      atomicMax(&d.sc->bad_elem, e + 1);
       continue;
     }
     for (int k = 0; k < 3; k++) {

@@ -1,4 +1,5 @@
 /* Mesh parameters, creation from the parameter file, and clean-up. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -8,6 +9,7 @@
 #include "mesh/hopr.h"
 #include "mesh/mesh.h"
 #include "mesh/refine.h"
+#include "parallel/parallel.h"
 
 int mesh_define_params(Params *p) {
   const char *s = "Mesh";
@@ -215,4 +217,24 @@ void mesh_destroy(Mesh *m) {
   free(m->nbr_yours_first);
   free(m->nbr_yours_count);
   free(m);
+}
+
+void mesh_elem_centroid(const Mesh *m, int e, double c[3]) {
+  int ng = m->NGeo + 1, n3 = ng * ng * ng;
+  const double *x = &m->node_coords[3 * (long)n3 * e];
+  c[0] = c[1] = c[2] = 0.0;
+  for (int n = 0; n < n3; n++)
+    for (int d = 0; d < 3; d++) c[d] += x[3 * n + d] / n3;
+}
+
+void mesh_locate_elem(const Mesh *m, int local_elem, long *gid, double c[3]) {
+  double id = local_elem >= 0 ? (double)m->elem_global_id[local_elem] : -1.0;
+  par_max(&id, 1);
+  /* the rank that holds that element gives its centroid; the others give -inf */
+  double x[3] = {-HUGE_VAL, -HUGE_VAL, -HUGE_VAL};
+  if (id >= 0.0 && local_elem >= 0 && (double)m->elem_global_id[local_elem] == id)
+    mesh_elem_centroid(m, local_elem, x);
+  par_max(x, 3);
+  *gid = (long)id;
+  for (int d = 0; d < 3; d++) c[d] = x[d];
 }

@@ -96,6 +96,14 @@ int mesh_connect(Mesh *m, const int *neighbor, const int *face_bc);
 /* Allocate the side arrays (n_sides) and the element-to-side maps (n_elems) of m. */
 int mesh_alloc_sides(Mesh *m);
 
+/* Mean of element e's geometry nodes. */
+void mesh_elem_centroid(const Mesh *m, int e, double c[3]);
+
+/* For an error message: over the ranks (collective), the largest global id among the elements
+ * the ranks name (local_elem < 0: none on this rank) and its centroid; *gid = -1 if no rank
+ * names one. */
+void mesh_locate_elem(const Mesh *m, int local_elem, long *gid, double c[3]);
+
 /* Reorder elements (node_coords, global ids, neighbor, face_bc) along a Hilbert curve through the
  * element centroids. */
 int mesh_sort_hilbert(Mesh *m, int *neighbor, int *face_bc);

@@ -46,14 +46,6 @@ static int compare_items(const void *a, const void *b) {
   return x->elem - y->elem;
 }
 
-static void element_centroid(const Mesh *m, int e, double c[3]) {
-  int ng = m->NGeo + 1, n3 = ng * ng * ng;
-  const double *x = &m->node_coords[3 * (long)n3 * e];
-  c[0] = c[1] = c[2] = 0.0;
-  for (int n = 0; n < n3; n++)
-    for (int d = 0; d < 3; d++) c[d] += x[3 * n + d] / n3;
-}
-
 /* Apply the permutation new -> old to a per-element block array. */
 static int permute_blocks(void *data, size_t block_bytes, const int *new_to_old, int n) {
   char *tmp = hx_malloc(block_bytes * n, "element reordering");
@@ -74,7 +66,7 @@ int mesh_sort_hilbert(Mesh *m, int *neighbor, int *face_bc) {
   int *old_to_new = hx_malloc(sizeof(int) * n, "permutation");
   if (!cent || !items || !new_to_old || !old_to_new) return HX_ERR_MEM;
   for (int e = 0; e < n; e++) {
-    element_centroid(m, e, &cent[3 * e]);
+    mesh_elem_centroid(m, e, &cent[3 * e]);
     for (int d = 0; d < 3; d++) {
       if (cent[3 * e + d] < lo[d]) lo[d] = cent[3 * e + d];
       if (cent[3 * e + d] > hi[d]) hi[d] = cent[3 * e + d];

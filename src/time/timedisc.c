@@ -261,12 +261,15 @@ double timedisc_calc_dt(const Solver *s, const TimeDisc *td) {
   par_max(red, 3);
   lmax = red[0];
   lvmax = red[1];
-  if (red[2] >= 0.0) {
+  if (red[2] >= 0.0) { /* every rank is here: the element's centroid from the rank holding it */
+    long gid;
+    double c[3];
+    mesh_locate_elem(s->mesh, bad, &gid, c);
     if (par_is_root())
       HX_ERROR(HX_ERR_NUMERIC,
-               "non-physical state (density or pressure <= 0, or NaN) in element %ld; reduce "
-               "CFLscale or check the initial/boundary states",
-               (long)red[2]);
+               "non-physical state (density or pressure <= 0, or NaN) in element %ld at "
+               "(%.6g, %.6g, %.6g); reduce CFLscale or check the initial/boundary states",
+               gid, c[0], c[1], c[2]);
     return -1.0;
   }
   double dt = timedisc_cfl_factor(s, td->rk, td->cfl_scale) / lmax;

@@ -3,7 +3,8 @@
 # built-in 2x2x2 periodic box, Euler, RoeEntropyFix): the under-resolved solution reaches p < 0 at
 # t = 0.9643 (docs/regress.md). With the default (T) the run stops there with the non-physical-
 # state error; with F (GALAEXI's behaviour) it runs to t = 1 with a finite state, its L2 error of
-# rho near GALAEXI's 0.19, and the same state as the default run up to the first bad node.
+# rho near GALAEXI's 0.19, and the same state as the default run up to the first bad node. The
+# error names the element and its centre (the GPU the same element as the CPU).
 # usage: run_check_admissibility.sh path/to/hexdg repo_root
 set -u
 hexdg=$1
@@ -18,6 +19,14 @@ stops() {
     grep -q "non-physical state" check.txt && [ ! -f check_State_0000001.000000000.h5 ]
 }
 check "CheckAdmissibility = T: the run stops at p < 0 (t = 0.9643)" stops
+
+# the message names the element and where it is: one of the box's element centres (+-0.5)
+bad_where() { grep -o "in element [0-9]* at ([^)]*)" "$1"; }
+names_element() {
+  bad_where check.txt | grep -Eq "^in element [1-8] at \((-?0\.5, ){2}-?0\.5\)$" &&
+    echo "    $(bad_where check.txt)"
+}
+check "the error names the element (global id) and its centre" names_element
 
 runs_on() {
   "$hexdg" case.ini --set ProjectName=galaexi --set CheckAdmissibility=F >galaexi.txt 2>&1 &&
@@ -49,6 +58,11 @@ if [ "${gpus:-0}" -ge 1 ]; then
       galaexi_ErrorNorms.csv gpu_ErrorNorms.csv
   }
   check "CheckAdmissibility = F on the GPU: the CPU's error norms (1e-9)" gpu_same
+  gpu_names_same() {
+    ! "$hexdg" case.ini --set ProjectName=gpucheck --set Backend=cuda >gpucheck.txt 2>&1 &&
+      [ -n "$(bad_where check.txt)" ] && [ "$(bad_where gpucheck.txt)" = "$(bad_where check.txt)" ]
+  }
+  check "CheckAdmissibility = T on the GPU: it stops in the CPU's element" gpu_names_same
 else
   echo "(GPU run skipped: no CUDA device visible)"
 fi
