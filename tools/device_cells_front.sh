@@ -13,7 +13,7 @@
 # a fresh machine starts again from t = 0. It also prints the channel's mass change since t = 0
 # (the log's `totals:`). CELLS_KEYS replaces keys of the case, "key = value; key = value" (e.g. a
 # coarser "BoxElems = (/134,100,1/)" for a quick look; a key given twice, like IniZNDPocket, keeps
-# both lines).
+# both lines). CELLS_RETRY_KEYS: keys for going on after a non-admissible step (see below).
 set -u
 out=${OUT:-.}
 limit=${1:-540}
@@ -31,25 +31,47 @@ for p in python3 /usr/bin/python3; do
 done
 sed -e "s|^Mechanism .*|Mechanism = $PWD/.oracle/mechanisms/h2o2.yaml|" \
   parameter_files/detonation_h2o2ar_2d_front.ini >"$w/case.ini"
-if [ -n "${CELLS_KEYS:-}" ]; then  # "key = value; key = value; ...": each key's lines replaced
-  IFS=';' read -ra lines <<<"$CELLS_KEYS"
+# set_keys "key = value; key = value; ..." file: each key's lines replaced (a key given twice, like
+# IniZNDPocket, keeps both lines)
+set_keys() {
+  local l key lines
+  IFS=';' read -ra lines <<<"$1"
   for l in "${lines[@]}"; do
     key=$(echo "${l%%=*}" | tr -d ' ')
-    [ -n "$key" ] && sed -i "/^$key[ =]/d" "$w/case.ini"
+    [ -n "$key" ] && sed -i "/^$key[ =]/d" "$2"
   done
   for l in "${lines[@]}"; do
     l=$(echo "$l" | sed 's/^ *//')
-    [ -n "$l" ] && echo "$l" >>"$w/case.ini"
+    [ -n "$l" ] && echo "$l" >>"$2"
   done
-fi
+}
+[ -n "${CELLS_KEYS:-}" ] && set_keys "$CELLS_KEYS" "$w/case.ini"
 cd "$w" || exit 1
-last=$(ls det_h2o2ar_2d_front_State_*.h5 2>/dev/null | tail -1)
-echo "== $(date +%T) $ngpu GPU(s); ${last:+restart from $last}${last:-start at t = 0}"
-(sleep "$limit"; pkill -USR1 -x hexdg) &  # the ranks only (not mpiexec)
-stopper=$!
-OMP_NUM_THREADS=4 mpiexec -n "$ngpu" "$hexdg" case.ini $last >>run.log 2>&1
-echo "rc $?" >>run.log
-kill $stopper 2>/dev/null
+t_start=$(date +%s)
+# run_from_last: one run from the newest state (t = 0 without one) until hexdg stops or the
+# call's time is up (SIGUSR1: hexdg writes the state of that step and stops)
+run_from_last() {
+  local last left stopper
+  last=$(ls det_h2o2ar_2d_front_State_*.h5 2>/dev/null | tail -1)
+  left=$((limit - ($(date +%s) - t_start)))
+  echo "== $(date +%T) $ngpu GPU(s); $([ -n "$last" ] && echo "restart from $last" || echo "start at t = 0"); $left s"
+  (sleep "$left"; pkill -USR1 -x hexdg) &  # the ranks only (not mpiexec)
+  stopper=$!
+  OMP_NUM_THREADS=4 mpiexec -n "$ngpu" "$hexdg" case.ini $last >>run.log 2>&1
+  echo "rc $?" >>run.log
+  kill $stopper 2>/dev/null
+}
+run_from_last
+# CELLS_RETRY_KEYS: where a step gave a non-admissible state (hexdg wrote the last admissible one
+# and stopped), these keys go into the case (e.g. "FV_alpha_max = 1.") and the run goes on from
+# that state, once, in the time left; the error line says where the state failed
+if [ -n "${CELLS_RETRY_KEYS:-}" ] && tail -5 run.log | grep -q "non-admissible" &&
+   [ $(($(date +%s) - t_start)) -lt $((limit - 60)) ]; then
+  grep -m1 "non-physical" <(tac run.log)
+  echo "== retry with: $CELLS_RETRY_KEYS"
+  set_keys "$CELLS_RETRY_KEYS" case.ini
+  run_from_last
+fi
 grep -E "^t = |hexdg finished|stop requested|rror| rc " run.log | cut -c1-160 | tail -5
 # the channel's mass since t = 0 (the first `totals:` line): a steady front at a matched outflow
 # holds it; a steady drain means the outflow pressure is off (docs/reacting_flow.md)
