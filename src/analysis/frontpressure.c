@@ -130,6 +130,7 @@ int frontpressure_write(const FrontPressure *fp) {
   if (H5Fclose(f) < 0 && rc == HX_OK) rc = HX_ERROR(HX_ERR_IO, "cannot close %s", tmp);
   if (rc == HX_OK && rename(tmp, fp->path) != 0)
     rc = HX_ERROR(HX_ERR_IO, "cannot rename %s to %s", tmp, fp->path);
+  if (rc != HX_OK) remove(tmp); /* a failed write leaves no half file behind */
   return rc;
 }
 

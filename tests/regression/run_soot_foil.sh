@@ -27,6 +27,13 @@ write_moving_shock_ini shock.ini '(/40,2,1/)' '(/20., 1., 0.5/)' "RecordMaxPress
 mkdir -p straight restart
 (cd straight && "$hexdg" ../shock.ini >run.txt 2>&1) || { echo "FAIL - straight run: $(tail -3 straight/run.txt)"; exit 1; }
 sed 's/^tend.*/tend = 1./' shock.ini >half.ini
+# a record that cannot be written (its name taken by a folder): the run stops naming the file and
+# leaves no .tmp behind
+mkdir -p blocked/shock_FrontPressure_0000000.000000000.h5
+(cd blocked && ! "$hexdg" ../shock.ini >run.txt 2>&1) && grep -q "cannot rename.*FrontPressure" blocked/run.txt &&
+  [ -z "$(ls blocked/*.tmp 2>/dev/null)" ] &&
+  echo "ok   - an unwritable front-pressure record stops the run, names the file, leaves no .tmp" ||
+  { echo "FAIL - unwritable front-pressure record: $(tail -2 blocked/run.txt; ls blocked)"; exit 1; }
 (cd restart && "$hexdg" ../half.ini >run1.txt 2>&1 && "$hexdg" ../shock.ini shock_State_0000001.000000000.h5 >run2.txt 2>&1) ||
   { echo "FAIL - restarted run: $(tail -3 restart/run*.txt)"; exit 1; }
 
