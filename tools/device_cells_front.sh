@@ -25,10 +25,8 @@ if [ ! -x "$hexdg" ] && ls .devbin/hexdg.xz.* >/dev/null 2>&1; then  # carried f
 fi
 [ -x "$hexdg" ] || bash tools/device_build.sh || { echo "no build-gpu/hexdg and the build failed"; exit 1; }
 ngpu=$(nvidia-smi -L 2>/dev/null | grep -c GPU)
-py=/usr/bin/python3
-for p in python3 /usr/bin/python3; do
-  if command -v $p >/dev/null && $p -c "import numpy, h5py" 2>/dev/null; then py=$(command -v $p); break; fi
-done
+source "$(dirname "${BASH_SOURCE[0]}")/device_python.sh"
+py=$(device_python numpy h5py)  # the images differ: Debian's /usr/bin/python3 may lack them
 sed -e "s|^Mechanism .*|Mechanism = $PWD/.oracle/mechanisms/h2o2.yaml|" \
   parameter_files/detonation_h2o2ar_2d_front.ini >"$w/case.ini"
 # set_keys "key = value; key = value; ..." file: each key's lines replaced (a key given twice, like

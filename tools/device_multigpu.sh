@@ -39,11 +39,8 @@ say() { echo "== $(($(date +%s) - t_start)) s: $*"; }
 ngpu=$(nvidia-smi -L 2>/dev/null | grep -c GPU)
 say "GPUs: $ngpu"; nvidia-smi -L; nvidia-smi topo -m 2>/dev/null | head -8
 gpus=1; [ "$ngpu" -ge 2 ] && gpus=1,2; [ "$ngpu" -ge 4 ] && gpus=1,2,4
-# a Python with numpy and h5py (the images differ: Debian's /usr/bin/python3 may lack them)
-py=/usr/bin/python3
-for p in python3 /usr/bin/python3 python3.12 python3.11; do
-  if command -v $p >/dev/null && $p -c "import numpy, h5py" 2>/dev/null; then py=$(command -v $p); break; fi
-done
+source "$(dirname "${BASH_SOURCE[0]}")/device_python.sh"
+py=$(device_python numpy h5py)  # the images differ: Debian's /usr/bin/python3 may lack them
 say "Python: $py"
 
 left() { echo $(( ${DEADLINE:-585} - ($(date +%s) - t_start) )); }  # seconds to the deadline
