@@ -190,11 +190,27 @@ def analyse(data, args):
           f"profile's power at its multiples, contrast {contrast:.3f})")
     if slope < 0.05:
         print("  (slope below 0.05: streaks along x rather than triple-point tracks)")
+    if args.ridges:
+        ridges(img, x, args.ridges)
     if args.lambda_ref:
         print(f"literature cell width {args.lambda_ref:.6g} m: ratio {lam / args.lambda_ref:.3f}")
     if args.png:
         plot(args.plt, img, data, xmin, lam, args)
     print(f"cell_width {lam:.6g}")
+
+
+def ridges(img, x, dx):
+    """Per window of dx along x (the whole record): the mean over the columns of each column's
+    largest p_max (the track ridges) and of each column's mean, both over the record's median.
+    Transverse waves that keep their strength keep the first; a decaying pattern loses it."""
+    med = np.median(img)
+    col_max, col_mean = img.max(axis=0) / med, img.mean(axis=0) / med
+    print(f"ridges (median {med:.6g}): window, mean column max / median, mean column mean / median")
+    for a in np.arange(np.floor(x[0] / dx) * dx, x[-1], dx):
+        sel = (x >= a) & (x < a + dx)
+        if sel.any():
+            print(f"  ridges x {a:.4g}-{a + dx:.4g} m: {col_max[sel].mean():.3f} "
+                  f"{col_mean[sel].mean():.3f} ({sel.sum()} columns)")
 
 
 def plot(plt, img, data, xmin, lam, args):
@@ -232,6 +248,8 @@ def main():
     ap.add_argument("--png", help="draw the soot foil")
     ap.add_argument("--xmin", type=float, help="spectrum over x >= xmin (default: the second half)")
     ap.add_argument("--xmax", type=float, help="and x < xmax (default: to the end)")
+    ap.add_argument("--ridges", type=float, metavar="DX", help="print the track ridges' height "
+                    "per window of DX along x [m] (the whole record)")
     ap.add_argument("--lambda-ref", type=float, help="a literature cell width to compare with [m]")
     ap.add_argument("--p-cj", type=float, help="pressure scale of the picture (default: median)")
     ap.add_argument("--vmax", type=float, default=3.0, help="colour scale top, in units of p_CJ")

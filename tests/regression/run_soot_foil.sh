@@ -187,5 +187,20 @@ check "soot_foil.py: cell_width 0.015 for that lattice" grep -q "^cell_width 0.0
 check "soot_foil.py: one cell across the channel, tracks with troughs: width 0.03, slope 0.45" \
   grep -q "slope 0.450, 2 track(s) in 2W, cell width 0.03 m" lat1.txt
 check "soot_foil.py: cell_width 0.03 for that lattice" grep -q "^cell_width 0.03$" lat1.txt
+# --ridges: one bright row whose height falls linearly, 1.5 at x = 0 to 1.1 at x = 0.1 (median 1):
+# the mean column max of each 0.02 m window is the line at the window's mean column
+"$py" - <<'PY'
+import numpy as np
+x = np.linspace(0.0, 0.1, 1001)
+img = np.ones((40, x.size))
+img[17] = 1.5 - 0.4 * x / 0.1
+np.savez("ridge.npz", pmax=img, x0=0.0, x1=0.1, y0=0.0, y1=0.01, time=1e-4)
+PY
+"$py" "$tools/soot_foil.py" --from-npz ridge.npz --ridges 0.02 >ridge.txt 2>&1
+ridge_ok() {
+  awk '/ridges x 0-0.02 m/ { a = $5 } /ridges x 0.08-0.1 m/ { b = $5 }
+       END { d1 = a - 1.4604; d2 = b - 1.1404; exit !(a != "" && b != "" && d1 * d1 < 1e-6 && d2 * d2 < 1e-6) }' ridge.txt
+}
+check "soot_foil.py --ridges: 1.460 in the first window, 1.140 in the last" ridge_ok
 [ $fails -eq 0 ] && echo "all soot-foil checks passed" || echo "$fails soot-foil check(s) failed"
 exit $((fails > 0))
