@@ -38,6 +38,7 @@ static size_t block_layout(ChemMech *m, char *base, int n_reac, int n_prod, int 
   PLACE(mw, ns);
   PLACE(nasa, ns * 15);
   PLACE(t_range, ns * 2);
+  PLACE(nasa_ext, ns * 7);
   PLACE(elem_comp, ns * ne);
   PLACE(elem_mw, ne);
   PLACE(rxn_type, nr);
@@ -122,11 +123,27 @@ double chem_mech_temperature_ceiling(const ChemMech *m) {
   double ceiling = CHEM_T_HIGH;
   for (int k = 0; k < m->n_species; k++)
     for (double T = m->nasa[15 * k]; T < ceiling; T += 10.0)
-      if (chem_cp_R(m, k, T) <= 1.0 + 1e-6) {
+      if (chem_nasa_cp_R(chem_nasa_poly_coeffs(m, k, T), T) <= 1.0 + 1e-6) {
         ceiling = T - 10.0;
         break;
       }
   return ceiling;
+}
+
+/* Above T_hi: cp/R = a0 held at its value at T_hi; h/RT = a0 + a5/T and s/R = a0 ln T + a6
+ * continue h and s at T_hi (a NASA-7 set with a1..a4 = 0). */
+void chem_mech_set_ceiling(ChemMech *m) {
+  const double T = chem_mech_temperature_ceiling(m);
+  m->T_hi = T;
+  for (int k = 0; k < m->n_species; k++) {
+    const double *a = chem_nasa_poly_coeffs(m, k, T);
+    double *x = m->nasa_ext + 7 * k;
+    const double cp = chem_nasa_cp_R(a, T);
+    x[0] = cp;
+    x[1] = x[2] = x[3] = x[4] = 0.0;
+    x[5] = (chem_nasa_h_RT(a, T, 1.0 / T) - cp) * T;
+    x[6] = chem_nasa_s_R(a, T, log(T)) - cp * log(T);
+  }
 }
 
 void chem_mech_rebase(const ChemMech *m, void *dev_block, ChemMech *dev) {
@@ -135,6 +152,7 @@ void chem_mech_rebase(const ChemMech *m, void *dev_block, ChemMech *dev) {
   dev->field = (void *)((char *)dev_block + ((const char *)m->field - (const char *)m->block))
   REBASE(mw);
   REBASE(nasa);
+  REBASE(nasa_ext);
   REBASE(t_range);
   REBASE(elem_comp);
   REBASE(elem_mw);

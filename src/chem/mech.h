@@ -39,15 +39,18 @@ enum { CHEM_FALLOFF_LINDEMANN = 0, CHEM_FALLOFF_TROE = 1, CHEM_FALLOFF_SRI = 2 }
 
 typedef struct ChemMech {
   int n_species, n_elements, n_reactions;
-  /* Upper end of the temperature search of chem_T_from_energy: CHEM_T_HIGH, or lower where a
-   * species' polynomial, extended above its fit, gives cv <= 0 (e(T) would stop increasing;
-   * chem_mech_temperature_ceiling) */
+  /* Ceiling of the NASA-7 polynomials: CHEM_T_HIGH, or lower where a species' polynomial,
+   * extended above its fit, would give cv <= 0 (e(T) would stop increasing;
+   * chem_mech_temperature_ceiling). Above it each species keeps its cp(T_hi) (nasa_ext), so that
+   * e(T) increases up to CHEM_T_HIGH and a shock-heated node keeps a temperature. */
   double T_hi;
 
   /* species */
   double *mw;        /* [ns] molar mass, kg/kmol */
   double *nasa;      /* [ns*15]: T_mid, a_low[0..6] (T < T_mid), a_high[0..6] (T >= T_mid) */
   double *t_range;   /* [ns*2]: T_min, T_max of the fit (host checks only) */
+  double *nasa_ext;  /* [ns*7]: NASA-7 coefficients for T >= T_hi: cp/R = cp/R(T_hi) constant,
+                      * h and s continuous at T_hi (chem_mech_set_ceiling) */
   double *elem_comp; /* [ns*ne]: atoms of element e in species k at k*ne + e */
   double *elem_mw;   /* [ne] atomic mass, kg/kmol */
 
@@ -96,8 +99,11 @@ void chem_mech_free(ChemMech *m);
 int chem_species_index(const ChemMech *m, const char *name);
 int chem_element_index(const ChemMech *m, const char *name);
 
-/* The temperature ceiling T_hi of m (set by chem_mech_load). */
+/* The temperature ceiling T_hi of m's polynomials (set by chem_mech_load). */
 double chem_mech_temperature_ceiling(const ChemMech *m);
+
+/* Sets T_hi and the constant-cp continuation above it (nasa_ext); chem_mech_load calls it. */
+void chem_mech_set_ceiling(ChemMech *m);
 
 /* A struct whose array pointers point into dev_block (a device copy of m->block). */
 void chem_mech_rebase(const ChemMech *m, void *dev_block, ChemMech *dev);

@@ -1692,7 +1692,7 @@ int chem_mech_load(const char *path, const char *phase_name, ChemMech **out) {
     chem_mech_free(m);
     return rc;
   }
-  m->T_hi = chem_mech_temperature_ceiling(m);
+  chem_mech_set_ceiling(m);
   *out = m;
   return HX_OK;
 }

@@ -6,7 +6,9 @@
  *   h/RT = a0 + a1 T/2 + a2 T^2/3 + a3 T^3/4 + a4 T^4/5 + a5/T
  *   s/R  = a0 ln T + a1 T + a2 T^2/2 + a3 T^3/3 + a4 T^4/4 + a6
  * The low range serves T < T_mid, the high range T >= T_mid (Cantera's NasaPoly2 convention);
- * outside [T_min, T_max] the polynomials are extrapolated, as Cantera does. */
+ * outside [T_min, T_max] the polynomials are extrapolated, as Cantera does, up to the ceiling
+ * T_hi where a species' extrapolated cp/R would fall to 1 (cv = 0); above it cp is held at
+ * cp(T_hi) (ChemMech.nasa_ext), so that e(T) keeps increasing to CHEM_T_HIGH. */
 #ifndef HEXDG_CHEM_THERMO_H
 #define HEXDG_CHEM_THERMO_H
 
@@ -14,9 +16,16 @@
 
 #include "chem/mech.h"
 
-HD static inline const double *chem_nasa_coeffs(const ChemMech *m, int k, double T) {
+/* The fit's range for T: low below T_mid, high above (extrapolated beyond the fit) */
+HD static inline const double *chem_nasa_poly_coeffs(const ChemMech *m, int k, double T) {
   const double *c = m->nasa + 15 * k;
   return T < c[0] ? c + 1 : c + 8;
+}
+
+/* The coefficients that serve T: the fit's below the ceiling m->T_hi, the constant-cp
+ * continuation above it (ChemMech.nasa_ext) */
+HD static inline const double *chem_nasa_coeffs(const ChemMech *m, int k, double T) {
+  return T < m->T_hi ? chem_nasa_poly_coeffs(m, k, T) : m->nasa_ext + 7 * k;
 }
 
 /* The polynomials of one range a[0..6] (the one home of eqs. 4.9-4.11) */
@@ -129,11 +138,11 @@ HD static inline double chem_s_mass(const ChemMech *m, double T, double p, const
 /* Solve e(T) = target for T, where e is the mixture internal energy (use_h = 0) or enthalpy
  * (use_h = 1). Newton from *T (the initial guess), safeguarded by bisection inside a bracket that
  * always contains the root: e(T) is strictly increasing (cv, cp > 0). Returns 0 and *T on success,
- * 1 (and *T unchanged) if target lies outside [e(CHEM_T_LOW), e(m->T_hi)] or is not finite:
+ * 1 (and *T unchanged) if target lies outside [e(CHEM_T_LOW), e(CHEM_T_HIGH)] or is not finite:
  * never a NaN. */
 HD static inline int chem_T_from_energy(const ChemMech *m, const double *Y, long sy, double target,
                                         int use_h, double *T) {
-  double lo = CHEM_T_LOW, hi = m->T_hi;
+  double lo = CHEM_T_LOW, hi = CHEM_T_HIGH;
   double Rw = CHEM_R / chem_mean_mw(m, Y, sy);
   double e_lo = chem_h_mass(m, lo, Y, sy) - (use_h ? 0 : Rw * lo);
   double e_hi = chem_h_mass(m, hi, Y, sy) - (use_h ? 0 : Rw * hi);
@@ -176,12 +185,12 @@ HD static inline int chem_T_from_u(const ChemMech *m, const double *Y, long sy, 
 HD static inline int chem_T_from_u_near(const ChemMech *m, const double *Y, long sy, double u,
                                         double *T) {
   double x = *T;
-  if (x > CHEM_T_LOW && x < m->T_hi) {
+  if (x > CHEM_T_LOW && x < CHEM_T_HIGH) {
     const double Rw = CHEM_R / chem_mean_mw(m, Y, sy);
     for (int it = 0; it < 4; it++) {
       const double dx = -(chem_h_mass(m, x, Y, sy) - Rw * x - u) / (chem_cp_mass(m, x, Y, sy) - Rw);
       x += dx;
-      if (!(x > CHEM_T_LOW && x < m->T_hi)) break;
+      if (!(x > CHEM_T_LOW && x < CHEM_T_HIGH)) break;
       if (fabs(dx) <= 1e-10 * x) { /* quadratic convergence: x is now exact to round-off */
         *T = x;
         return 0;
@@ -206,15 +215,22 @@ typedef struct {
 HD static inline void chem_mix_nasa_n(const ChemMech *m, int ns, const double *Y, long sy,
                                       double T, ChemMixNasa *x) {
   double inv = 0, lo = -HUGE_VAL, hi = HUGE_VAL, b[6] = {0, 0, 0, 0, 0, 0};
+  const int above = T >= m->T_hi; /* every species on its constant-cp continuation */
+  if (above)
+    lo = m->T_hi;
+  else
+    hi = m->T_hi;
   for (int k = 0; k < ns; k++) {
     const double *c = m->nasa + 15 * k, w = CHEM_AT(Y, k, sy) / m->mw[k];
     inv += w;
     const int low = T < c[0];
-    if (low)
-      hi = fmin(hi, c[0]);
-    else
-      lo = fmax(lo, c[0]);
-    const double *a = low ? c + 1 : c + 8;
+    if (!above) {
+      if (low)
+        hi = fmin(hi, c[0]);
+      else
+        lo = fmax(lo, c[0]);
+    }
+    const double *a = above ? m->nasa_ext + 7 * k : low ? c + 1 : c + 8;
     for (int j = 0; j < 6; j++)
       b[j] += w * a[j];
   }
@@ -252,7 +268,7 @@ HD static inline double chem_mix_u_residual(const ChemMech *m, int ns, const dou
  * coefficients x of Y (any range; updated as the iterate moves). */
 HD static inline int chem_mix_T_from_u_n(const ChemMech *m, int ns, const double *Y, long sy,
                                          double target, ChemMixNasa *x, double *T) {
-  double lo = CHEM_T_LOW, hi = m->T_hi, cv;
+  double lo = CHEM_T_LOW, hi = CHEM_T_HIGH, cv;
   const double e_lo = chem_mix_u_residual(m, ns, Y, sy, lo, 0.0, x, &cv);
   const double e_hi = chem_mix_u_residual(m, ns, Y, sy, hi, 0.0, x, &cv);
   if (!(target >= e_lo && target <= e_hi)) return 1;
@@ -286,11 +302,11 @@ HD static inline int chem_mix_T_from_u_n(const ChemMech *m, int ns, const double
 HD static inline int chem_mix_T_from_u_near_n(const ChemMech *m, int ns, const double *Y, long sy,
                                               double u, ChemMixNasa *x, double *T) {
   double t = *T, cv;
-  if (t > CHEM_T_LOW && t < m->T_hi) {
+  if (t > CHEM_T_LOW && t < CHEM_T_HIGH) {
     for (int it = 0; it < 4; it++) {
       const double dt = -chem_mix_u_residual(m, ns, Y, sy, t, u, x, &cv) / cv;
       t += dt;
-      if (!(t > CHEM_T_LOW && t < m->T_hi)) break;
+      if (!(t > CHEM_T_LOW && t < CHEM_T_HIGH)) break;
       if (fabs(dt) <= 1e-10 * t) { /* quadratic convergence: t is now exact to round-off */
         *T = t;
         return 0;

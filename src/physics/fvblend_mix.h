@@ -29,7 +29,7 @@ HD static inline int fv_mix_state(const ChemMech *m, const double *q, double *U,
   for (int k = 0; k < ns; k++)
     Y[k] = q[5 + k] / sum;
   const double T = mix_temperature(m, q[PDENS], q[PRES], Y);
-  if (!(T > CHEM_T_LOW && T < m->T_hi)) return 0;
+  if (!(T > CHEM_T_LOW && T < CHEM_T_HIGH)) return 0;
   mix_prim_to_cons(m, q[PDENS], q + VEL1, T, Y, U);
   for (int v = 0; v < 5; v++)
     prim[v] = q[v];
