@@ -4,15 +4,17 @@
 
 #include "core/error.h"
 
+/* The whole line in one fprintf: the ranks of a run share stderr, and a line written in pieces
+ * came out interleaved with another rank's ("hexdg error: hexdg error: ..."). */
 int hx_error_at(const char *src_file, int src_line, int code, const char *fmt, ...) {
   const char *dbg = getenv("HEXDG_DEBUG");
+  char msg[4096], where[512] = "";
   va_list ap;
-  fprintf(stderr, "hexdg error: ");
   va_start(ap, fmt);
-  vfprintf(stderr, fmt, ap);
+  vsnprintf(msg, sizeof msg, fmt, ap);
   va_end(ap);
-  if (dbg && dbg[0] == '1') fprintf(stderr, " [%s:%d]", src_file, src_line);
-  fprintf(stderr, "\n");
+  if (dbg && dbg[0] == '1') snprintf(where, sizeof where, " [%s:%d]", src_file, src_line);
+  fprintf(stderr, "hexdg error: %s%s\n", msg, where);
   return code;
 }
 

@@ -289,6 +289,58 @@ int solver_node_pressure(const Solver *s, long dof, double *p) {
   return rc;
 }
 
+/* Why node u fails (""): NaN, rho <= 0, no temperature for e (mixture), p <= 0 */
+static void node_failure(const Solver *s, const double *u, char *why, size_t len) {
+  why[0] = '\0';
+  for (int v = 0; v < s->n_var; v++)
+    if (u[v] != u[v]) {
+      snprintf(why, len, "%s is NaN", s->var_names[v]);
+      return;
+    }
+  if (!(u[DENS] > 0.0)) {
+    snprintf(why, len, "density %.6g", u[DENS]);
+    return;
+  }
+  double pr[HX_NPRIM], Y[HX_MAX_SPECIES], c;
+  if (!s->mech) {
+    cons_to_prim(&s->phys, u, pr);
+    if (!(pr[PRES] > 0.0)) snprintf(why, len, "density %.6g, pressure %.6g", u[DENS], pr[PRES]);
+    return;
+  }
+  pr[TEMP] = 0.0; /* no guess: the bracketed search */
+  if (mix_cons_to_prim(s->mech, u, pr, Y, &c) == 0) return;
+  const double e = (u[ENER] - 0.5 * (u[MOM1] * u[MOM1] + u[MOM2] * u[MOM2] + u[MOM3] * u[MOM3]) /
+                                  u[DENS]) / u[DENS];
+  const double e_lo = chem_u_mass(s->mech, CHEM_T_LOW, Y, 1),
+               e_hi = chem_u_mass(s->mech, CHEM_T_HIGH, Y, 1);
+  snprintf(why, len, "density %.6g, no temperature: internal energy %.6g J/kg is %s e(%g K) = %.6g",
+           u[DENS], e, e > e_hi ? "above" : "below", e > e_hi ? CHEM_T_HIGH : CHEM_T_LOW,
+           e > e_hi ? e_hi : e_lo);
+}
+
+void solver_describe_bad_node(const Solver *s, const double *Ue, char *buf, size_t len) {
+  const int n3 = s->n_dof_elem, np = s->np;
+  int n_bad = 0, first = -1;
+  char why[256] = "", first_why[256] = "";
+  for (int q = 0; q < n3; q++) {
+    double u[HX_NVAR_MAX];
+    for (int v = 0; v < s->n_var; v++)
+      u[v] = Ue[(size_t)v * n3 + q];
+    node_failure(s, u, why, sizeof why);
+    if (!why[0]) continue;
+    if (n_bad++ == 0) {
+      first = q;
+      snprintf(first_why, sizeof first_why, "%s", why);
+    }
+  }
+  if (first < 0) {
+    buf[0] = '\0';
+    return;
+  }
+  snprintf(buf, len, "%d of its %d nodes fail; node (i,j,k) = (%d,%d,%d): %s", n_bad, n3,
+           first % np, (first / np) % np, first / (np * np), first_why);
+}
+
 void solver_exact_state(const Solver *s, const double x[3], double t, double *U) {
   if (s->mech)
     mixture_exact(s, x, t, U);

@@ -50,7 +50,7 @@ struct GpuSolver {
   unsigned long long *front_row; /* and the open row (bits of non-negative doubles) */
   int n_front_bins;
   GpuMpi *mpi;                  /* several ranks (gpu_mpi.cu); NULL on one rank */
-  const Mesh *mesh;             /* the solver's: error messages name an element and its place */
+  const Solver *solver;         /* error messages name an element, its place and its bad node */
   StageTrace *trace;            /* HEXDG_STAGE_TRACE, one rank, air: the stage's timeline */
 };
 
@@ -768,7 +768,7 @@ extern "C" int gpu_solver_create(const Solver *s, const GpuOptions *opt, double 
   g->use_graphs = opt->use_graphs;
   g->chem_split = opt->chem_split && s->mech;
   g->t_analyze_host = -1.0;
-  g->mesh = s->mesh;
+  g->solver = s;
   int rc = g->rk->n_stages <= 64 ? HX_OK : HX_ERROR(HX_ERR_INTERNAL, "too many RK stages");
   if (rc == HX_OK) rc = upload_solver(g, s, opt);
   if (rc == HX_OK) rc = create_streams(g);
@@ -857,23 +857,43 @@ static int set_t_analyze(GpuSolver *g, double t_analyze) {
   return HX_OK;
 }
 
+/* The bad element's node (solver_describe_bad_node) from the device's U, or "". */
+static void describe_bad_node(const GpuSolver *g, int e, char *what, size_t len) {
+  const Solver *s = g->solver;
+  const size_t n = (size_t)s->n_var * s->n_dof_elem;
+  double *Ue = (double *)malloc(sizeof(double) * n);
+  what[0] = '\0';
+  if (Ue && cudaMemcpy(Ue, g->d.U + (size_t)e * n, sizeof(double) * n, cudaMemcpyDeviceToHost) ==
+                cudaSuccess)
+    solver_describe_bad_node(s, Ue, what, len);
+  free(Ue);
+}
+
 /* Every rank gets here with the same bad flag and dt (both reduced over the ranks), so the
- * element's lookup over the ranks is collective; the root names it as the CPU backend does. */
+ * element's lookup over the ranks is collective; the root names it as the CPU backend does, and
+ * the rank that holds it tells its first bad node. */
 static int check_step(const GpuSolver *g) {
   const StepScalars *sc = g->sc_host;
   if (!sc->bad && sc->dt > 0.0) return HX_OK;
+  const Mesh *mesh = g->solver->mesh;
+  const int e = sc->bad_elem - 1;
   long gid;
   double c[3];
-  mesh_locate_elem(g->mesh, sc->bad_elem - 1, &gid, c);
-  if (!par_is_root()) return HX_ERR_NUMERIC;
-  if (gid < 0)
-    return HX_ERROR(HX_ERR_NUMERIC, "non-physical state (density or pressure <= 0, or NaN) on the "
-                                    "GPU at t = %.9g; reduce CFLscale or check the set-up",
-                    sc->t);
-  return HX_ERROR(HX_ERR_NUMERIC, "non-physical state (density or pressure <= 0, or NaN) on the "
+  char what[512] = "";
+  mesh_locate_elem(mesh, e, &gid, c);
+  if (e >= 0 && mesh->elem_global_id[e] == gid) describe_bad_node(g, e, what, sizeof what);
+  int rc = HX_ERR_NUMERIC;
+  if (par_is_root() && gid < 0)
+    rc = HX_ERROR(HX_ERR_NUMERIC, "non-physical state (density or pressure <= 0, or NaN) on the "
+                                  "GPU at t = %.9g; reduce CFLscale or check the set-up",
+                  sc->t);
+  else if (par_is_root())
+    rc = HX_ERROR(HX_ERR_NUMERIC, "non-physical state (density or pressure <= 0, or NaN) on the "
                                   "GPU at t = %.9g in element %ld at (%.6g, %.6g, %.6g); reduce "
                                   "CFLscale or check the set-up",
                   sc->t, gid, c[0], c[1], c[2]);
+  if (what[0]) fprintf(stderr, "hexdg: in element %ld %s\n", gid, what);
+  return rc;
 }
 
 extern "C" int gpu_step_dt(GpuSolver *g, double t_analyze, double *dt, int *landed) {

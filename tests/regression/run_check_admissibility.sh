@@ -27,6 +27,9 @@ names_element() {
     echo "    $(bad_where check.txt)"
 }
 check "the error names the element (global id) and its centre" names_element
+# ... and the element's first bad node with its negative pressure
+bad_node() { grep -Eq "^hexdg: in element [1-8] [0-9]+ of its 27 nodes fail; node \(i,j,k\) = \([0-2],[0-2],[0-2]\): density [0-9.e+-]+, pressure -" check.txt; }
+check "the element's first bad node: its density and negative pressure" bad_node
 
 runs_on() {
   "$hexdg" case.ini --set ProjectName=galaexi --set CheckAdmissibility=F >galaexi.txt 2>&1 &&
