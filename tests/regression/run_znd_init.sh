@@ -13,9 +13,7 @@ set -u
 hexdg=$1
 root=$2
 source "$(dirname "$0")/script_lib.sh"
-mech="$root/../shared/data/mechanisms/li2004/mechanism.yaml"
-[ -f "$mech" ] || mech="$root/.oracle/mechanisms/li.yaml"
-[ -f "$mech" ] || { echo "Li 2004 mechanism not found: skipped"; exit 77; }
+require_mech "$root" li
 require_python numpy h5py
 enter_scratch
 

@@ -15,9 +15,7 @@ set -u
 hexdg=$1
 root=$2
 source "$(dirname "$0")/script_lib.sh"
-mech="$root/../shared/data/mechanisms/h2o2_cantera/h2o2.yaml"
-[ -f "$mech" ] || mech="$root/.oracle/mechanisms/h2o2.yaml"
-[ -f "$mech" ] || { echo "h2o2 mechanism not found: skipped"; exit 77; }
+require_mech "$root" h2o2
 require_python numpy h5py
 if [ -n "${KEEP:-}" ]; then mkdir -p "$KEEP" && cd "$KEEP"; else enter_scratch; fi
 

@@ -31,6 +31,21 @@ require_python() {
   fi
 }
 
+# require_mech root name: sets mech to ../shared/data's file of the mechanism h2o2, li or burke, or
+# to its copy .oracle/mechanisms/<name>.yaml (the GPU machine gets the checkout only), or skips the
+# test (exit 77).
+require_mech() {
+  local shared
+  case $2 in
+    h2o2) shared=h2o2_cantera/h2o2.yaml ;;
+    li) shared=li2004/mechanism.yaml ;;
+    burke) shared=burke2012/mechanism.yaml ;;
+  esac
+  mech="$1/../shared/data/mechanisms/$shared"
+  [ -f "$mech" ] || mech="$1/.oracle/mechanisms/$2.yaml"
+  [ -f "$mech" ] || { echo "the $2 mechanism is in neither ../shared/data nor .oracle/mechanisms: skipped"; exit 77; }
+}
+
 # check description command...: runs the command, prints ok/FAIL and counts failures.
 check() {
   local what=$1
