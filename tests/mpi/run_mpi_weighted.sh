@@ -54,10 +54,19 @@ if "$compare" "$(last_state wF)" "$(last_state mT)" 1e-9; then :; else fails=$((
 sed -e 's|^ChemLoadBalance .*|ChemLoadBalance = T|' wF.ini >s.ini
 run_ranks s2 2 s.ini "../$start"
 s2=$(imb s2)
-if awk -v a="$iF" -v b="$s2" 'BEGIN{exit !(b < 1.15 && b < a - 0.2)}'; then
-  echo "ok   - ChemLoadBalance: chemistry rank imbalance $iF (uniform) -> $s2 (shared reactors)"
+# the shares are cut by predicted integrator steps, so the ranks' steps (the last window's slowest
+# and fastest rank lines) are the deterministic measure; the printed imbalance is wall time, which
+# a loaded machine skews (1.16 once in CI with ctest -j2, 1.003-1.006 alone)
+steps_imb() {
+  grep 'chemistry per time step, \(slowest\|fastest\) rank' "$1/out.txt" | tail -2 |
+    sed 's/.* reactors, \([0-9.e+]*\) integrator steps.*/\1/' |
+    awk '{ s += $1; if ($1 > m) m = $1; n++ } END { if (n == 2 && s > 0) printf "%.4f", m / (s / n) }'
+}
+st2=$(steps_imb s2)
+if awk -v a="$iF" -v b="$st2" -v t="$s2" 'BEGIN{exit !(b != "" && b < 1.05 && t < a - 0.2)}'; then
+  echo "ok   - ChemLoadBalance: integrator steps max/mean $st2 over the ranks; chemistry time imbalance $iF (uniform) -> $s2 (shared reactors)"
 else
-  echo "FAIL - ChemLoadBalance: chemistry rank imbalance $iF -> ${s2:-?}, expected below 1.15"
+  echo "FAIL - ChemLoadBalance: integrator steps max/mean ${st2:-?} (expected below 1.05), time imbalance $iF -> ${s2:-?} (expected a drop by > 0.2)"
   fails=$((fails + 1))
 fi
 # 1, 2 and 4 ranks from the same restart (chemistry, FV blending, positivity): the same state,
