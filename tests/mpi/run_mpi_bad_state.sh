@@ -6,25 +6,9 @@
 # not the root), printed once, and the same first bad node of it, told by that rank.
 # usage: run_mpi_bad_state.sh hexdg repo_root mpiexec compare_states
 source "$(dirname "$0")/mpi_lib.sh"
-cat >bad.ini <<'INI'
-ProjectName    = bad
-Backend        = cpu
-MeshFile       = box
-BoxElems       = (/2,2,2/)
-BoxLower       = (/-1.,-1.,-1./)
-BoxUpper       = (/1.,1.,1./)
-BoxPeriodic    = (/T,T,T/)
-N              = 2
-NodeType       = GAUSS-LOBATTO
-SplitDG        = none
-IniExactFunc   = 4
-AdvVel         = (/0.3,0.3,0.3/)
-TimeDiscMethod = carpenterrk4-5
-CFLscale       = 0.25
-Riemann        = RoeEntropyFix
-tend           = 1.
-Analyze_dt     = 0.5
-INI
+source "$(dirname "$0")/../regression/script_lib.sh" # write_p3d_case (functions only; no names shared)
+write_p3d_case bad.ini
+printf 'ProjectName = bad\nN = 2\nRiemann = RoeEntropyFix\ntend = 1.\nAnalyze_dt = 0.5\n' >>bad.ini
 where() { grep -o "non-physical state .* in element [0-9]* at ([^)]*)" "$1"; }
 for r in 1 2 4; do
   mkdir -p r$r
