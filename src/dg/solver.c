@@ -318,7 +318,7 @@ static void node_failure(const Solver *s, const double *u, char *why, size_t len
            e > e_hi ? e_hi : e_lo);
 }
 
-void solver_describe_bad_node(const Solver *s, const double *Ue, char *buf, size_t len) {
+void solver_report_bad_node(const Solver *s, long gid, const double *Ue) {
   const int n3 = s->n_dof_elem, np = s->np;
   int n_bad = 0, first = -1;
   char why[256] = "", first_why[256] = "";
@@ -333,12 +333,10 @@ void solver_describe_bad_node(const Solver *s, const double *Ue, char *buf, size
       snprintf(first_why, sizeof first_why, "%s", why);
     }
   }
-  if (first < 0) {
-    buf[0] = '\0';
-    return;
-  }
-  snprintf(buf, len, "%d of its %d nodes fail; node (i,j,k) = (%d,%d,%d): %s", n_bad, n3,
-           first % np, (first / np) % np, first / (np * np), first_why);
+  if (first >= 0)
+    fprintf(stderr,
+            "hexdg: in element %ld %d of its %d nodes fail; node (i,j,k) = (%d,%d,%d): %s\n", gid,
+            n_bad, n3, first % np, (first / np) % np, first / (np * np), first_why);
 }
 
 void solver_exact_state(const Solver *s, const double x[3], double t, double *U) {

@@ -122,10 +122,11 @@ int solver_node_prim(const Solver *s, long dof, const double *u, double *pr, dou
  * temperature, and then *p is not set). */
 int solver_node_pressure(const Solver *s, long dof, double *p);
 
-/* For the non-physical-state error: the first node of one element's state Ue ([var][k][j][i])
- * without a positive density, pressure or (mixture) temperature, with its values and why, and how
- * many of the element's nodes fail; "" when every node is admissible. */
-void solver_describe_bad_node(const Solver *s, const double *Ue, char *buf, size_t len);
+/* For the non-physical-state error, on the rank that holds element gid (CPU and GPU backend):
+ * prints the first node of its state Ue ([var][k][j][i]) without a positive density, pressure or
+ * (mixture) temperature, with its values and why, and how many of its nodes fail; nothing when
+ * every node is admissible. */
+void solver_report_bad_node(const Solver *s, long gid, const double *Ue);
 /* The exact function (air or mixture) at one point: n_var values. */
 void solver_exact_state(const Solver *s, const double x[3], double t, double *U);
 

@@ -857,15 +857,14 @@ static int set_t_analyze(GpuSolver *g, double t_analyze) {
   return HX_OK;
 }
 
-/* The bad element's node (solver_describe_bad_node) from the device's U, or "". */
-static void describe_bad_node(const GpuSolver *g, int e, char *what, size_t len) {
+/* solver_report_bad_node of local element e, global id gid, from the device's U */
+static void report_bad_node(const GpuSolver *g, int e, long gid) {
   const Solver *s = g->solver;
   const size_t n = (size_t)s->n_var * s->n_dof_elem;
   double *Ue = (double *)malloc(sizeof(double) * n);
-  what[0] = '\0';
   if (Ue && cudaMemcpy(Ue, g->d.U + (size_t)e * n, sizeof(double) * n, cudaMemcpyDeviceToHost) ==
                 cudaSuccess)
-    solver_describe_bad_node(s, Ue, what, len);
+    solver_report_bad_node(s, gid, Ue);
   free(Ue);
 }
 
@@ -875,13 +874,10 @@ static void describe_bad_node(const GpuSolver *g, int e, char *what, size_t len)
 static int check_step(const GpuSolver *g) {
   const StepScalars *sc = g->sc_host;
   if (!sc->bad && sc->dt > 0.0) return HX_OK;
-  const Mesh *mesh = g->solver->mesh;
   const int e = sc->bad_elem - 1;
   long gid;
   double c[3];
-  char what[512] = "";
-  mesh_locate_elem(mesh, e, &gid, c);
-  if (e >= 0 && mesh->elem_global_id[e] == gid) describe_bad_node(g, e, what, sizeof what);
+  const int held = mesh_locate_elem(g->solver->mesh, e, &gid, c);
   int rc = HX_ERR_NUMERIC;
   if (par_is_root() && gid < 0)
     rc = HX_ERROR(HX_ERR_NUMERIC, "non-physical state (density or pressure <= 0, or NaN) on the "
@@ -892,7 +888,7 @@ static int check_step(const GpuSolver *g) {
                                   "GPU at t = %.9g in element %ld at (%.6g, %.6g, %.6g); reduce "
                                   "CFLscale or check the set-up",
                   sc->t, gid, c[0], c[1], c[2]);
-  if (what[0]) fprintf(stderr, "hexdg: in element %ld %s\n", gid, what);
+  if (held) report_bad_node(g, e, gid);
   return rc;
 }
 

@@ -227,14 +227,15 @@ void mesh_elem_centroid(const Mesh *m, int e, double c[3]) {
     for (int d = 0; d < 3; d++) c[d] += x[3 * n + d] / n3;
 }
 
-void mesh_locate_elem(const Mesh *m, int local_elem, long *gid, double c[3]) {
+int mesh_locate_elem(const Mesh *m, int local_elem, long *gid, double c[3]) {
   double id = local_elem >= 0 ? (double)m->elem_global_id[local_elem] : -1.0;
   par_max(&id, 1);
   /* the rank that holds that element gives its centroid; the others give -inf */
+  const int held = id >= 0.0 && local_elem >= 0 && (double)m->elem_global_id[local_elem] == id;
   double x[3] = {-HUGE_VAL, -HUGE_VAL, -HUGE_VAL};
-  if (id >= 0.0 && local_elem >= 0 && (double)m->elem_global_id[local_elem] == id)
-    mesh_elem_centroid(m, local_elem, x);
+  if (held) mesh_elem_centroid(m, local_elem, x);
   par_max(x, 3);
   *gid = (long)id;
   for (int d = 0; d < 3; d++) c[d] = x[d];
+  return held;
 }

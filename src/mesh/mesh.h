@@ -101,8 +101,8 @@ void mesh_elem_centroid(const Mesh *m, int e, double c[3]);
 
 /* For an error message: over the ranks (collective), the largest global id among the elements
  * the ranks name (local_elem < 0: none on this rank) and its centroid; *gid = -1 if no rank
- * names one. */
-void mesh_locate_elem(const Mesh *m, int local_elem, long *gid, double c[3]);
+ * names one. Returns 1 on the rank that holds that element (its local_elem), else 0. */
+int mesh_locate_elem(const Mesh *m, int local_elem, long *gid, double c[3]);
 
 /* Reorder elements (node_coords, global ids, neighbor, face_bc) along a Hilbert curve through the
  * element centroids. */

@@ -264,18 +264,13 @@ double timedisc_calc_dt(const Solver *s, const TimeDisc *td) {
   if (red[2] >= 0.0) { /* every rank is here: the element's centroid from the rank holding it */
     long gid;
     double c[3];
-    mesh_locate_elem(s->mesh, bad, &gid, c);
+    const int held = mesh_locate_elem(s->mesh, bad, &gid, c);
     if (par_is_root())
       HX_ERROR(HX_ERR_NUMERIC,
                "non-physical state (density or pressure <= 0, or NaN) in element %ld at "
                "(%.6g, %.6g, %.6g); reduce CFLscale or check the initial/boundary states",
                gid, c[0], c[1], c[2]);
-    if (bad >= 0 && s->mesh->elem_global_id[bad] == gid) { /* the rank that holds it */
-      char what[512];
-      solver_describe_bad_node(s, s->U + (size_t)bad * s->n_var * s->n_dof_elem, what,
-                               sizeof what);
-      if (what[0]) fprintf(stderr, "hexdg: in element %ld %s\n", gid, what);
-    }
+    if (held) solver_report_bad_node(s, gid, s->U + (size_t)bad * s->n_var * s->n_dof_elem);
     return -1.0;
   }
   double dt = timedisc_cfl_factor(s, td->rk, td->cfl_scale) / lmax;
