@@ -63,9 +63,12 @@ HD static inline void mix_bc_wall_state(const ChemMech *m, double T_wall, const 
   mix_prim_to_cons(m, rho, zero, T_wall, Y, uR);
 }
 
-/* 24 for the mixture: subsonic (u_n < c, frozen c; backflow included) the prescribed pressure
- * p_set with the inner density, velocity and composition, T = p_set W / (rho R), as FLEXI's
- * pressure outflow takes "the rest from inside"; supersonic the inner state. */
+/* 24 for the mixture, as the air's bc_outflow_pressure (Carlson 2011, Eqs. 25-26): subsonic
+ * (u_n < c, frozen c; backflow included) the prescribed pressure p_set with the inner temperature,
+ * velocity and composition, rho = p_set W / (R T); supersonic the inner state. Keeping T, not
+ * rho: with the inner density, T = p_set W / (rho R) rises wherever the gas beside the boundary is
+ * thinner than at p_set, and backflow carries that hotter gas in, so a low-density pocket at the
+ * outflow heats without bound (the 2-D detonation's outflow reached 9950 K). */
 HD static inline void mix_bc_outflow_pressure(const ChemMech *m, double p_set, const double n[3],
                                               const double *uL, const double *prim,
                                               const double *Y, double c, double *uR) {
@@ -74,7 +77,8 @@ HD static inline void mix_bc_outflow_pressure(const ChemMech *m, double p_set, c
       uR[v] = uL[v];
     return;
   }
-  mix_prim_to_cons(m, prim[PDENS], prim + VEL1, mix_temperature(m, prim[PDENS], p_set, Y), Y, uR);
+  const double rho_b = p_set * chem_mean_mw(m, Y, 1) / (CHEM_R * prim[TEMP]);
+  mix_prim_to_cons(m, rho_b, prim + VEL1, prim[TEMP], Y, uR);
 }
 
 /* The outer state of the density rho_b, pressure p_b and velocity vel with the inner composition:

@@ -20,7 +20,9 @@
  *  - the total-state inflow BC 27 (mix_bc_inflow_total): for argon the air's bc_inflow_total;
  *    for Li 2004 mixtures the boundary state has the total enthalpy h(Tt) and the entropy
  *    s(Tt, pt) of the prescribed total state, satisfies the characteristic condition, and a gas
- *    at rest at the total state gives the total state back. */
+ *    at rest at the total state gives the total state back;
+ *  - the outflows 23, 24, 25: for argon the air's; 24 for Li 2004 mixtures keeps the inner
+ *    temperature, velocity and composition at the prescribed pressure (backflow included). */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -859,6 +861,92 @@ static void test_li_inflow_total_properties(void **state) {
   chem_mech_free(m);
 }
 
+/* The outflows 23, 24 and 25 of the mixture are the air's for argon (bc_outer_state with
+ * kappa = 5/3): subsonic outflow, backflow and supersonic outflow. */
+static void test_argon_outflows_match_air(void **state) {
+  (void)state;
+  ChemMech *m = argon_load();
+  PhysParams pp;
+  physparams_set(&pp, 5.0 / 3.0, CHEM_R / ARGON_W);
+  const int types[3] = {BC_OUTFLOW_MACH, BC_OUTFLOW_PRESSURE, BC_OUTFLOW_SUBSONIC};
+  const double x[3] = {0.0, 0.0, 0.0};
+  double worst[3] = {0.0, 0.0, 0.0};
+  for (int i = 0; i < 600; i++) {
+    ExactFuncParams ef;
+    memset(&ef, 0, sizeof ef);
+    double n[3], ref_U[HX_NVAR_MAX] = {0}, Uair[HX_NVAR], Umix[HX_NVAR_MAX] = {0};
+    random_unit(n);
+    Point s; /* a third each: subsonic (either sign of u_n), supersonic out, supersonic in */
+    argon_point(m, n, i % 3 != 0, i % 3 == 2 ? -1.0 : 1.0, &s);
+    ef.ref_prim[0][PRES] = s.prim[PRES] * uniform(0.5, 2.0);
+    ef.ref_prim[0][VEL1] = uniform(0.1, 0.9); /* 23's Mach number */
+    const int b = i % 3 == 0 ? i / 3 % 3 : 1 + i % 2;
+    bc_outer_state(types[b], 0, &ef, &pp, s.U, n, x, 0.0, Uair);
+    mix_bc_outer_state(m, &ef, ref_U, types[b], 0, s.prim[TEMP], s.U, n, x, 0.0, Umix);
+    const double scale[5] = {Uair[DENS], Uair[DENS] * s.c, Uair[DENS] * s.c, Uair[DENS] * s.c,
+                             Uair[ENER]};
+    for (int v = 0; v < HX_NVAR; v++)
+      worst[b] = fmax(worst[b], fabs(Umix[v] - Uair[v]) / scale[v]);
+  }
+  printf("  BC 23, 24, 25, argon against the ideal gas: max rel. difference %.1e, %.1e, %.1e\n",
+         worst[0], worst[1], worst[2]);
+  for (int b = 0; b < 3; b++)
+    assert_true(worst[b] <= 1e-12);
+  chem_mech_free(m);
+}
+
+/* 24 for Li 2004 mixtures: subsonic outflow and backflow give the prescribed pressure at the
+ * inner temperature, velocity and composition, so backflow brings in gas no hotter than the inner
+ * gas however thin it is; supersonic outflow gives the inner state. */
+static void test_li_pressure_outflow_keeps_temperature(void **state) {
+  (void)state;
+  ChemMech *m = li_load();
+  const int ns = m->n_species;
+  const double x[3] = {0.0, 0.0, 0.0};
+  double worst_T = 0.0, worst_p = 0.0, worst_Y = 0.0, worst_super = 0.0;
+  for (int i = 0; i < 300; i++) {
+    ExactFuncParams ef;
+    memset(&ef, 0, sizeof ef);
+    double n[3], Y[HX_MAX_SPECIES], ref_U[HX_NVAR_MAX] = {0}, U[HX_NVAR_MAX];
+    random_unit(n);
+    random_mass_fractions(ns, Y);
+    double vel[3];
+    random_unit(vel);
+    Point in, out;
+    point_make(m, log_uniform(1e-3, 10.0), vel, uniform(300.0, 4000.0), Y, &in);
+    const double c = in.c;
+    const int sub = i % 3 != 2;
+    const double un = sub ? uniform(-0.9, 0.9) * c : uniform(1.1, 3.0) * c, u0 = dot3(vel, n);
+    for (int d = 0; d < 3; d++)
+      vel[d] = (vel[d] - u0 * n[d]) * 0.5 * c + un * n[d];
+    point_make(m, in.prim[PDENS], vel, in.prim[TEMP], Y, &in);
+    const double p_set = in.prim[PRES] * log_uniform(0.1, 10.0);
+    ef.ref_prim[0][PRES] = p_set;
+    mix_bc_outer_state(m, &ef, ref_U, BC_OUTFLOW_PRESSURE, 0, in.prim[TEMP], in.U, n, x, 0.0, U);
+    out.prim[TEMP] = in.prim[TEMP];
+    assert_int_equal(mix_cons_to_prim(m, U, out.prim, out.Y, &out.c), 0);
+    if (sub) {
+      worst_T = fmax(worst_T, fabs(out.prim[TEMP] - in.prim[TEMP]) / in.prim[TEMP]);
+      worst_p = fmax(worst_p, fabs(out.prim[PRES] - p_set) / p_set);
+      for (int d = 0; d < 3; d++)
+        worst_T = fmax(worst_T, fabs(out.prim[VEL1 + d] - in.prim[VEL1 + d]) / c);
+    } else {
+      for (int v = 0; v < HX_NVAR + ns; v++)
+        worst_super = fmax(worst_super, fabs(U[v] - in.U[v]) / (fabs(in.U[v]) + 1e-300));
+    }
+    for (int k = 0; k < ns; k++)
+      worst_Y = fmax(worst_Y, fabs(out.Y[k] - Y[k]));
+  }
+  printf("  BC 24, Li 2004: max rel. error of T and u %.1e, of p %.1e; |Y - Y_in| %.1e; "
+         "supersonic %.1e\n",
+         worst_T, worst_p, worst_Y, worst_super);
+  assert_true(worst_T <= 1e-12);
+  assert_true(worst_p <= 1e-12);
+  assert_true(worst_Y <= 1e-14);
+  assert_true(worst_super == 0.0);
+  chem_mech_free(m);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_argon_is_ideal_gas),
@@ -874,6 +962,8 @@ int main(void) {
       cmocka_unit_test(test_li_admissible_fraction),
       cmocka_unit_test(test_argon_inflow_total_matches_air),
       cmocka_unit_test(test_li_inflow_total_properties),
+      cmocka_unit_test(test_argon_outflows_match_air),
+      cmocka_unit_test(test_li_pressure_outflow_keeps_temperature),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
