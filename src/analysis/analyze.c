@@ -147,6 +147,69 @@ void analyze_totals(const Solver *s, double *totals) {
   par_sum(totals, nv);
 }
 
+/* One rank's (or thread's) range merged into r: the smaller minimum and larger maximum win; on a
+ * tie the first one's position stays (ranks in order, so every rank count gives the same). */
+static void merge_temperature_range(TemperatureRange *r, const TemperatureRange *o) {
+  if (o->T_min < r->T_min) {
+    r->T_min = o->T_min;
+    memcpy(r->x_min, o->x_min, sizeof r->x_min);
+  }
+  if (o->T_max > r->T_max) {
+    r->T_max = o->T_max;
+    memcpy(r->x_max, o->x_max, sizeof r->x_max);
+  }
+  r->n_without += o->n_without;
+}
+
+static void local_temperature_range(const Solver *s, TemperatureRange *r) {
+  const int nv = s->n_var, n3 = s->n_dof_elem;
+  *r = (TemperatureRange){.T_min = INFINITY, .T_max = -INFINITY};
+#pragma omp parallel
+  {
+    TemperatureRange t = {.T_min = INFINITY, .T_max = -INFINITY};
+#pragma omp for schedule(static)
+    for (int e = 0; e < s->mesh->n_elems; e++)
+      for (int q = 0; q < n3; q++) {
+        const long dof = (long)e * n3 + q;
+        double u[HX_NVAR_MAX], pr[HX_NPRIM], Y[HX_MAX_SPECIES], c;
+        for (int v = 0; v < nv; v++)
+          u[v] = s->U[((long)e * nv + v) * n3 + q];
+        if (solver_node_prim(s, dof, u, pr, Y, &c) != 0) {
+          t.n_without++;
+          continue;
+        }
+        const double *x = &s->geo.elem_x[(long)e * 3 * n3 + q];
+        const double at[3] = {x[0], x[n3], x[2 * n3]};
+        const TemperatureRange here = {pr[TEMP], pr[TEMP], {at[0], at[1], at[2]},
+                                       {at[0], at[1], at[2]}, 0};
+        merge_temperature_range(&t, &here);
+      }
+#pragma omp critical
+    merge_temperature_range(r, &t); /* threads: ties may fall either way (positions only) */
+  }
+}
+
+int analyze_temperature_range(const Solver *s, TemperatureRange *r) {
+  const int n_ranks = par_size(), me = par_rank(), width = 9;
+  double *all = hx_calloc((size_t)n_ranks * width, sizeof(double), "the temperature range");
+  HX_ALLOC_CHECK(all);
+  TemperatureRange mine;
+  local_temperature_range(s, &mine);
+  double *slot = all + (size_t)me * width;
+  slot[0] = mine.T_min, slot[1] = mine.T_max, slot[2] = (double)mine.n_without;
+  memcpy(slot + 3, mine.x_min, sizeof mine.x_min);
+  memcpy(slot + 6, mine.x_max, sizeof mine.x_max);
+  par_allgather_bytes(all, (int)(width * sizeof(double)));
+  *r = (TemperatureRange){.T_min = INFINITY, .T_max = -INFINITY};
+  for (int k = 0; k < n_ranks; k++) {
+    const double *o = all + (size_t)k * width;
+    TemperatureRange rank = {o[0], o[1], {o[3], o[4], o[5]}, {o[6], o[7], o[8]}, (long)o[2]};
+    merge_temperature_range(r, &rank);
+  }
+  free(all);
+  return HX_OK;
+}
+
 int analyze_write_csv(const Analyze *a, double t, const double *L2, const double *Linf, bool fresh) {
   FILE *f = fopen(a->csv_path, fresh ? "w" : "a");
   if (!f)

@@ -28,6 +28,16 @@ void analyze_error_norms(const Analyze *a, const Solver *s, double t, double *L2
 /* Integrals of the conserved variables with the solution quadrature (the discrete totals that
  * the scheme conserves exactly). */
 void analyze_totals(const Solver *s, double *totals);
+/* The mixture's temperature over the solution nodes of every rank: its smallest and largest
+ * value, the positions of those nodes, and how many nodes have none (the analysis line
+ * `temperature:`). Shows where a reacting run heats or cools beyond the physical range before it
+ * stops (e.g. a pocket at an outflow). Collective; s->mech must be set. HX_ERR_MEM or HX_OK. */
+typedef struct {
+  double T_min, T_max;
+  double x_min[3], x_max[3];
+  long n_without;
+} TemperatureRange;
+int analyze_temperature_range(const Solver *s, TemperatureRange *r);
 /* Append a line to the ErrorNorms CSV (creating it with a header when `fresh`). */
 int analyze_write_csv(const Analyze *a, double t, const double *L2, const double *Linf, bool fresh);
 

@@ -589,12 +589,22 @@ static void print_chemistry(const Simulation *sim, double wall) {
            cs->gpu_launches, sim->iter > 0 ? cs->gpu_seconds / sim->iter : 0.0);
 }
 
+static void print_temperature_range(const TemperatureRange *r) {
+  printf("  temperature: min %.1f K at (%.6g, %.6g, %.6g), max %.1f K at (%.6g, %.6g, %.6g)",
+         r->T_min, r->x_min[0], r->x_min[1], r->x_min[2], r->T_max, r->x_max[0], r->x_max[1],
+         r->x_max[2]);
+  if (r->n_without > 0) printf(", %ld nodes without one", r->n_without);
+  printf("\n");
+}
+
 /* Analysis at the current time: error norms (CSV), totals and a progress line. */
 static int analyze_now(Simulation *sim, double dt, double wall_start, long stages) {
   Solver *s = sim->solver;
   double L2[HX_NVAR_MAX], Linf[HX_NVAR_MAX], tot[HX_NVAR_MAX];
   HX_CHECK(simulation_sync_host(sim));
   analyze_totals(s, tot);
+  TemperatureRange T_range;
+  if (s->mech) HX_CHECK(analyze_temperature_range(s, &T_range));
   if (sim->ana.calc_error_norms) {
     analyze_error_norms(&sim->ana, s, sim->t, L2, Linf);
     if (par_is_root())
@@ -637,6 +647,7 @@ static int analyze_now(Simulation *sim, double dt, double wall_start, long stage
   for (int v = 0; v < s->n_var; v++)
     printf(" %.12e", tot[v]);
   printf("\n");
+  if (s->mech) print_temperature_range(&T_range);
   if (sim->chem.splitting != CHEM_SPLIT_NONE) print_chemistry(sim, wall);
   if (s->fv.enabled)
     printf("  FV_alpha: min %.4f  max %.4f  blended elements %ld of %ld\n", alpha_lo, alpha_hi,
