@@ -71,6 +71,8 @@ if [ -n "${CELLS_RETRY_KEYS:-}" ] && tail -5 run.log | grep -q "non-admissible" 
   run_from_last
 fi
 grep -E "^t = |hexdg finished|stop requested|rror| rc " run.log | cut -c1-160 | tail -5
+# the temperature's range at the last analyses (a hot pocket at the outflow showed as 9963 K at x = 0)
+grep "^  temperature:" run.log | tail -3
 # the channel's mass since t = 0 (the first `totals:` line): a steady front at a matched outflow
 # holds it; a steady drain means the outflow pressure is off (docs/reacting_flow.md)
 awk '/totals:/ {m = $2; if (m0 == "") m0 = m} END {if (m0 != "") printf "channel mass since t = 0: %+.3e\n", (m - m0) / m0}' run.log
