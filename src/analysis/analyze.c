@@ -179,9 +179,8 @@ static void local_temperature_range(const Solver *s, TemperatureRange *r) {
           continue;
         }
         const double *x = &s->geo.elem_x[(long)e * 3 * n3 + q];
-        const double at[3] = {x[0], x[n3], x[2 * n3]};
-        const TemperatureRange here = {pr[TEMP], pr[TEMP], {at[0], at[1], at[2]},
-                                       {at[0], at[1], at[2]}, 0};
+        const TemperatureRange here = {pr[TEMP], pr[TEMP], {x[0], x[n3], x[2 * n3]},
+                                       {x[0], x[n3], x[2 * n3]}, 0};
         merge_temperature_range(&t, &here);
       }
 #pragma omp critical
@@ -190,22 +189,14 @@ static void local_temperature_range(const Solver *s, TemperatureRange *r) {
 }
 
 int analyze_temperature_range(const Solver *s, TemperatureRange *r) {
-  const int n_ranks = par_size(), me = par_rank(), width = 9;
-  double *all = hx_calloc((size_t)n_ranks * width, sizeof(double), "the temperature range");
+  const int n_ranks = par_size();
+  TemperatureRange *all = hx_calloc((size_t)n_ranks, sizeof *all, "the temperature range");
   HX_ALLOC_CHECK(all);
-  TemperatureRange mine;
-  local_temperature_range(s, &mine);
-  double *slot = all + (size_t)me * width;
-  slot[0] = mine.T_min, slot[1] = mine.T_max, slot[2] = (double)mine.n_without;
-  memcpy(slot + 3, mine.x_min, sizeof mine.x_min);
-  memcpy(slot + 6, mine.x_max, sizeof mine.x_max);
-  par_allgather_bytes(all, (int)(width * sizeof(double)));
+  local_temperature_range(s, &all[par_rank()]);
+  par_allgather_bytes(all, (int)sizeof *all);
   *r = (TemperatureRange){.T_min = INFINITY, .T_max = -INFINITY};
-  for (int k = 0; k < n_ranks; k++) {
-    const double *o = all + (size_t)k * width;
-    TemperatureRange rank = {o[0], o[1], {o[3], o[4], o[5]}, {o[6], o[7], o[8]}, (long)o[2]};
-    merge_temperature_range(r, &rank);
-  }
+  for (int k = 0; k < n_ranks; k++)
+    merge_temperature_range(r, &all[k]);
   free(all);
   return HX_OK;
 }

@@ -397,7 +397,7 @@ static void mixture_znd_state(const Solver *s, const double x[3], double t, doub
   const double T = (1 - f) * z->T[lo] + f * z->T[b], p = (1 - f) * z->p[lo] + f * z->p[b];
   const double w = (1 - f) * z->w[lo] + f * z->w[b];
   const double *u2 = &s->exact.ref_prim[1][VEL1];
-  const double rho = p * chem_mean_mw(m, Y, 1) / (CHEM_R * T),
+  const double rho = mix_density(m, p, T, Y),
                vel[3] = {u2[0] + (z->D - w) * s->znd_axis[0], u2[1] + (z->D - w) * s->znd_axis[1],
                          u2[2] + (z->D - w) * s->znd_axis[2]};
   mix_prim_to_cons(m, rho, vel, T, Y, U);

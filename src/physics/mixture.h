@@ -84,6 +84,11 @@ HD static inline void mix_prim_to_cons(const ChemMech *m, double rho, const doub
     U[HX_SPEC0 + k] = rho * Y[k];
 }
 
+/* Density of p, T and Y: rho = p W / (R T). */
+HD static inline double mix_density(const ChemMech *m, double p, double T, const double *Y) {
+  return p * chem_mean_mw(m, Y, 1) / (CHEM_R * T);
+}
+
 /* Temperature of p, rho and Y: T = p W / (rho R). */
 HD static inline double mix_temperature(const ChemMech *m, double rho, double p, const double *Y) {
   return p * chem_mean_mw(m, Y, 1) / (rho * CHEM_R);

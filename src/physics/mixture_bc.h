@@ -59,7 +59,7 @@ HD static inline void mix_bc_wall_state(const ChemMech *m, double T_wall, const 
     mix_prim_to_cons(m, prim[PDENS], zero, prim[TEMP], Y, uR);
     return;
   }
-  const double rho = prim[PRES] * chem_mean_mw(m, Y, 1) / (CHEM_R * T_wall);
+  const double rho = mix_density(m, prim[PRES], T_wall, Y);
   mix_prim_to_cons(m, rho, zero, T_wall, Y, uR);
 }
 
@@ -77,8 +77,7 @@ HD static inline void mix_bc_outflow_pressure(const ChemMech *m, double p_set, c
       uR[v] = uL[v];
     return;
   }
-  const double rho_b = p_set * chem_mean_mw(m, Y, 1) / (CHEM_R * prim[TEMP]);
-  mix_prim_to_cons(m, rho_b, prim + VEL1, prim[TEMP], Y, uR);
+  mix_prim_to_cons(m, mix_density(m, p_set, prim[TEMP], Y), prim + VEL1, prim[TEMP], Y, uR);
 }
 
 /* The outer state of the density rho_b, pressure p_b and velocity vel with the inner composition:

@@ -114,10 +114,8 @@ print(f"{lo:.6g} {hi:.6g}")
 PY
   grep "totals:" "$1.txt" | tail -1 | awk '{ print $2, $6 }'
 }
-read -r mix_lo mix_hi <<<"$(summary mix | head -1)"
-read -r air_lo air_hi <<<"$(summary air | head -1)"
-read -r mix_m mix_e <<<"$(summary mix | tail -1)"
-read -r air_m air_e <<<"$(summary air | tail -1)"
+{ read -r mix_lo mix_hi; read -r mix_m mix_e; } < <(summary mix)
+{ read -r air_lo air_hi; read -r air_m air_e; } < <(summary air)
 echo "    T range: mixture ${mix_lo:-?}..${mix_hi:-?} K, air ${air_lo:-?}..${air_hi:-?} K; mass $mix_m / $air_m, energy $mix_e / $air_e"
 check "every node between 150 and 310 K" \
   awk -v a="${mix_lo:-0}" -v b="${mix_hi:-1e9}" 'BEGIN { exit !(a > 150 && b < 310) }'
