@@ -187,6 +187,16 @@ check "soot_foil.py: cell_width 0.015 for that lattice" grep -q "^cell_width 0.0
 check "soot_foil.py: one cell across the channel, tracks with troughs: width 0.03, slope 0.45" \
   grep -q "slope 0.450, 2 track(s) in 2W, cell width 0.03 m" lat1.txt
 check "soot_foil.py: cell_width 0.03 for that lattice" grep -q "^cell_width 0.03$" lat1.txt
+# --collisions: tracks meet their mirror images at the walls, one cell length apart: every 0.025 m
+# from 0.01875 m on for lat2 (6 per wall), every 0.0667 m for lat1 (both walls at once)
+"$py" "$tools/soot_foil.py" --from-npz lat2.npz --xmin 0 --collisions 0.01 >col2.txt 2>&1
+check "soot_foil.py --collisions: lat2's walls hit at 0.01875 ... 0.1438, 0.025 apart" \
+  grep -q "wall y0: x (p_max / median) 0.01875 (1.80) 0.04375 (1.80) .* 0.1438 (1.80); spacing 0.025 m" col2.txt
+check "soot_foil.py --collisions: lat2's cell length 0.025 from 10 gaps" \
+  grep -q "collision spacing (cell length): 0.025 m (min 0.025, max 0.025, 10 gaps)" col2.txt
+"$py" "$tools/soot_foil.py" --from-npz lat1.npz --xmin 0 --collisions 0.01 >col1.txt 2>&1
+check "soot_foil.py --collisions: lat1's cell length 0.0666 (W / 0.45, to the pixel of 1.25e-4)" \
+  grep -q "collision spacing (cell length): 0.0666[0-9] m" col1.txt
 # --ridges: one bright row whose height falls linearly, 1.5 at x = 0 to 1.1 at x = 0.1 (median 1):
 # the mean column max of each 0.02 m window is the line at the window's mean column
 "$py" - <<'PY'
