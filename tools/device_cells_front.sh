@@ -79,5 +79,5 @@ awk '/totals:/ {m = $2; if (m0 == "") m0 = m} END {if (m0 != "") printf "channel
 fronts=$(ls det_h2o2ar_2d_front_FrontPressure_*.h5 2>/dev/null)
 [ -n "$fronts" ] || exit 0
 "$py" "$OLDPWD/tools/soot_foil.py" --front $fronts --speed 1616.9 --npz "$out/cells_front.npz" 2>&1 | tail -1
-"$py" "$OLDPWD/tools/soot_foil.py" --from-npz "$out/cells_front.npz" --ridges 0.01 2>&1 |
+"$py" "$OLDPWD/tools/soot_foil.py" --from-npz "$out/cells_front.npz" --ridges 0.01 --collisions 0.01 2>&1 |
   grep -v "^ridges (median\|^channel width"
