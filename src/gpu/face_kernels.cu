@@ -79,12 +79,12 @@ __device__ static void load_face_state(const DevData &d, int side, int slot, int
 
 /* BR1 viscous flux (mean of both sides; boundary state with inner gradients on BC sides),
  * subtracted from the advective flux F. One side at a time keeps the gradients in registers. */
-template <bool LES>
+template <bool LES, bool MAY_BC>
 __device__ static void subtract_viscous(const DevData &d, const PhysParams &pp, const int *info,
                                         int side, int f, const double *uL, const double *uR,
                                         const double *n, double *F) {
   double prim[HX_NPRIM], g[3][HX_NLIFT], Fv[HX_NVAR];
-  int bc = info[5] >= 0;
+  int bc = MAY_BC && info[5] >= 0;
   if (d.grad_face)
     face_grad_point(d, side, 0, f, g);
   else
@@ -155,25 +155,98 @@ __global__ static void face_flux_kernel(DevData d, DevPhysics ph, double c_stage
     bc_advective_flux(d.bc_info[2 * bc], d.riemann_bc, d.split, &ph.pp, uL, uR, n, t1, t2, F);
   }
   pdl_wait(); /* the gradients of the lifting kernel (dependent launch) */
-  if (d.viscous) subtract_viscous<LES>(d, ph.pp, info, side, f, uL, uR, n, F);
+  if (d.viscous) subtract_viscous<LES, true>(d, ph.pp, info, side, f, uL, uR, n, F);
   double sf = d.face_surf[(size_t)side * d.n2 + f];
   double *out = d.flux + (size_t)side * d.nvar * d.n2 + f;
   for (int v = 0; v < HX_NVAR; v++)
     out[v * d.n2] = F[v] * sf;
 }
 
+/* Inner and MPI sides of the weak form without LES: face_flux_kernel without the boundary paths,
+ * with the Riemann solver RS fixed at compile time and no split flux. The generic kernel holds
+ * the registers of every solver, split flux and boundary condition (164 at sm_90, 3 blocks of
+ * 128 per SM); with RoeEntropyFix this one needs 128 (4 blocks), with LF, HLLC and Roe fewer.
+ * The same functions, so the same flux to the last bit. */
+template <int RS>
+__global__ static void face_flux_inner_kernel(DevData d, DevPhysics ph, int first, int last) {
+  pdl_trigger(); /* the fused update may stage its elements meanwhile */
+  int gid = blockIdx.x * blockDim.x + threadIdx.x;
+  if (gid >= (last - first) * d.n2 || d.sc->dt < 0.0) return; /* as face_flux_kernel */
+  int side = first + gid / d.n2, f = gid % d.n2;
+  const int *info = d.side_info + 6 * side;
+  double uL[HX_NVAR], uR[HX_NVAR], F[HX_NVAR], n[3], t1[3], t2[3];
+  for (int c = 0; c < 3; c++) {
+    size_t at = ((size_t)side * 3 + c) * d.n2 + f;
+    n[c] = d.face_nvec[at];
+    t1[c] = d.face_t1[at];
+    t2[c] = d.face_t2[at];
+  }
+  if (d.U_face) {
+    load_face_state(d, side, 0, f, uL);
+    load_face_state(d, side, 1, f, uR);
+  } else {
+    prolong_point(d, info[0], info[1], d.s2v[info[1] * d.n2 + f], uL);
+    slave_point(d, info, side, f, uR);
+  }
+  riemann_flux(RS, SPLIT_NONE, &ph.pp, uL, uR, n, t1, t2, F);
+  pdl_wait(); /* the gradients of the lifting kernel (dependent launch) */
+  if (d.viscous) subtract_viscous<false, false>(d, ph.pp, info, side, f, uL, uR, n, F);
+  double sf = d.face_surf[(size_t)side * d.n2 + f];
+  double *out = d.flux + (size_t)side * d.nvar * d.n2 + f;
+  for (int v = 0; v < HX_NVAR; v++)
+    out[v * d.n2] = F[v] * sf;
+}
+
+typedef void (*FaceInnerKernel)(DevData, DevPhysics, int, int);
+
+/* The end of the boundary sides within [first, last) (they come first: mesh.h). */
+static int bc_sides_end(const DevData *d, int first, int last) {
+  return d->n_bc_sides < first ? first : d->n_bc_sides > last ? last : d->n_bc_sides;
+}
+
+/* The inner kernel of the case's solver; NULL where the generic kernel serves (the split form,
+ * LES, HEXDG_FACE_INNER = F). */
+static FaceInnerKernel face_inner_kernel(const DevData *d) {
+  if (!(d->face_inner & FACE_INNER_FLUX) || d->split != SPLIT_NONE || d->sgs_model != SGS_NONE)
+    return NULL;
+  switch (d->riemann) {
+  case RIEMANN_LF: return face_flux_inner_kernel<RIEMANN_LF>;
+  case RIEMANN_HLLC: return face_flux_inner_kernel<RIEMANN_HLLC>;
+  case RIEMANN_ROE: return face_flux_inner_kernel<RIEMANN_ROE>;
+  case RIEMANN_ROEL2: return face_flux_inner_kernel<RIEMANN_ROEL2>;
+  case RIEMANN_ROE_ENTROPYFIX: return face_flux_inner_kernel<RIEMANN_ROE_ENTROPYFIX>;
+  case RIEMANN_HLL: return face_flux_inner_kernel<RIEMANN_HLL>;
+  case RIEMANN_HLLE: return face_flux_inner_kernel<RIEMANN_HLLE>;
+  case RIEMANN_HLLEM: return face_flux_inner_kernel<RIEMANN_HLLEM>;
+  case RIEMANN_CH: return face_flux_inner_kernel<RIEMANN_CH>;
+  default: return NULL;
+  }
+}
+
+/* The boundary sides of [first, last) in the generic kernel, the others in the inner kernel where
+ * there is one. Two dependent launches keep the chain: the second's wait covers the first. */
 int launch_face_flux(const DevData *d, const DevPhysics *ph, double c_stage, int first, int last,
                      cudaStream_t s, bool dependent) {
-  int n = (last - first) * d->n2, threads = 128;
-  if (n <= 0) return HX_OK;
-  void (*k)(DevData, DevPhysics, double, int, int) =
-      d->sgs_model != SGS_NONE ? face_flux_kernel<true> : face_flux_kernel<false>;
-  CU_CHECK(launch_kernel(dependent, k, dim3((n + threads - 1) / threads), dim3(threads), 0, s, *d,
-                         *ph, c_stage, first, last));
+  const int threads = 128;
+  if (last <= first) return HX_OK;
+  FaceInnerKernel inner = face_inner_kernel(d);
+  int split_at = inner ? bc_sides_end(d, first, last) : last;
+  int n = (split_at - first) * d->n2;
+  if (n > 0) {
+    void (*k)(DevData, DevPhysics, double, int, int) =
+        d->sgs_model != SGS_NONE ? face_flux_kernel<true> : face_flux_kernel<false>;
+    CU_CHECK(launch_kernel(dependent, k, dim3((n + threads - 1) / threads), dim3(threads), 0, s,
+                           *d, *ph, c_stage, first, split_at));
+  }
+  n = (last - split_at) * d->n2;
+  if (n > 0)
+    CU_CHECK(launch_kernel(dependent, inner, dim3((n + threads - 1) / threads), dim3(threads), 0,
+                           s, *d, *ph, split_at, last));
   return HX_OK;
 }
 
 /* BR1 lifting face values w* n_c s (weak) or (w* - w^-) n_c s (strong): one thread per face point. */
+template <bool MAY_BC>
 __global__ static void face_lifting_kernel(DevData d, DevPhysics ph, double c_stage, int first,
                                            int last) {
   int gid = blockIdx.x * blockDim.x + threadIdx.x;
@@ -183,7 +256,7 @@ __global__ static void face_lifting_kernel(DevData d, DevPhysics ph, double c_st
   double uL[HX_NVAR], uR[HX_NVAR], pL[HX_NPRIM], pR[HX_NPRIM], wL[HX_NLIFT], wR[HX_NLIFT];
   prolong_point(d, info[0], info[1], d.s2v[info[1] * d.n2 + f], uL);
   if (d.U_face) store_face_state(d, side, 0, f, uL);
-  int bc = info[5] >= 0;
+  int bc = MAY_BC && info[5] >= 0;
   cons_to_prim(&ph.pp, uL, pL);
   lifting_variables(pL, wL);
   if (!bc) {
@@ -211,12 +284,20 @@ __global__ static void face_lifting_kernel(DevData d, DevPhysics ph, double c_st
   }
 }
 
+/* The boundary sides of [first, last) in face_lifting_kernel<true>, the others without the
+ * boundary path (56 registers instead of 96 at sm_90) unless HEXDG_FACE_INNER_LIFT = F. */
 int launch_face_lifting(const DevData *d, const DevPhysics *ph, double c_stage, int first,
                         int last, cudaStream_t s) {
-  int n = (last - first) * d->n2, threads = 128;
-  if (n <= 0) return HX_OK;
-  face_lifting_kernel<<<(n + threads - 1) / threads, threads, 0, s>>>(*d, *ph, c_stage, first,
-                                                                      last);
+  const int threads = 128;
+  int split_at = d->face_inner & FACE_INNER_LIFT ? bc_sides_end(d, first, last) : last;
+  int n = (split_at - first) * d->n2;
+  if (n > 0)
+    face_lifting_kernel<true><<<(n + threads - 1) / threads, threads, 0, s>>>(*d, *ph, c_stage,
+                                                                               first, split_at);
+  n = (last - split_at) * d->n2;
+  if (n > 0)
+    face_lifting_kernel<false><<<(n + threads - 1) / threads, threads, 0, s>>>(*d, *ph, c_stage,
+                                                                                split_at, last);
   CU_CHECK(cudaGetLastError());
   return HX_OK;
 }

@@ -346,6 +346,8 @@ static int upload_solver(GpuSolver *g, const Solver *s, const GpuOptions *opt) {
   d->n_sides = s->mesh->n_sides;
   d->n_bc_sides = s->mesh->n_bc_sides;
   d->n_inner_sides = s->mesh->n_inner_sides;
+  d->face_inner = (gpu_env_flag("HEXDG_FACE_INNER_FLUX", true) ? FACE_INNER_FLUX : 0) |
+                  (gpu_env_flag("HEXDG_FACE_INNER_LIFT", true) ? FACE_INNER_LIFT : 0);
   d->node_type = s->disc.node_type;
   d->split = s->disc.split;
   d->riemann = s->riemann;
