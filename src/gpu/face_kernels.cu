@@ -162,13 +162,14 @@ __global__ static void face_flux_kernel(DevData d, DevPhysics ph, double c_stage
     out[v * d.n2] = F[v] * sf;
 }
 
-/* Inner and MPI sides of the weak form without LES: face_flux_kernel without the boundary paths,
- * with the Riemann solver RS fixed at compile time and no split flux. The generic kernel holds
- * the registers of every solver, split flux and boundary condition (164 at sm_90, 3 blocks of
- * 128 per SM); with RoeEntropyFix this one needs 128 (4 blocks), with LF, HLLC and Roe fewer.
- * The same functions, so the same flux to the last bit. */
-template <int RS>
-__global__ static void face_flux_inner_kernel(DevData d, DevPhysics ph, int first, int last) {
+/* Inner and MPI sides without LES: face_flux_kernel without the boundary paths, with the Riemann
+ * solver RS and the split flux SPLIT (SPLIT_NONE: the weak form) fixed at compile time. The
+ * generic kernel holds the registers of every solver, split flux and boundary condition (164 at
+ * sm_90, 3 blocks of 128 per SM); this one 128 (4 blocks; HLLEM and RoeEntropyFix with KG spill
+ * 80 and 32 bytes to stay there). The same functions, so the same flux to the last bit. */
+template <int RS, int SPLIT>
+__global__ static void __launch_bounds__(128, 4)
+    face_flux_inner_kernel(DevData d, DevPhysics ph, int first, int last) {
   pdl_trigger(); /* the fused update may stage its elements meanwhile */
   int gid = blockIdx.x * blockDim.x + threadIdx.x;
   if (gid >= (last - first) * d.n2 || d.sc->dt < 0.0) return; /* as face_flux_kernel */
@@ -188,7 +189,7 @@ __global__ static void face_flux_inner_kernel(DevData d, DevPhysics ph, int firs
     prolong_point(d, info[0], info[1], d.s2v[info[1] * d.n2 + f], uL);
     slave_point(d, info, side, f, uR);
   }
-  riemann_flux(RS, SPLIT_NONE, &ph.pp, uL, uR, n, t1, t2, F);
+  riemann_flux(RS, SPLIT, &ph.pp, uL, uR, n, t1, t2, F);
   pdl_wait(); /* the gradients of the lifting kernel (dependent launch) */
   if (d.viscous) subtract_viscous<false, false>(d, ph.pp, info, side, f, uL, uR, n, F);
   double sf = d.face_surf[(size_t)side * d.n2 + f];
@@ -204,21 +205,32 @@ static int bc_sides_end(const DevData *d, int first, int last) {
   return d->n_bc_sides < first ? first : d->n_bc_sides > last ? last : d->n_bc_sides;
 }
 
-/* The inner kernel of the case's solver; NULL where the generic kernel serves (the split form,
- * LES, HEXDG_FACE_INNER = F). */
+/* The inner kernel of a solver with a central part (riemann.h: LF, the Roe family, CH), which
+ * the split flux replaces: the weak form and the split forms KG and PI. */
+template <int RS> static FaceInnerKernel face_inner_central(int split) {
+  switch (split) {
+  case SPLIT_NONE: return face_flux_inner_kernel<RS, SPLIT_NONE>;
+  case SPLIT_KG: return face_flux_inner_kernel<RS, SPLIT_KG>;
+  case SPLIT_PI: return face_flux_inner_kernel<RS, SPLIT_PI>;
+  default: return NULL;
+  }
+}
+
+/* The inner kernel of the case's solver and split flux; NULL where the generic kernel serves
+ * (LES, the split forms SD, MO, DU and CH, HEXDG_FACE_INNER_FLUX = F). HLLC, HLL, HLLE and HLLEM
+ * ignore the split flux, so their SPLIT_NONE kernel serves every form. */
 static FaceInnerKernel face_inner_kernel(const DevData *d) {
-  if (!(d->face_inner & FACE_INNER_FLUX) || d->split != SPLIT_NONE || d->sgs_model != SGS_NONE)
-    return NULL;
+  if (!(d->face_inner & FACE_INNER_FLUX) || d->sgs_model != SGS_NONE) return NULL;
   switch (d->riemann) {
-  case RIEMANN_LF: return face_flux_inner_kernel<RIEMANN_LF>;
-  case RIEMANN_HLLC: return face_flux_inner_kernel<RIEMANN_HLLC>;
-  case RIEMANN_ROE: return face_flux_inner_kernel<RIEMANN_ROE>;
-  case RIEMANN_ROEL2: return face_flux_inner_kernel<RIEMANN_ROEL2>;
-  case RIEMANN_ROE_ENTROPYFIX: return face_flux_inner_kernel<RIEMANN_ROE_ENTROPYFIX>;
-  case RIEMANN_HLL: return face_flux_inner_kernel<RIEMANN_HLL>;
-  case RIEMANN_HLLE: return face_flux_inner_kernel<RIEMANN_HLLE>;
-  case RIEMANN_HLLEM: return face_flux_inner_kernel<RIEMANN_HLLEM>;
-  case RIEMANN_CH: return face_flux_inner_kernel<RIEMANN_CH>;
+  case RIEMANN_LF: return face_inner_central<RIEMANN_LF>(d->split);
+  case RIEMANN_ROE: return face_inner_central<RIEMANN_ROE>(d->split);
+  case RIEMANN_ROEL2: return face_inner_central<RIEMANN_ROEL2>(d->split);
+  case RIEMANN_ROE_ENTROPYFIX: return face_inner_central<RIEMANN_ROE_ENTROPYFIX>(d->split);
+  case RIEMANN_CH: return face_inner_central<RIEMANN_CH>(d->split);
+  case RIEMANN_HLLC: return face_flux_inner_kernel<RIEMANN_HLLC, SPLIT_NONE>;
+  case RIEMANN_HLL: return face_flux_inner_kernel<RIEMANN_HLL, SPLIT_NONE>;
+  case RIEMANN_HLLE: return face_flux_inner_kernel<RIEMANN_HLLE, SPLIT_NONE>;
+  case RIEMANN_HLLEM: return face_flux_inner_kernel<RIEMANN_HLLEM, SPLIT_NONE>;
   default: return NULL;
   }
 }

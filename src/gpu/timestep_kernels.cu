@@ -85,7 +85,7 @@ __global__ static void __launch_bounds__(LAMBDA_THREADS, 6) lambda_max_kernel(De
         lsum += m[2];
         lvsum += m[5];
       }
-      /* FLEXI's dtElem = CFLScale(FVE) 2 / lambda: an FV element's radius scaled to the DG factor */
+      /* FLEXI's dtElem = CFLScale(FVE) 2 / lambda: an FV element's radius, scaled to DG */
       if (d.fvg_sJ && d.fv_elems[e]) lsum *= d.fvg_dt_scale;
       /* blending: the smaller of the DG and the FV limit where alpha > FV_alpha_min (as the CPU) */
       if (d.alpha_dt)
