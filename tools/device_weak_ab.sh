@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# On the GPU machine (after `source .devdeps/setup.sh`): build, run the GPU tests, then time the
+# face-kernel switches of the weak form on Gauss nodes and the split form against each other in
+# one call (tools/bench_ab.sh alternates the variants), and profile the stage's kernels once with
+# Nsight Compute. Logs and the profile go to $OUT.
+#   bash tools/device_weak_ab.sh [ctest seconds (default 300; 0: skip the tests)]
+set -u
+out=${OUT:-.}
+bash tools/device_build.sh || exit 1
+t=${1:-300}
+if [ "$t" -gt 0 ]; then
+  (cd build-gpu && timeout "$t" ctest -L gpu -j3 --output-on-failure >"$out/ctest_gpu.log" 2>&1)
+  grep -E "tests passed|\*\*\*Failed|Timeout" "$out/ctest_gpu.log" | tail -8
+fi
+variants=(new= old=HEXDG_FACE_INNER_FLUX=F,HEXDG_FACE_INNER_LIFT=F
+  lift_only=HEXDG_FACE_INNER_FLUX=F flux_only=HEXDG_FACE_INNER_LIFT=F)
+ab() { # elements, then the bench options
+  local e=$1
+  shift
+  echo "== $* ($e^3 elements)"
+  ELEMS=$e REPS=3 bash tools/bench_ab.sh build-gpu/hexdg "$@" --backend cuda --graphs T \
+    -- "${variants[@]}" | grep median
+}
+ab 40 --N 3 --node GAUSS --mu0 6.25e-4 --steps 30 --warmup 5
+ab 27 --N 5 --node GAUSS --mu0 6.25e-4 --steps 30 --warmup 5
+ab 20 --N 7 --split PI --mu0 0.01 --steps 30 --warmup 5
+# the kernels of one step (N = 3, weak Gauss): durations and registers
+command -v ncu >/dev/null || exit 0
+(cd build-gpu && timeout 120 ncu --section SpeedOfLight --section LaunchStats --section Occupancy \
+  --launch-skip 150 --launch-count 14 ./hexdg bench --N 3 --elems 40 --node GAUSS \
+  --mu0 6.25e-4 --steps 4 --backend cuda --graphs F >"$out/ncu_weak3.txt" 2>&1)
+grep -E "^  [a-z_].*\(|Duration|Registers Per|Achieved Occ" "$out/ncu_weak3.txt" |
+  sed -E 's/\(DevData.*//' | paste - - - - | awk '!seen[$0]++' | head -12
