@@ -118,6 +118,25 @@ __device__ static void subtract_viscous(const DevData &d, const PhysParams &pp, 
   for (int v = 0; v < HX_NVAR; v++) F[v] -= 0.5 * Fv[v];
 }
 
+/* The orthonormal frame (n, t1, t2) of face point f of side. */
+__device__ static void load_face_frame(const DevData &d, int side, int f, double *n, double *t1,
+                                       double *t2) {
+  for (int c = 0; c < 3; c++) {
+    size_t at = ((size_t)side * 3 + c) * d.n2 + f;
+    n[c] = d.face_nvec[at];
+    t1[c] = d.face_t1[at];
+    t2[c] = d.face_t2[at];
+  }
+}
+
+/* The flux F . n per unit area, times the surface element, into the side's flux array. */
+__device__ static void store_face_flux(const DevData &d, int side, int f, const double *F) {
+  double sf = d.face_surf[(size_t)side * d.n2 + f];
+  double *out = d.flux + (size_t)side * d.nvar * d.n2 + f;
+  for (int v = 0; v < HX_NVAR; v++)
+    out[v * d.n2] = F[v] * sf;
+}
+
 template <bool LES>
 __global__ static void face_flux_kernel(DevData d, DevPhysics ph, double c_stage, int first,
                                         int last) {
@@ -130,12 +149,7 @@ __global__ static void face_flux_kernel(DevData d, DevPhysics ph, double c_stage
   int side = first + gid / d.n2, f = gid % d.n2;
   const int *info = d.side_info + 6 * side;
   double uL[HX_NVAR], uR[HX_NVAR], F[HX_NVAR], n[3], t1[3], t2[3];
-  for (int c = 0; c < 3; c++) {
-    size_t at = ((size_t)side * 3 + c) * d.n2 + f;
-    n[c] = d.face_nvec[at];
-    t1[c] = d.face_t1[at];
-    t2[c] = d.face_t2[at];
-  }
+  load_face_frame(d, side, f, n, t1, t2);
   if (d.U_face)
     load_face_state(d, side, 0, f, uL);
   else
@@ -156,10 +170,7 @@ __global__ static void face_flux_kernel(DevData d, DevPhysics ph, double c_stage
   }
   pdl_wait(); /* the gradients of the lifting kernel (dependent launch) */
   if (d.viscous) subtract_viscous<LES, true>(d, ph.pp, info, side, f, uL, uR, n, F);
-  double sf = d.face_surf[(size_t)side * d.n2 + f];
-  double *out = d.flux + (size_t)side * d.nvar * d.n2 + f;
-  for (int v = 0; v < HX_NVAR; v++)
-    out[v * d.n2] = F[v] * sf;
+  store_face_flux(d, side, f, F);
 }
 
 /* Inner and MPI sides without LES: face_flux_kernel without the boundary paths, with the Riemann
@@ -176,12 +187,7 @@ __global__ static void __launch_bounds__(128, 4)
   int side = first + gid / d.n2, f = gid % d.n2;
   const int *info = d.side_info + 6 * side;
   double uL[HX_NVAR], uR[HX_NVAR], F[HX_NVAR], n[3], t1[3], t2[3];
-  for (int c = 0; c < 3; c++) {
-    size_t at = ((size_t)side * 3 + c) * d.n2 + f;
-    n[c] = d.face_nvec[at];
-    t1[c] = d.face_t1[at];
-    t2[c] = d.face_t2[at];
-  }
+  load_face_frame(d, side, f, n, t1, t2);
   if (d.U_face) {
     load_face_state(d, side, 0, f, uL);
     load_face_state(d, side, 1, f, uR);
@@ -192,10 +198,7 @@ __global__ static void __launch_bounds__(128, 4)
   riemann_flux(RS, SPLIT, &ph.pp, uL, uR, n, t1, t2, F);
   pdl_wait(); /* the gradients of the lifting kernel (dependent launch) */
   if (d.viscous) subtract_viscous<false, false>(d, ph.pp, info, side, f, uL, uR, n, F);
-  double sf = d.face_surf[(size_t)side * d.n2 + f];
-  double *out = d.flux + (size_t)side * d.nvar * d.n2 + f;
-  for (int v = 0; v < HX_NVAR; v++)
-    out[v * d.n2] = F[v] * sf;
+  store_face_flux(d, side, f, F);
 }
 
 typedef void (*FaceInnerKernel)(DevData, DevPhysics, int, int);
