@@ -3,20 +3,21 @@
 # face-kernel switches of the weak form on Gauss nodes and the split form against each other in
 # one call (tools/bench_ab.sh alternates the variants), and profile the stage's kernels once with
 # Nsight Compute. Logs and the profile go to $OUT.
-#   bash tools/device_weak_ab.sh tests|bench
-# tests: the build and `ctest -L gpu` (about 190 s to build on a fresh machine, 300 s of tests);
-# bench: the A/B runs (about 36 runs of 5-10 s) and the profile, in a second call on the warm
-# machine (the build is kept there).
+#   bash tools/device_weak_ab.sh tests|bench|all
+# tests: the build and `ctest -L gpu` (about 190 s to build on a fresh machine, 110-300 s of
+# tests); bench: the A/B runs (36 runs, about 60 s) and the profile; all: both in one call.
+# Variants: HEXDG_CONST_METRICS (constant metric terms of straight-sided elements) and
+# HEXDG_WEAK_LINE_SURF (the weak update's face fluxes gathered per line).
 set -u
 out=${OUT:-.}
 bash tools/device_build.sh || exit 1
-if [ "${1:-}" = tests ]; then
+if [ "${1:-}" = tests ] || [ "${1:-}" = all ]; then
   (cd build-gpu && timeout 330 ctest -L gpu -j3 --output-on-failure >"$out/ctest_gpu.log" 2>&1)
   grep -E "tests passed|\*\*\*Failed|Timeout" "$out/ctest_gpu.log" | tail -8
-  exit 0
+  [ "${1:-}" = all ] || exit 0
 fi
-variants=(new= old=HEXDG_FACE_INNER_FLUX=F,HEXDG_FACE_INNER_LIFT=F
-  lift_only=HEXDG_FACE_INNER_FLUX=F flux_only=HEXDG_FACE_INNER_LIFT=F)
+variants=(new= old=HEXDG_CONST_METRICS=F,HEXDG_WEAK_LINE_SURF=F
+  nodal_metrics=HEXDG_CONST_METRICS=F node_surf=HEXDG_WEAK_LINE_SURF=F)
 ab() { # elements, then the bench options
   local e=$1
   shift

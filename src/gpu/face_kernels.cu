@@ -118,20 +118,9 @@ __device__ static void subtract_viscous(const DevData &d, const PhysParams &pp, 
   for (int v = 0; v < HX_NVAR; v++) F[v] -= 0.5 * Fv[v];
 }
 
-/* The orthonormal frame (n, t1, t2) of face point f of side. */
-__device__ static void load_face_frame(const DevData &d, int side, int f, double *n, double *t1,
-                                       double *t2) {
-  for (int c = 0; c < 3; c++) {
-    size_t at = ((size_t)side * 3 + c) * d.n2 + f;
-    n[c] = d.face_nvec[at];
-    t1[c] = d.face_t1[at];
-    t2[c] = d.face_t2[at];
-  }
-}
-
 /* The flux F . n per unit area, times the surface element, into the side's flux array. */
 __device__ static void store_face_flux(const DevData &d, int side, int f, const double *F) {
-  double sf = d.face_surf[(size_t)side * d.n2 + f];
+  double sf = face_surf(d, side, f);
   double *out = d.flux + (size_t)side * d.nvar * d.n2 + f;
   for (int v = 0; v < HX_NVAR; v++)
     out[v * d.n2] = F[v] * sf;
@@ -149,7 +138,7 @@ __global__ static void face_flux_kernel(DevData d, DevPhysics ph, double c_stage
   int side = first + gid / d.n2, f = gid % d.n2;
   const int *info = d.side_info + 6 * side;
   double uL[HX_NVAR], uR[HX_NVAR], F[HX_NVAR], n[3], t1[3], t2[3];
-  load_face_frame(d, side, f, n, t1, t2);
+  face_frame(d, side, f, n, t1, t2);
   if (d.U_face)
     load_face_state(d, side, 0, f, uL);
   else
@@ -187,7 +176,7 @@ __global__ static void __launch_bounds__(128, 4)
   int side = first + gid / d.n2, f = gid % d.n2;
   const int *info = d.side_info + 6 * side;
   double uL[HX_NVAR], uR[HX_NVAR], F[HX_NVAR], n[3], t1[3], t2[3];
-  load_face_frame(d, side, f, n, t1, t2);
+  face_frame(d, side, f, n, t1, t2);
   if (d.U_face) {
     load_face_state(d, side, 0, f, uL);
     load_face_state(d, side, 1, f, uR);
@@ -268,7 +257,8 @@ __global__ static void face_lifting_kernel(DevData d, DevPhysics ph, double c_st
   if (gid >= (last - first) * d.n2 || d.sc->dt < 0.0) return;
   int side = first + gid / d.n2, f = gid % d.n2;
   const int *info = d.side_info + 6 * side;
-  double uL[HX_NVAR], uR[HX_NVAR], pL[HX_NPRIM], pR[HX_NPRIM], wL[HX_NLIFT], wR[HX_NLIFT];
+  double uL[HX_NVAR], uR[HX_NVAR], pL[HX_NPRIM], pR[HX_NPRIM], wL[HX_NLIFT], wR[HX_NLIFT], n[3];
+  face_frame(d, side, f, n, nullptr, nullptr);
   prolong_point(d, info[0], info[1], d.s2v[info[1] * d.n2 + f], uL);
   if (d.U_face) store_face_state(d, side, 0, f, uL);
   int bc = MAY_BC && info[5] >= 0;
@@ -280,21 +270,18 @@ __global__ static void face_lifting_kernel(DevData d, DevPhysics ph, double c_st
     cons_to_prim(&ph.pp, uR, pR);
     lifting_variables(pR, wR);
   } else {
-    double x[3], n[3];
-    for (int c = 0; c < 3; c++) {
-      x[c] = d.face_x[((size_t)side * 3 + c) * d.n2 + f];
-      n[c] = d.face_nvec[((size_t)side * 3 + c) * d.n2 + f];
-    }
+    double x[3];
+    for (int c = 0; c < 3; c++) x[c] = d.face_x[((size_t)side * 3 + c) * d.n2 + f];
     bc_outer_state(d.bc_info[2 * info[5]], d.bc_info[2 * info[5] + 1], &ph.ef, &ph.pp, uL, n, x,
                    d.sc->t + c_stage * d.sc->dt, uR);
     bc_lifting_value(d.bc_info[2 * info[5]], &ph.pp, uL, uR, wR);
   }
   double wf[HX_NLIFT];
   br1_face_value(d.lifting_form, bc, wL, wR, wf);
-  double sf = d.face_surf[(size_t)side * d.n2 + f];
+  double sf = face_surf(d, side, f);
   double *out = d.lift_flux + (size_t)side * HX_NGRAD * d.n2 + f;
   for (int c = 0; c < 3; c++) {
-    double nc = d.face_nvec[((size_t)side * 3 + c) * d.n2 + f] * sf;
+    double nc = n[c] * sf;
     for (int v = 0; v < HX_NLIFT; v++) out[(c * HX_NLIFT + v) * d.n2] = wf[v] * nc;
   }
 }

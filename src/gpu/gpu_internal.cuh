@@ -8,8 +8,10 @@
 extern "C" {
 #include "core/error.h"
 #include "basis/disc.h"
+#include "dg/faceops.h"
 #include "dg/solver.h"
 #include "gpu/gpu.h"
+#include "mesh/constmetrics.h"
 #include "physics/exactfunc.h"
 #include "physics/physics.h"
 }
@@ -111,6 +113,11 @@ typedef struct {
                    * prolonging again (lifting_face_states); NULL: it prolongs U */
   const double *metrics, *sJ, *elem_x;
   const double *face_nvec, *face_t1, *face_t2, *face_surf, *face_x;
+  /* Constant metric terms (mesh/constmetrics.h; NULL: none, or HEXDG_CONST_METRICS = F): per
+   * element J a and 1/J [elem][10] (1/J = 0: a curved element, read the nodal arrays), per side
+   * n, t1, t2 and the surface element [side][10] (0: a curved side). node_metrics and friends
+   * below choose. */
+  const double *elem_const, *side_const;
   const int *side_info;  /* [side][6]: master elem, master locside, slave elem, slave locside, flip, bc */
   const int *elem_sides; /* [elem][6][2]: side, flip */
   const int *s2v;        /* [flip][locside][q][p] -> volume node */
@@ -242,6 +249,107 @@ typedef struct {
   PhysParams pp;
   ExactFuncParams ef;
 } DevPhysics;
+
+/* Local side at the minus (end 0) or plus (end 1) end of the lines of direction dir. */
+__device__ static __forceinline__ int line_end_side(int dir, int end) {
+  return end ? (dir == 0 ? 2 : dir == 1 ? 3 : 5) : (dir == 0 ? 4 : dir == 1 ? 1 : 0);
+}
+
+/* Side, flip and face point (in the master's orientation) of the end `end` of line `line`
+ * (0 .. np^2 - 1, the two indices across it) along direction dir of element e. NP: np when known
+ * at compile time (0: d.np). */
+template <int NP = 0>
+__device__ static __forceinline__ void line_end_face_point(const DevData &d, int e, int dir,
+                                                           int line, int end, int *side, int *flip,
+                                                           int *f) {
+  const int np = NP ? NP : d.np;
+  const int a = line % np, b = line / np, ls = line_end_side(dir, end);
+  const int i = dir == 0 ? 0 : a, j = dir == 0 ? a : dir == 1 ? 0 : b, k = dir == 2 ? 0 : b;
+  int ps, qs, p, q;
+  *side = d.elem_sides[2 * (6 * e + ls)];
+  *flip = d.elem_sides[2 * (6 * e + ls) + 1];
+  volume_to_side(np - 1, ls, i, j, k, &ps, &qs); /* the index along dir does not matter */
+  flip_master_to_slave(*flip, np - 1, ps, qs, &p, &q);
+  *f = q * np + p;
+}
+
+/* Constant metric terms (DevData.elem_const, side_const): the element's or the side's one set
+ * where it has one, else the nodal values. N3, N2: nodes per element, points per side when known
+ * at compile time (0: d.n3, d.n2). */
+__device__ static __forceinline__ const double *elem_const_of(const DevData &d, int e) {
+  if (!d.elem_const) return nullptr;
+  const double *m = d.elem_const + (size_t)CM_ELEM_VALUES * e;
+  return __ldg(&m[CM_ELEM_SJ]) != 0.0 ? m : nullptr;
+}
+
+/* J a^dir_c at [dir * 3 + c] of node n of element e. */
+template <int N3 = 0>
+__device__ static __forceinline__ void node_metrics(const DevData &d, int e, int n, double Ja[9]) {
+  const int n3 = N3 ? N3 : d.n3;
+  const double *m = elem_const_of(d, e);
+  const double *src = m ? m : d.metrics + (size_t)e * 9 * n3 + n;
+  const int stride = m ? 1 : n3;
+#pragma unroll
+  for (int c = 0; c < 9; c++)
+    Ja[c] = __ldg(&src[c * stride]);
+}
+
+/* The three components of J a^dir of node n of element e. */
+template <int N3 = 0>
+__device__ static __forceinline__ void node_metric_dir(const DevData &d, int e, int dir, int n,
+                                                       double m3[3]) {
+  const int n3 = N3 ? N3 : d.n3;
+  const double *m = elem_const_of(d, e);
+  const double *src = m ? m + 3 * dir : d.metrics + ((size_t)e * 9 + 3 * dir) * n3 + n;
+  const int stride = m ? 1 : n3;
+#pragma unroll
+  for (int c = 0; c < 3; c++)
+    m3[c] = __ldg(&src[c * stride]);
+}
+
+/* 1/J of node n of element e. */
+template <int N3 = 0>
+__device__ static __forceinline__ double node_sJ(const DevData &d, int e, int n) {
+  const double *m = elem_const_of(d, e);
+  return m ? m[CM_ELEM_SJ] : __ldg(&d.sJ[(size_t)e * (N3 ? N3 : d.n3) + n]);
+}
+
+__device__ static __forceinline__ const double *side_const_of(const DevData &d, int side) {
+  if (!d.side_const) return nullptr;
+  const double *m = d.side_const + (size_t)CM_SIDE_VALUES * side;
+  return __ldg(&m[CM_SIDE_SURF]) != 0.0 ? m : nullptr;
+}
+
+/* The unit normal (and, where t1 is not NULL, the tangents) of face point f of side. */
+__device__ static __forceinline__ void face_frame(const DevData &d, int side, int f, double *n,
+                                                  double *t1, double *t2) {
+  const double *m = side_const_of(d, side);
+  if (m) {
+    for (int c = 0; c < 3; c++) {
+      n[c] = m[c];
+      if (t1) {
+        t1[c] = m[3 + c];
+        t2[c] = m[6 + c];
+      }
+    }
+    return;
+  }
+  for (int c = 0; c < 3; c++) {
+    const size_t at = ((size_t)side * 3 + c) * d.n2 + f;
+    n[c] = d.face_nvec[at];
+    if (t1) {
+      t1[c] = d.face_t1[at];
+      t2[c] = d.face_t2[at];
+    }
+  }
+}
+
+/* The surface element of face point f of side. */
+__device__ static __forceinline__ double face_surf(const DevData &d, int side, int f) {
+  const double *m = side_const_of(d, side);
+  return m ? m[CM_SIDE_SURF] : d.face_surf[(size_t)side * d.n2 + f];
+}
+
 
 /* Launchers (stream-ordered, capturable). c_stage, a, b: RK coefficients of the stage. The face
  * launchers work on the sides [first, last): all sides on one rank; with MPI the boundary and

@@ -44,27 +44,6 @@ static size_t gauss_line_shared_bytes(int np) {
                            2 * np);
 }
 
-/* Local side at the minus (end 0) or plus (end 1) end of the lines of direction dir. */
-__device__ static __forceinline__ int line_end_side(int dir, int end) {
-  return end ? (dir == 0 ? 2 : dir == 1 ? 3 : 5) : (dir == 0 ? 4 : dir == 1 ? 1 : 0);
-}
-
-/* Side, flip and face point (in the master's orientation) of the end `end` of line `line`
- * (0 .. NP^2 - 1, the two indices across it) along direction dir of element e. */
-template <int NP>
-__device__ static __forceinline__ void line_end_face_point(const DevData &d, int e, int dir,
-                                                           int line, int end, int *side, int *flip,
-                                                           int *f) {
-  const int a = line % NP, b = line / NP, ls = line_end_side(dir, end);
-  const int i = dir == 0 ? 0 : a, j = dir == 0 ? a : dir == 1 ? 0 : b, k = dir == 2 ? 0 : b;
-  int ps, qs, p, q;
-  *side = d.elem_sides[2 * (6 * e + ls)];
-  *flip = d.elem_sides[2 * (6 * e + ls) + 1];
-  volume_to_side(NP - 1, ls, i, j, k, &ps, &qs); /* the index along dir does not matter */
-  flip_master_to_slave(*flip, NP - 1, ps, qs, &p, &q);
-  *f = q * NP + p;
-}
-
 /* Line phase: the lifting face values w* n s (lift_flux, 12 per face point) at both ends of the
  * line into the element's face region (out: at [dir][end 0][0][line]). */
 template <int NP>
@@ -100,12 +79,9 @@ gauss_node_gradient(const DevData &d, int e0, int t, double *slots, const double
   const int idx[3] = {n % NP, (n / NP) % NP, n / N2};
   double *sl = slots + (size_t)le * LINE_SLOTS * S + line_pad<NP>(n);
   const double *fe = faces + (size_t)le * GAUSS_FACE_VALUES * N2;
-  const double *Jae = d.metrics + (size_t)e * 9 * N3 + n;
   double q[3][HX_NLIFT];
-#pragma unroll
-  for (int c = 0; c < 9; c++)
-    Ja[c] = __ldg(&Jae[c * N3]);
-  const double sJ = d.sJ[(size_t)e * N3 + n];
+  node_metrics<N3>(d, e, n, Ja);
+  const double sJ = node_sJ<N3>(d, e, n);
   node_gradient_from_slots<NP>(Ja, sl, q);
   /* the node's line along dir: its two other indices */
   const int line[3] = {idx[1] + NP * idx[2], idx[0] + NP * idx[2], idx[0] + NP * idx[1]};
@@ -182,11 +158,8 @@ gauss_node_viscous_fluxes(const DevData &d, const PhysParams &pp, int e0, int t,
   double *sl = slots + (size_t)le * LINE_SLOTS * S + line_pad<NP>(n);
   double q[3][HX_NLIFT];
   if (LOAD) {
-    const double *Jae = d.metrics + (size_t)e * 9 * N3 + n;
     const double *Ue = d.U + (size_t)e * d.nvar * N3 + n;
-#pragma unroll
-    for (int c = 0; c < 9; c++)
-      Ja[c] = __ldg(&Jae[c * N3]);
+    node_metrics<N3>(d, e, n, Ja);
 #pragma unroll
     for (int v = 0; v < HX_NVAR; v++)
       u[v] = Ue[v * N3];

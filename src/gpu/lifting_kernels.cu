@@ -125,7 +125,7 @@ __device__ static void node_gradient(const DevData &d, const double *Dm, const d
     }
   }
   node_surface_lift<FORM>(d, e, idx, q);
-  double sJ = d.sJ[(size_t)e * n3 + n];
+  double sJ = node_sJ(d, e, n);
   for (int c = 0; c < 3; c++)
     for (int v = 0; v < HX_NLIFT; v++) q[c][v] *= sJ;
 }
@@ -192,8 +192,9 @@ __global__ static void __launch_bounds__(LIFT_THREADS, 2)
       node_prim(d, ph.pp, e, n, prim);
       lifting_variables(prim, w);
       for (int v = 0; v < HX_NLIFT; v++) wc[v * n3 + n] = w[v];
-      const double *Ja = d.metrics + (size_t)e * 9 * n3;
-      for (int c = 0; c < 9; c++) gc[c * n3 + n] = __ldg(&Ja[c * n3 + n]);
+      double Ja[9];
+      node_metrics(d, e, n, Ja);
+      for (int c = 0; c < 9; c++) gc[c * n3 + n] = Ja[c];
     }
   __syncthreads();
   double q[P][3][HX_NLIFT];
@@ -266,14 +267,12 @@ __global__ static void __launch_bounds__(LINE_THREADS, HEXDG_LINE_MIN_BLOCKS)
     int idx[3] = {n % NP, (n / NP) % NP, n / N2};
     double *sl = smem + (size_t)le * LINE_SLOTS * S + line_pad<NP>(n);
     /* global loads first: metrics, state, 1/J */
-    const double *Jae = d.metrics + (size_t)e * 9 * N3 + n;
     const double *Ue = d.U + (size_t)e * d.nvar * N3 + n;
     double Ja[9], u[HX_NVAR], q[3][HX_NLIFT];
-#pragma unroll
-    for (int c = 0; c < 9; c++) Ja[c] = __ldg(&Jae[c * N3]);
+    node_metrics<N3>(d, e, n, Ja);
 #pragma unroll
     for (int v = 0; v < HX_NVAR; v++) u[v] = Ue[v * N3];
-    double sJ = d.sJ[(size_t)e * N3 + n];
+    double sJ = node_sJ<N3>(d, e, n);
     node_gradient_from_slots<NP>(Ja, sl, q);
     node_surface_lift<LIFT_STRONG>(d, e, idx, q);
 #pragma unroll

@@ -28,14 +28,18 @@ __device__ static bool node_lambdas(const DevData &d, const PhysParams &pp, int 
   }
   /* an FV element of Gauss-node switching: its subcells' Jacobians and metrics (timedisc.c) */
   const bool sub = d.fvg_sJ && d.fv_elems[e];
-  double c = speed_of_sound(&pp, pr), sJ = (sub ? d.fvg_sJ : d.sJ)[(size_t)e * d.n3 + q];
+  double c = speed_of_sound(&pp, pr), sJ = sub ? d.fvg_sJ[(size_t)e * d.n3 + q] : node_sJ(d, e, q);
   double coeff = !d.viscous ? 0.0
                  : d.sgs_mu_max
                      ? viscous_spectral_coeff_les(&pp, pr, mu_t, d.sgs_lambda_factor * mu_t)
                      : viscous_spectral_coeff(&pp, pr);
   for (int dir = 0; dir < 3; dir++) {
-    const double *Ja = (sub ? d.fvg_Ja : d.metrics) + ((size_t)e * 9 + dir * 3) * d.n3 + q;
-    double m0 = Ja[0], m1 = Ja[d.n3], m2 = Ja[2 * d.n3];
+    double m[3];
+    if (sub)
+      for (int c = 0; c < 3; c++) m[c] = d.fvg_Ja[((size_t)e * 9 + dir * 3 + c) * d.n3 + q];
+    else
+      node_metric_dir(d, e, dir, q, m);
+    double m0 = m[0], m1 = m[1], m2 = m[2];
     double vn = pr[VEL1] * m0 + pr[VEL2] * m1 + pr[VEL3] * m2;
     double mn = sqrt(m0 * m0 + m1 * m1 + m2 * m2);
     lam[dir] = sJ * (fabs(vn) + c * mn);

@@ -66,7 +66,8 @@ __device__ static __forceinline__ void fvg_surface_node(const DevData &d, int e,
 template <int NV, bool FVG = false>
 __device__ static __forceinline__ void
 update_node_from(const DevData &d, const DevPhysics &ph, double a, double b, double c_stage,
-                 double dt, bool backup, size_t gid, int e, double *acc, double *u_new);
+                 double dt, bool backup, size_t gid, int e, double *acc, double *u_new,
+                 const double *faces = nullptr);
 
 template <int NV, bool FVG = false>
 __device__ static __forceinline__ void update_node(const DevData &d, const DevPhysics &ph, double a,
@@ -80,11 +81,32 @@ __device__ static __forceinline__ void update_node(const DevData &d, const DevPh
   update_node_from<NV, FVG>(d, ph, a, b, c_stage, dt, backup, gid, e, acc, u_new);
 }
 
-/* The update of one node from its advective volume term acc (overwritten). */
+/* The face fluxes at both ends of the lines of element e, with the master-to-slave sign, into
+ * its face region faces [dir][end][var][np^2] (line_end_face_point; line: 0 .. 3 np^2 - 1, the
+ * lines of direction dir = line / np^2): each line's thread gathers 2 x 5 values for the np nodes
+ * of the line, which then read them from shared memory (update_node_from). */
+__device__ static __forceinline__ void gather_line_face_fluxes(const DevData &d, int e, int line,
+                                                               double *faces) {
+  const int n2 = d.n2, dir = line / n2, l = line - dir * n2;
+#pragma unroll
+  for (int end = 0; end < 2; end++) {
+    int side, flip, f;
+    line_end_face_point(d, e, dir, l, end, &side, &flip, &f);
+    const double sign = flip == 0 ? 1.0 : -1.0;
+    const double *F = d.flux + (size_t)side * d.nvar * n2 + f;
+    double *o = faces + (dir * 2 + end) * HX_NVAR * n2 + l;
+#pragma unroll
+    for (int v = 0; v < HX_NVAR; v++) o[v * n2] = sign * F[v * n2];
+  }
+}
+
+/* The update of one node from its advective volume term acc (overwritten). faces: its element's
+ * face fluxes from gather_line_face_fluxes (air only); NULL: each node gathers its own. */
 template <int NV, bool FVG>
 __device__ static __forceinline__ void
 update_node_from(const DevData &d, const DevPhysics &ph, double a, double b, double c_stage,
-                 double dt, bool backup, size_t gid, int e, double *acc, double *u_new) {
+                 double dt, bool backup, size_t gid, int e, double *acc, double *u_new,
+                 const double *faces) {
   const int q = (int)(gid - (size_t)e * d.n3);
   const int np = d.np, N = d.N;
   int ijk[3] = {q % np, (q / np) % np, q / (np * np)};
@@ -98,7 +120,17 @@ update_node_from(const DevData &d, const DevPhysics &ph, double a, double b, dou
     for (int v = 0; v < nv; v++) acc[v] = uv[v * d.n3] + acc[v];
   }
   if (fv_elem) fvg_surface_node(d, e, q, ijk, acc);
-  for (int ls = 0; ls < 6 && !fv_elem; ls++) {
+  if (faces) { /* the same terms in the same order as below */
+    const int line[3] = {ijk[1] + np * ijk[2], ijk[0] + np * ijk[2], ijk[0] + np * ijk[1]};
+    for (int ls = 0; ls < 6; ls++) {
+      const int dir = side_normal_dir(ls);
+      double w = surface_weight(disc, ls, ijk[dir]);
+      if (w == 0.0) continue;
+      const double *F = faces + (dir * 2 + side_is_plus(ls)) * HX_NVAR * d.n2 + line[dir];
+      for (int v = 0; v < HX_NVAR; v++) acc[v] += w * F[v * d.n2];
+    }
+  }
+  for (int ls = 0; ls < 6 && !fv_elem && !faces; ls++) {
     double w = surface_weight(disc, ls, ijk[side_normal_dir(ls)]);
     if (w == 0.0) continue;
     int side = d.elem_sides[2 * (6 * e + ls)], flip = d.elem_sides[2 * (6 * e + ls) + 1];
@@ -112,7 +144,7 @@ update_node_from(const DevData &d, const DevPhysics &ph, double a, double b, dou
       acc[v] += w * fl;
     }
   }
-  double sJ = fv_elem ? d.fvg_sJ[gid] : d.sJ[gid],
+  double sJ = fv_elem ? d.fvg_sJ[gid] : node_sJ(d, e, q),
          S[NV ? NV : HX_NVAR_MAX] = {0.0, 0.0, 0.0, 0.0, 0.0};
   if (NV == HX_NVAR && d.has_source) { /* the manufactured solutions with a source are air cases */
     const double *x = d.elem_x + (size_t)e * 3 * d.n3 + q;

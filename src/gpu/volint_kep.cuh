@@ -41,8 +41,9 @@ __device__ static __forceinline__ void kep_stage_node(const DevData &d, const Ph
   for (int k = 0; k < 3; k++) cache[(KEP_VEL + k) * N3 + q] = 0.5 * prim[VEL1 + k];
   cache[KEP_P * N3 + q] = 0.5 * prim[PRES];
   cache[KEP_AUX * N3 + q] = 0.5 * split_node_aux(d.split, u, prim);
-  const double *Ja = d.metrics + (size_t)e * 9 * N3;
-  for (int c = 0; c < 9; c++) cache[(KEP_JA + c) * N3 + q] = 0.5 * __ldg(&Ja[c * N3 + q]);
+  double Ja[9];
+  node_metrics<N3>(d, e, q, Ja);
+  for (int c = 0; c < 9; c++) cache[(KEP_JA + c) * N3 + q] = 0.5 * Ja[c];
 }
 
 /* Dvol into smem[0, NP^2), element le's node data after it; every thread of the block must call

@@ -27,19 +27,12 @@ extern "C" {
 #define SPLIT_CACHE (SPLIT_JA + 9)
 #define WEAK_CACHE (3 * HX_NVAR)
 
-__device__ static void load_metric(const DevData &d, int e, int dir, int q, double *m) {
-  const double *Ja = d.metrics + ((size_t)e * 9 + dir * 3) * d.n3;
-  m[0] = __ldg(&Ja[q]);
-  m[1] = __ldg(&Ja[d.n3 + q]);
-  m[2] = __ldg(&Ja[2 * d.n3 + q]);
-}
-
 /* Contravariant flux F(U) . Ja^dir at node q of element e. */
 __device__ static void contravariant_flux(const DevData &d, int e, int q, int dir, const double *u,
                                           const double *prim, double *ft) {
   double f[3][HX_NVAR], m[3];
   euler_fluxes_xyz(u, prim, f[0], f[1], f[2]);
-  load_metric(d, e, dir, q, m);
+  node_metric_dir(d, e, dir, q, m);
   for (int v = 0; v < HX_NVAR; v++) ft[v] = f[0][v] * m[0] + f[1][v] * m[1] + f[2][v] * m[2];
 }
 
@@ -56,7 +49,7 @@ __device__ static void split_node(const DevData &d, const PhysParams &pp, const 
   } else {
     load_node(d, pp, e, q, u, prim);
     *aux = split_node_aux(d.split, u, prim);
-    load_metric(d, e, dir, q, m);
+    node_metric_dir(d, e, dir, q, m);
   }
 }
 
@@ -75,8 +68,9 @@ __device__ static void stage_node(const DevData &d, const PhysParams &pp, int e,
     for (int v = 0; v < HX_NVAR; v++) cache[(SPLIT_U + v) * d.n3 + q] = u[v];
     for (int v = 0; v < HX_NPRIM; v++) cache[(SPLIT_PRIM + v) * d.n3 + q] = prim[v];
     cache[SPLIT_AUX * d.n3 + q] = split_node_aux(d.split, u, prim);
-    const double *Ja = d.metrics + (size_t)e * 9 * d.n3;
-    for (int c = 0; c < 9; c++) cache[(SPLIT_JA + c) * d.n3 + q] = __ldg(&Ja[c * d.n3 + q]);
+    double Ja[9];
+    node_metrics(d, e, q, Ja);
+    for (int c = 0; c < 9; c++) cache[(SPLIT_JA + c) * d.n3 + q] = Ja[c];
   }
 }
 
@@ -151,7 +145,7 @@ __global__ static void __launch_bounds__(VOLINT_THREADS, VOLINT_MIN_BLOCKS)
  * 5.42 -> 5.99e-10), the KG/PI one unchanged. */
 __global__ static void __launch_bounds__(VOLINT_THREADS, VOLINT_MIN_BLOCKS)
     weak_update_kernel(DevData d, DevPhysics ph, double a, double b, double c_stage, bool backup,
-                       int elems_per_block, int threads_per_elem) {
+                       int elems_per_block, int threads_per_elem, bool line_surf) {
   extern __shared__ double smem[];
   const int np = d.np, n3 = d.n3;
   const double dt = d.sc->dt;
@@ -165,21 +159,30 @@ __global__ static void __launch_bounds__(VOLINT_THREADS, VOLINT_MIN_BLOCKS)
   if (active)
     for (int q = lt; q < n3; q += threads_per_elem) stage_node<true>(d, ph.pp, e, q, cache);
   __syncthreads();
-  if (!active) return;
   double acc[FUSED_UPDATE_PASSES][HX_NVAR];
 #pragma unroll
   for (int p = 0; p < FUSED_UPDATE_PASSES; p++)
-    if (lt + p * threads_per_elem < n3)
+    if (active && lt + p * threads_per_elem < n3)
       volume_node<true, true>(d, ph, Dv, cache, e, lt + p * threads_per_elem, acc[p]);
   pdl_wait(); /* the face fluxes and Ut_visc of the kernels before (dependent launch) */
   if (backup && blockIdx.x == 0 && threadIdx.x == 0) d.sc->t_good = d.sc->t;
+  /* line_surf: the face fluxes of the element's lines into its cache, which the volume sums of
+     every thread have finished reading (30 np^2 <= 15 np^3 values) */
+  if (line_surf) {
+    __syncthreads();
+    if (active)
+      for (int t = lt; t < 3 * d.n2; t += threads_per_elem)
+        gather_line_face_fluxes(d, e, t, cache);
+    __syncthreads();
+  }
+  if (!active) return;
 #pragma unroll
   for (int p = 0; p < FUSED_UPDATE_PASSES; p++) {
     const int q = lt + p * threads_per_elem;
     double u_new[HX_NVAR];
     if (q < n3)
       update_node_from<HX_NVAR>(d, ph, a, b, c_stage, dt, backup, (size_t)e * n3 + q, e, acc[p],
-                                u_new);
+                                u_new, line_surf ? cache : nullptr);
   }
 }
 
@@ -276,9 +279,11 @@ int launch_weak_update(const DevData *d, const DevPhysics *ph, double a, double 
   VolintConfig c = volint_config(d);
   const bool backup = first_stage && d->U_good;
   const int blocks = (d->n_elems + c.elems_per_block - 1) / c.elems_per_block;
+  /* HEXDG_WEAK_LINE_SURF = F: every node gathers its own face fluxes (6 sides x 5 values) */
+  const bool line_surf = gpu_env_flag("HEXDG_WEAK_LINE_SURF", true);
   CU_CHECK(launch_kernel(dependent, weak_update_kernel, dim3(blocks),
                          dim3(c.elems_per_block * c.threads_per_elem), c.shared_bytes, s, *d, *ph,
-                         a, b, c_stage, backup, c.elems_per_block, c.threads_per_elem));
+                         a, b, c_stage, backup, c.elems_per_block, c.threads_per_elem, line_surf));
   return HX_OK;
 }
 

@@ -10,6 +10,7 @@
 
 #include "basis/disc.h"
 #include "mesh/facemap.h"
+#include "mesh/constmetrics.h"
 #include "mesh/mesh.h"
 #include "mesh/metrics.h"
 #include "physics/physics.h"
@@ -152,6 +153,72 @@ static void test_inverted_element_is_reported(void **state) {
   mesh_destroy(m);
 }
 
+/* Constant metric terms (constmetrics.h): every element and side of a straight box counts as
+ * constant, with the exact values of its axis-aligned cells (half-widths h: J a^d = the product of
+ * the two other h along axis d, 1/J = 1 / (h0 h1 h2), the surface element of a side the product of
+ * its two h); a curved box keeps its curved elements nodal. */
+static void test_const_metrics(void **state) {
+  (void)state;
+  const int n[3] = {3, 2, 4};
+  const double len[3] = {2, 3, 4}; /* make_box: from (-1, -1, -1) to (1, 2, 3) */
+  double h[3];
+  for (int c = 0; c < 3; c++) h[c] = 0.5 * len[c] / n[c];
+  for (int NGeo = 1; NGeo <= 2; NGeo++) {
+    Mesh *m = make_box(n[0], n[1], n[2], 0, NGeo, 0.0);
+    Disc d;
+    assert_int_equal(disc_init(&d, 3, NODE_GAUSS, SPLIT_NONE), 0);
+    Geometry g;
+    assert_int_equal(metrics_compute(m, &d, &g), 0);
+    ConstMetrics c;
+    assert_int_equal(const_metrics_find(&g, m->n_elems, m->n_sides, d.np * d.np * d.np,
+                                        d.np * d.np, &c), 0);
+    assert_int_equal(c.n_elems_const, m->n_elems);
+    assert_int_equal(c.n_sides_const, m->n_sides);
+    for (int e = 0; e < m->n_elems; e++) {
+      const double *v = c.elem + CM_ELEM_VALUES * e;
+      for (int dir = 0; dir < 3; dir++)
+        for (int k = 0; k < 3; k++) {
+          double exact = k == dir ? h[(dir + 1) % 3] * h[(dir + 2) % 3] : 0.0;
+          assert_true(fabs(v[3 * dir + k] - exact) < 1e-13);
+        }
+      assert_true(fabs(v[CM_ELEM_SJ] * h[0] * h[1] * h[2] - 1.0) < 1e-13);
+    }
+    for (int s = 0; s < m->n_sides; s++) {
+      const double *v = c.side + CM_SIDE_VALUES * s;
+      int axis = fabs(v[0]) > 0.5 ? 0 : fabs(v[1]) > 0.5 ? 1 : 2;
+      assert_true(fabs(fabs(v[axis]) - 1.0) < 1e-13);
+      assert_true(fabs(v[CM_SIDE_SURF] - h[(axis + 1) % 3] * h[(axis + 2) % 3]) < 1e-13);
+      double dots[3] = {0, 0, 0}; /* n, t1, t2 orthogonal */
+      for (int k = 0; k < 3; k++) {
+        dots[0] += v[k] * v[3 + k];
+        dots[1] += v[k] * v[6 + k];
+        dots[2] += v[3 + k] * v[6 + k];
+      }
+      for (int k = 0; k < 3; k++) assert_true(fabs(dots[k]) < 1e-13);
+    }
+    const_metrics_free(&c);
+    geometry_free(&g);
+    mesh_destroy(m);
+  }
+  Mesh *m = make_box(n[0], n[1], n[2], 1, 3, 0.07);
+  Disc d;
+  assert_int_equal(disc_init(&d, 3, NODE_GAUSS, SPLIT_NONE), 0);
+  Geometry g;
+  assert_int_equal(metrics_compute(m, &d, &g), 0);
+  ConstMetrics c;
+  assert_int_equal(const_metrics_find(&g, m->n_elems, m->n_sides, 64, 16, &c), 0);
+  assert_true(c.n_elems_const < m->n_elems);
+  for (int e = 0; e < m->n_elems; e++) { /* a constant element's nodes agree with its values */
+    const double *v = c.elem + CM_ELEM_VALUES * e;
+    if (v[CM_ELEM_SJ] == 0.0) continue;
+    for (int q = 0; q < 64; q++)
+      assert_true(fabs(g.sJ[64 * e + q] - v[CM_ELEM_SJ]) <= 1e-13 * fabs(v[CM_ELEM_SJ]));
+  }
+  const_metrics_free(&c);
+  geometry_free(&g);
+  mesh_destroy(m);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_hilbert_curve_is_continuous),
@@ -160,6 +227,7 @@ int main(void) {
       cmocka_unit_test(test_face_points_match),
       cmocka_unit_test(test_face_maps_invert),
       cmocka_unit_test(test_inverted_element_is_reported),
+      cmocka_unit_test(test_const_metrics),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
