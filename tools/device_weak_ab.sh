@@ -5,9 +5,10 @@
 # Nsight Compute. Logs and the profile go to $OUT.
 #   bash tools/device_weak_ab.sh tests|bench|all
 # tests: the build and `ctest -L gpu` (about 190 s to build on a fresh machine, 110-300 s of
-# tests); bench: the A/B runs (36 runs, about 60 s) and the profile; all: both in one call.
-# Variants: HEXDG_CONST_METRICS (constant metric terms of straight-sided elements) and
-# HEXDG_WEAK_LINE_SURF (the weak update's face fluxes gathered per line).
+# tests); bench: the A/B runs (45 runs, about 75 s) and the profile; all: both in one call.
+# Variants: HEXDG_CONST_METRICS (constant metric terms of straight-sided elements),
+# HEXDG_WEAK_LINE_SURF (the weak update's face fluxes gathered per line) and HEXDG_LIFT_COMPACT
+# (4 lifting face values per point instead of 12 on Gauss nodes).
 set -u
 out=${OUT:-.}
 bash tools/device_build.sh || exit 1
@@ -16,8 +17,8 @@ if [ "${1:-}" = tests ] || [ "${1:-}" = all ]; then
   grep -E "tests passed|\*\*\*Failed|Timeout" "$out/ctest_gpu.log" | tail -8
   [ "${1:-}" = all ] || exit 0
 fi
-variants=(new= old=HEXDG_CONST_METRICS=F,HEXDG_WEAK_LINE_SURF=F
-  nodal_metrics=HEXDG_CONST_METRICS=F node_surf=HEXDG_WEAK_LINE_SURF=F)
+variants=(new= old=HEXDG_CONST_METRICS=F,HEXDG_WEAK_LINE_SURF=F,HEXDG_LIFT_COMPACT=F
+  nodal_metrics=HEXDG_CONST_METRICS=F node_surf=HEXDG_WEAK_LINE_SURF=F lift12=HEXDG_LIFT_COMPACT=F)
 ab() { # elements, then the bench options
   local e=$1
   shift

@@ -249,7 +249,8 @@ int launch_face_flux(const DevData *d, const DevPhysics *ph, double c_stage, int
   return HX_OK;
 }
 
-/* BR1 lifting face values w* n_c s (weak) or (w* - w^-) n_c s (strong): one thread per face point. */
+/* BR1 lifting face values w* n_c s (weak) or (w* - w^-) n_c s (strong): one thread per face point
+ * (d.lift_compact: w* or w* - w^- alone). */
 template <bool MAY_BC>
 __global__ static void face_lifting_kernel(DevData d, DevPhysics ph, double c_stage, int first,
                                            int last) {
@@ -258,7 +259,6 @@ __global__ static void face_lifting_kernel(DevData d, DevPhysics ph, double c_st
   int side = first + gid / d.n2, f = gid % d.n2;
   const int *info = d.side_info + 6 * side;
   double uL[HX_NVAR], uR[HX_NVAR], pL[HX_NPRIM], pR[HX_NPRIM], wL[HX_NLIFT], wR[HX_NLIFT], n[3];
-  face_frame(d, side, f, n, nullptr, nullptr);
   prolong_point(d, info[0], info[1], d.s2v[info[1] * d.n2 + f], uL);
   if (d.U_face) store_face_state(d, side, 0, f, uL);
   int bc = MAY_BC && info[5] >= 0;
@@ -272,14 +272,20 @@ __global__ static void face_lifting_kernel(DevData d, DevPhysics ph, double c_st
   } else {
     double x[3];
     for (int c = 0; c < 3; c++) x[c] = d.face_x[((size_t)side * 3 + c) * d.n2 + f];
+    face_frame(d, side, f, n, nullptr, nullptr);
     bc_outer_state(d.bc_info[2 * info[5]], d.bc_info[2 * info[5] + 1], &ph.ef, &ph.pp, uL, n, x,
                    d.sc->t + c_stage * d.sc->dt, uR);
     bc_lifting_value(d.bc_info[2 * info[5]], &ph.pp, uL, uR, wR);
   }
   double wf[HX_NLIFT];
   br1_face_value(d.lifting_form, bc, wL, wR, wf);
-  double sf = face_surf(d, side, f);
   double *out = d.lift_flux + (size_t)side * HX_NGRAD * d.n2 + f;
+  if (d.lift_compact) { /* the Gauss line kernel multiplies by n s (line_gather_lift_flux) */
+    for (int v = 0; v < HX_NLIFT; v++) out[v * d.n2] = wf[v];
+    return;
+  }
+  if (!bc) face_frame(d, side, f, n, nullptr, nullptr);
+  double sf = face_surf(d, side, f);
   for (int c = 0; c < 3; c++) {
     double nc = n[c] * sf;
     for (int v = 0; v < HX_NLIFT; v++) out[(c * HX_NLIFT + v) * d.n2] = wf[v] * nc;

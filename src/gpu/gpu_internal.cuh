@@ -103,6 +103,8 @@ typedef struct {
   const Disc *disc_host; /* the same on the host (launchers read 1-D matrices from it) */
   double *U, *Ut, *k, *flux;
   double *grad, *lift_flux; /* [elem][3][4][n3], [side][3][4][n2] (Navier-Stokes only) */
+  int lift_compact; /* lift_flux holds the face values w* [side][4][n2], without n s: Gauss nodes,
+                     * one rank, no FV (lifting_face_states; HEXDG_LIFT_COMPACT = F: [3][4]) */
   double *Ut_visc;          /* viscous volume term [elem][var][n3] (the lifting kernel writes it
                              * beside VolInt's Ut; the surface update adds both) */
   double *grad_face; /* [side][master | slave][3][4][n2]: the lifted gradients at the face points

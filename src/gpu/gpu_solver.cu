@@ -419,6 +419,10 @@ static int upload_solver(GpuSolver *g, const Solver *s, const GpuOptions *opt) {
       HX_CHECK(dev_alloc(g, (void **)&d->grad_face,
                          sizeof(double) * 2 * HX_NGRAD * s->n_dof_face * d->n_sides, NULL,
                          "face gradients"));
+    /* the line kernel multiplies the face values by n s itself: 4 values per face point written
+       and read instead of 12, and the same products */
+    d->lift_compact = lifting_face_states(d, par_size()) && !s->fv.enabled &&
+                      gpu_env_flag("HEXDG_LIFT_COMPACT", true);
     if (lifting_face_states(d, par_size()))
       HX_CHECK(dev_alloc(g, (void **)&d->U_face,
                          sizeof(double) * 2 * HX_NVAR * s->n_dof_face * d->n_sides, NULL,

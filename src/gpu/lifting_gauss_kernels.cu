@@ -44,8 +44,9 @@ static size_t gauss_line_shared_bytes(int np) {
                            2 * np);
 }
 
-/* Line phase: the lifting face values w* n s (lift_flux, 12 per face point) at both ends of the
- * line into the element's face region (out: at [dir][end 0][0][line]). */
+/* Line phase: the lifting face values w* n s (lift_flux: 12 per face point, or 4 values w* there
+ * and n s here where d.lift_compact) at both ends of the line into the element's face region
+ * (out: at [dir][end 0][0][line]). */
 template <int NP>
 __device__ static __forceinline__ void line_gather_lift_flux(const DevData &d, int e, int dir,
                                                              int line, double *out) {
@@ -56,6 +57,22 @@ __device__ static __forceinline__ void line_gather_lift_flux(const DevData &d, i
     int side, flip, f;
     line_end_face_point<NP>(d, e, dir, line, end, &side, &flip, &f);
     const double *L = d.lift_flux + (size_t)side * HX_NGRAD * N2 + f;
+    if (d.lift_compact) { /* w* times n_c s, the product of face_lifting_kernel */
+      double n[3], w[HX_NLIFT];
+#pragma unroll
+      for (int v = 0; v < HX_NLIFT; v++)
+        w[v] = L[v * N2];
+      face_frame(d, side, f, n, nullptr, nullptr);
+      const double sf = face_surf(d, side, f);
+#pragma unroll
+      for (int c = 0; c < 3; c++) {
+        const double nc = n[c] * sf;
+#pragma unroll
+        for (int v = 0; v < HX_NLIFT; v++)
+          F[end][c * HX_NLIFT + v] = w[v] * nc;
+      }
+      continue;
+    }
 #pragma unroll
     for (int c = 0; c < HX_NGRAD; c++)
       F[end][c] = L[c * N2];

@@ -18,6 +18,11 @@ extern "C" {
 #define VOLINT_THREADS 256
 #define VOLINT_MIN_BLOCKS 2
 
+/* The weak fused update at <= 80 registers: at 82 (constant metrics, line surface) N = 3 lost
+ * one of 6 blocks of 128 threads per SM and N = 5 one of 3 blocks of 216, and the kernel took
+ * 10 % (N = 3) and 26 % (N = 5) longer on the H200 */
+#define WEAK_UPDATE_MIN_BLOCKS 3
+
 /* per-node doubles in shared memory: weak: contravariant fluxes ft[dir][var];
  * split: u[var], prim[p], aux, metrics Ja[dir][comp] */
 #define SPLIT_U 0
@@ -143,7 +148,7 @@ __global__ static void __launch_bounds__(VOLINT_THREADS, VOLINT_MIN_BLOCKS)
  * wait-and-update tail repeats the KG/PI kernel's on purpose: one shared device function for both
  * (with the volume terms passed as an array) made this kernel 10 % slower on the H100 (NS N = 5
  * 5.42 -> 5.99e-10), the KG/PI one unchanged. */
-__global__ static void __launch_bounds__(VOLINT_THREADS, VOLINT_MIN_BLOCKS)
+__global__ static void __launch_bounds__(VOLINT_THREADS, WEAK_UPDATE_MIN_BLOCKS)
     weak_update_kernel(DevData d, DevPhysics ph, double a, double b, double c_stage, bool backup,
                        int elems_per_block, int threads_per_elem, bool line_surf) {
   extern __shared__ double smem[];

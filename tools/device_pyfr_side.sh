@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# On the GPU machine, after `source .devdeps/setup.sh` and a build in build-gpu: PyFR beside hexdg's
+# weak form on Gauss nodes at p = 3 (40^3) and p = 5 (27^3), same DOF, in one call: hexdg, PyFR,
+# hexdg for each p (../shared/bench/pyfr/README.md: carry .pyfr_wheels and .pyfr_bench).
+#   bash tools/device_pyfr_side.sh
+set -u
+for pe in "3 40" "5 27"; do
+  set -- $pe
+  hx() { build-gpu/hexdg bench --N $1 --elems $2 --node GAUSS --mu0 6.25e-4 --steps 30 \
+    --backend cuda --graphs T 2>&1 | grep -E "^PID" | head -1; }
+  echo "== p = $1, $2^3 elements"
+  echo "hexdg weak Gauss: $(hx $1 $2)"
+  bash .pyfr_bench/device_pyfr.sh $1 $2 .pyfr_wheels 2>&1 | tail -1
+  echo "hexdg weak Gauss: $(hx $1 $2)"
+done
+# the weak form against the split form (PI, Gauss-Lobatto) at N = 3, 5, 7 (issue 20: weak <= split)
+for ne in "3 40" "5 27" "7 20"; do
+  set -- $ne
+  for form in "--node GAUSS" "--split PI"; do
+    echo "N = $1, $2^3, $form: $(build-gpu/hexdg bench --N $1 --elems $2 $form --mu0 6.25e-4 \
+      --steps 30 --backend cuda --graphs T 2>&1 | grep -E '^PID' | head -1)"
+  done
+done
