@@ -22,7 +22,7 @@ __global__ static void tgv_element_kernel(DevData d, DevPhysics ph, double *elem
     for (int c = 0; c < HX_NGRAD; c++) g[c] = d.grad[((size_t)e * HX_NGRAD + c) * d.n3 + q];
     tgv_node_integrands(&ph.pp, u, g, f, &vort);
     const double *w = d.disc->w;
-    double wJ = w[q % np] * w[(q / np) % np] * w[q / (np * np)] / d.sJ[(size_t)e * d.n3 + q];
+    double wJ = w[q % np] * w[(q / np) % np] * w[q / (np * np)] / node_sJ(d, e, q);
     for (int m = 0; m < HX_TGV_NSUMS; m++) acc[m] += wJ * f[m];
     acc[HX_TGV_NSUMS] = fmax(acc[HX_TGV_NSUMS], vort);
   }

@@ -128,7 +128,7 @@ static size_t planned_bytes(const Solver *s) {
   size_t nv = s->n_var;
   size_t vol = ne * n3 * (3 * nv + 9 + 1 + (exact_has_source(s->exact.which) ? 3 : 0));
   size_t face = ns * n2 * (nv + 9 + 1 + 3) + ns * CM_SIDE_VALUES;
-  vol += ne * CM_ELEM_VALUES; /* constant metrics (upload_const_metrics), at most */
+  vol += ne * CM_ELEM_VALUES; /* constant metrics (upload_geometry), at most */
   if (s->mech) /* P, the chemistry batch, the FV residual */
     vol += ne * n3 * (MIX_NP(s->n_species) + s->n_species + 4 + (s->fv.enabled ? nv : 0));
   if (s->viscous && s->mech) { /* species transport: gradients of 4 + ns variables, Ut_visc */
@@ -189,40 +189,49 @@ static int upload_connectivity(GpuSolver *g, const Solver *s) {
 
 /* The constant metric terms of the straight-sided elements and the planar sides
  * (mesh/constmetrics.h), where there are any; HEXDG_CONST_METRICS = F keeps the nodal values
- * everywhere (for A/B runs). */
-static int upload_const_metrics(GpuSolver *g, const Solver *s) {
-  if (!gpu_env_flag("HEXDG_CONST_METRICS", true)) return HX_OK;
-  ConstMetrics c;
-  const long ne = s->mesh->n_elems, ns = s->mesh->n_sides;
-  HX_CHECK(const_metrics_find(&s->geo, ne, ns, (int)s->n_dof_elem, (int)s->n_dof_face, &c));
-  int rc = HX_OK;
-  if (c.n_elems_const)
-    rc = dev_alloc(g, (void **)&g->d.elem_const, sizeof(double) * CM_ELEM_VALUES * ne, c.elem,
-                   "constant metrics");
-  if (rc == HX_OK && c.n_sides_const)
-    rc = dev_alloc(g, (void **)&g->d.side_const, sizeof(double) * CM_SIDE_VALUES * ns, c.side,
-                   "constant face frames");
-  const_metrics_free(&c);
-  return rc;
-}
-
+ * everywhere (for A/B runs). When every element (side) of an air case without FV has them, the
+ * nodal arrays are not uploaded: the kernels of such a case read them only through node_metrics,
+ * node_sJ, face_frame and face_surf (the FV, indicator and mixture kernels read them directly). */
 static int upload_geometry(GpuSolver *g, const Solver *s) {
   size_t n3 = s->n_dof_elem, n2 = s->n_dof_face, ne = s->mesh->n_elems, ns = s->mesh->n_sides;
   const Geometry *geo = &s->geo;
   DevData *d = &g->d;
-  HX_CHECK(dev_alloc(g, (void **)&d->metrics, sizeof(double) * 9 * n3 * ne, geo->metrics, "metrics"));
-  HX_CHECK(dev_alloc(g, (void **)&d->sJ, sizeof(double) * n3 * ne, geo->sJ, "Jacobians"));
+  ConstMetrics c;
+  memset(&c, 0, sizeof c);
+  if (gpu_env_flag("HEXDG_CONST_METRICS", true))
+    HX_CHECK(const_metrics_find(geo, (long)ne, (long)ns, (int)n3, (int)n2, &c));
+  const bool nodal_elems = !(c.n_elems_const == (long)ne && !s->mech && !s->fv.enabled);
+  const bool nodal_sides = !(c.n_sides_const == (long)ns && !s->mech);
+  int rc = HX_OK;
+  if (c.n_elems_const)
+    rc = dev_alloc(g, (void **)&d->elem_const, sizeof(double) * CM_ELEM_VALUES * ne, c.elem,
+                   "constant metrics");
+  if (rc == HX_OK && c.n_sides_const)
+    rc = dev_alloc(g, (void **)&d->side_const, sizeof(double) * CM_SIDE_VALUES * ns, c.side,
+                   "constant face frames");
+  const_metrics_free(&c);
+  HX_CHECK(rc);
+  if (nodal_elems) {
+    HX_CHECK(dev_alloc(g, (void **)&d->metrics, sizeof(double) * 9 * n3 * ne, geo->metrics,
+                       "metrics"));
+    HX_CHECK(dev_alloc(g, (void **)&d->sJ, sizeof(double) * n3 * ne, geo->sJ, "Jacobians"));
+  }
   if (d->has_source)
     HX_CHECK(dev_alloc(g, (void **)&d->elem_x, sizeof(double) * 3 * n3 * ne, geo->elem_x,
                        "node coordinates"));
-  HX_CHECK(dev_alloc(g, (void **)&d->face_nvec, sizeof(double) * 3 * n2 * ns, geo->face_nvec, "normals"));
-  HX_CHECK(dev_alloc(g, (void **)&d->face_t1, sizeof(double) * 3 * n2 * ns, geo->face_t1, "tangents"));
-  HX_CHECK(dev_alloc(g, (void **)&d->face_t2, sizeof(double) * 3 * n2 * ns, geo->face_t2, "tangents"));
-  HX_CHECK(dev_alloc(g, (void **)&d->face_surf, sizeof(double) * n2 * ns, geo->face_surf,
-                     "surface elements"));
+  if (nodal_sides) {
+    HX_CHECK(dev_alloc(g, (void **)&d->face_nvec, sizeof(double) * 3 * n2 * ns, geo->face_nvec,
+                       "normals"));
+    HX_CHECK(dev_alloc(g, (void **)&d->face_t1, sizeof(double) * 3 * n2 * ns, geo->face_t1,
+                       "tangents"));
+    HX_CHECK(dev_alloc(g, (void **)&d->face_t2, sizeof(double) * 3 * n2 * ns, geo->face_t2,
+                       "tangents"));
+    HX_CHECK(dev_alloc(g, (void **)&d->face_surf, sizeof(double) * n2 * ns, geo->face_surf,
+                       "surface elements"));
+  }
   HX_CHECK(dev_alloc(g, (void **)&d->face_x, sizeof(double) * 3 * n2 * ns, geo->face_x,
                      "face coordinates"));
-  return upload_const_metrics(g, s);
+  return HX_OK;
 }
 
 /* Shock capturing: parameters, subcell metrics, modal transform, the alpha arrays and the copy
