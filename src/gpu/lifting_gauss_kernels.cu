@@ -44,9 +44,11 @@ static size_t gauss_line_shared_bytes(int np) {
                            2 * np);
 }
 
-/* Line phase: the lifting face values w* n s (lift_flux: 12 per face point, or 4 values w* there
- * and n s here where d.lift_compact) at both ends of the line into the element's face region
- * (out: at [dir][end 0][0][line]). */
+/* Line phase: the lifting face values at both ends of the line into the element's face region
+ * (out: at [dir][end 0][0][line], 12 slots per end): the 12 products w* n s of lift_flux, or
+ * where d.lift_compact its 4 values w* in slots 0..3 and n s in slots 4..6, multiplied in the
+ * node phase (gauss_node_gradient): 7 shared values per face point written and 42 read per node
+ * instead of 12 and 72. */
 template <int NP>
 __device__ static __forceinline__ void line_gather_lift_flux(const DevData &d, int e, int dir,
                                                              int line, double *out) {
@@ -57,31 +59,28 @@ __device__ static __forceinline__ void line_gather_lift_flux(const DevData &d, i
     int side, flip, f;
     line_end_face_point<NP>(d, e, dir, line, end, &side, &flip, &f);
     const double *L = d.lift_flux + (size_t)side * HX_NGRAD * N2 + f;
-    if (d.lift_compact) { /* w* times n_c s, the product of face_lifting_kernel */
-      double n[3], w[HX_NLIFT];
+    if (d.lift_compact) {
+      double n[3];
 #pragma unroll
       for (int v = 0; v < HX_NLIFT; v++)
-        w[v] = L[v * N2];
+        F[end][v] = L[v * N2];
       face_frame(d, side, f, n, nullptr, nullptr);
       const double sf = face_surf(d, side, f);
 #pragma unroll
-      for (int c = 0; c < 3; c++) {
-        const double nc = n[c] * sf;
-#pragma unroll
-        for (int v = 0; v < HX_NLIFT; v++)
-          F[end][c * HX_NLIFT + v] = w[v] * nc;
-      }
+      for (int c = 0; c < 3; c++)
+        F[end][HX_NLIFT + c] = n[c] * sf; /* nc of face_lifting_kernel */
       continue;
     }
 #pragma unroll
     for (int c = 0; c < HX_NGRAD; c++)
       F[end][c] = L[c * N2];
   }
+  const int nv = d.lift_compact ? HX_NLIFT + 3 : HX_NGRAD;
 #pragma unroll
   for (int end = 0; end < 2; end++)
 #pragma unroll
     for (int c = 0; c < HX_NGRAD; c++)
-      out[(end * HX_NGRAD + c) * N2] = F[end][c];
+      if (c < nv) out[(end * HX_NGRAD + c) * N2] = F[end][c];
 }
 
 /* Node phase: gradients q of node task t (volume term, surface term of the six sides, 1/J)
@@ -107,6 +106,21 @@ gauss_node_gradient(const DevData &d, int e0, int t, double *slots, const double
     const int dir = side_normal_dir(ls), end = side_is_plus(ls);
     const double w = Lhat[end * NP + idx[dir]];
     const double *F = fe + ((dir * 2 + end) * HX_NGRAD) * N2 + line[dir];
+    if (d.lift_compact) { /* the products of face_lifting_kernel's 12-value layout */
+      double wf[HX_NLIFT], nc[3];
+#pragma unroll
+      for (int v = 0; v < HX_NLIFT; v++)
+        wf[v] = F[v * N2];
+#pragma unroll
+      for (int c = 0; c < 3; c++)
+        nc[c] = F[(HX_NLIFT + c) * N2];
+#pragma unroll
+      for (int c = 0; c < 3; c++)
+#pragma unroll
+        for (int v = 0; v < HX_NLIFT; v++)
+          q[c][v] += w * (wf[v] * nc[c]);
+      continue;
+    }
 #pragma unroll
     for (int c = 0; c < 3; c++)
 #pragma unroll

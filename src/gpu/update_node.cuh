@@ -63,7 +63,7 @@ __device__ static __forceinline__ void fvg_surface_node(const DevData &d, int e,
  * passed the check (dt > 0): the state before the update goes to U_good (shock capturing).
  * FVG: FV switching on Gauss nodes (d.fvg_sJ set): an FV element's node is a subcell, with the
  * face subcell fluxes and the subcell's Jacobian. */
-template <int NV, bool FVG = false>
+template <int NV, bool FVG = false, bool SURF = true>
 __device__ static __forceinline__ void
 update_node_from(const DevData &d, const DevPhysics &ph, double a, double b, double c_stage,
                  double dt, bool backup, size_t gid, int e, double *acc, double *u_new,
@@ -101,8 +101,9 @@ __device__ static __forceinline__ void gather_line_face_fluxes(const DevData &d,
 }
 
 /* The update of one node from its advective volume term acc (overwritten). faces: its element's
- * face fluxes from gather_line_face_fluxes (air only); NULL: each node gathers its own. */
-template <int NV, bool FVG>
+ * face fluxes from gather_line_face_fluxes (air only); NULL: each node gathers its own. SURF =
+ * false: acc holds the surface terms already (weak_update_line_kernel). */
+template <int NV, bool FVG, bool SURF>
 __device__ static __forceinline__ void
 update_node_from(const DevData &d, const DevPhysics &ph, double a, double b, double c_stage,
                  double dt, bool backup, size_t gid, int e, double *acc, double *u_new,
@@ -120,7 +121,7 @@ update_node_from(const DevData &d, const DevPhysics &ph, double a, double b, dou
     for (int v = 0; v < nv; v++) acc[v] = uv[v * d.n3] + acc[v];
   }
   if (fv_elem) fvg_surface_node(d, e, q, ijk, acc);
-  if (faces) { /* the same terms in the same order as below */
+  if (SURF && faces) { /* the same terms in the same order as below */
     const int line[3] = {ijk[1] + np * ijk[2], ijk[0] + np * ijk[2], ijk[0] + np * ijk[1]};
     for (int ls = 0; ls < 6; ls++) {
       const int dir = side_normal_dir(ls);
@@ -130,7 +131,7 @@ update_node_from(const DevData &d, const DevPhysics &ph, double a, double b, dou
       for (int v = 0; v < HX_NVAR; v++) acc[v] += w * F[v * d.n2];
     }
   }
-  for (int ls = 0; ls < 6 && !fv_elem && !faces; ls++) {
+  for (int ls = 0; ls < 6 && SURF && !fv_elem && !faces; ls++) {
     double w = surface_weight(disc, ls, ijk[side_normal_dir(ls)]);
     if (w == 0.0) continue;
     int side = d.elem_sides[2 * (6 * e + ls)], flip = d.elem_sides[2 * (6 * e + ls) + 1];

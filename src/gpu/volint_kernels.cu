@@ -4,6 +4,7 @@
  * (GALAEXI-style volume kernel). For degrees whose element data do not fit in shared memory,
  * partner data are recomputed from global memory. */
 #include "gpu/gpu_internal.cuh"
+#include "gpu/lifting_line.cuh"
 #include "gpu/update_node.cuh"
 #include "gpu/volint_kep.cuh"
 
@@ -191,6 +192,103 @@ __global__ static void __launch_bounds__(VOLINT_THREADS, WEAK_UPDATE_MIN_BLOCKS)
   }
 }
 
+/* The weak fused update on Gauss nodes with line operators (HEXDG_WEAK_LINE_VOL, np = 2..8): the
+ * contravariant fluxes staged per node (rows padded as in lifting_line.cuh); then one thread per
+ * element line applies Dhat to its direction's fluxes and adds the surface terms Lhat_minus(i) F-
+ * and Lhat_plus(i) F+ of the line's two face points, in place (each value has one reader and
+ * writer); each node then sums its three directions and updates. Shared accesses per node: 15
+ * written, 15 read and written by the lines, 15 read (45), against 15 written and 3 np x 5 + np x 3
+ * + 30 + 30 of weak_update_kernel's node-wise sums and line-gathered faces (np = 4: 147). The sums
+ * run in another order than the CPU's: equal to round-off. */
+template <int NP> struct WeakLineMats {
+  double Dv[NP * NP];    /* Dvol = Dhat */
+  double Lm[NP], Lp[NP]; /* Lhat_minus, Lhat_plus */
+};
+
+template <int NP>
+__device__ static __forceinline__ void weak_line_stage_node(const DevData &d, const PhysParams &pp,
+                                                            int e, int q, double *cache) {
+  constexpr int N2 = NP * NP, N3 = NP * N2, S = (NP + 1) * N2;
+  double u[HX_NVAR], prim[HX_NPRIM], f[3][HX_NVAR], Ja[9];
+  load_node(d, pp, e, q, u, prim);
+  euler_fluxes_xyz(u, prim, f[0], f[1], f[2]);
+  node_metrics<N3>(d, e, q, Ja);
+  double *c = cache + line_pad<NP>(q);
+#pragma unroll
+  for (int dir = 0; dir < 3; dir++)
+#pragma unroll
+    for (int v = 0; v < HX_NVAR; v++) /* contravariant_flux's order */
+      c[(dir * HX_NVAR + v) * S] =
+          f[0][v] * Ja[3 * dir] + f[1][v] * Ja[3 * dir + 1] + f[2][v] * Ja[3 * dir + 2];
+}
+
+/* Line t (0 .. 3 np^2 - 1) of element e: Dhat along it and the surface terms of its two ends. */
+template <int NP>
+__device__ static __forceinline__ void weak_line_volume_surface(const DevData &d,
+                                                                const WeakLineMats<NP> &M, int e,
+                                                                int t, double *cache) {
+  constexpr int N2 = NP * NP, S = (NP + 1) * N2;
+  const int dir = t / N2, line = t - dir * N2;
+  int base, stride;
+  line_start<NP>(dir, line, &base, &stride);
+  const double *F[2];
+  double sign[2];
+#pragma unroll
+  for (int end = 0; end < 2; end++) {
+    int side, flip, f;
+    line_end_face_point<NP>(d, e, dir, line, end, &side, &flip, &f);
+    sign[end] = flip == 0 ? 1.0 : -1.0;
+    F[end] = d.flux + (size_t)side * d.nvar * N2 + f;
+  }
+#pragma unroll
+  for (int v = 0; v < HX_NVAR; v++) {
+    double in[NP], out[NP];
+    const double fm = sign[0] * F[0][v * N2], fp = sign[1] * F[1][v * N2];
+    double *sl = cache + (dir * HX_NVAR + v) * S + base;
+    line_apply<NP>(M.Dv, sl, stride, in, out);
+#pragma unroll
+    for (int i = 0; i < NP; i++)
+      sl[i * stride] = out[i] + M.Lm[i] * fm + M.Lp[i] * fp;
+  }
+}
+
+template <int NP>
+__global__ static void __launch_bounds__(VOLINT_THREADS, WEAK_UPDATE_MIN_BLOCKS)
+    weak_update_line_kernel(DevData d, DevPhysics ph, WeakLineMats<NP> M, double a, double b,
+                            double c_stage, bool backup, int elems_per_block,
+                            int threads_per_elem) {
+  constexpr int N2 = NP * NP, N3 = NP * N2, S = (NP + 1) * N2;
+  extern __shared__ double smem[];
+  const double dt = d.sc->dt;
+  if (!(dt > 0.0)) return; /* the whole grid */
+  const int le = threadIdx.x / threads_per_elem, lt = threadIdx.x - le * threads_per_elem;
+  const int e = blockIdx.x * elems_per_block + le;
+  const bool active = le < elems_per_block && e < d.n_elems;
+  double *cache = smem + (size_t)le * WEAK_CACHE * S;
+  if (active)
+    for (int q = lt; q < N3; q += threads_per_elem) weak_line_stage_node<NP>(d, ph.pp, e, q, cache);
+  __syncthreads();
+  pdl_wait(); /* the face fluxes and Ut_visc of the kernels before (dependent launch) */
+  if (backup && blockIdx.x == 0 && threadIdx.x == 0) d.sc->t_good = d.sc->t;
+  if (active)
+    for (int t = lt; t < 3 * N2; t += threads_per_elem)
+      weak_line_volume_surface<NP>(d, M, e, t, cache);
+  __syncthreads();
+  if (!active) return;
+#pragma unroll
+  for (int p = 0; p < FUSED_UPDATE_PASSES; p++) {
+    const int q = lt + p * threads_per_elem;
+    if (q >= N3) break;
+    const double *c = cache + line_pad<NP>(q);
+    double acc[HX_NVAR], u_new[HX_NVAR];
+#pragma unroll
+    for (int v = 0; v < HX_NVAR; v++)
+      acc[v] = c[v * S] + c[(HX_NVAR + v) * S] + c[(2 * HX_NVAR + v) * S];
+    update_node_from<HX_NVAR, false, false>(d, ph, a, b, c_stage, dt, backup, (size_t)e * N3 + q,
+                                             e, acc, u_new);
+  }
+}
+
 template <int NP, bool PI>
 __global__ static void __launch_bounds__(VOLINT_THREADS, VOLINT_MIN_BLOCKS)
     volint_kep_kernel(DevData d, DevPhysics ph, int elems_per_block, int threads_per_elem) {
@@ -279,10 +377,57 @@ bool weak_update_possible(const DevData *d) {
          gpu_env_flag("HEXDG_WEAK_FUSED", true);
 }
 
+/* Gauss nodes, np in the line kernels' range: weak_update_line_kernel (HEXDG_WEAK_LINE_VOL = F:
+ * weak_update_kernel) */
+static bool weak_line_kernel_serves(const DevData *d) {
+  return d->node_type == NODE_GAUSS && d->np >= LINE_NP_MIN && d->np <= LINE_NP_MAX &&
+         gpu_env_flag("HEXDG_WEAK_LINE_VOL", true);
+}
+
+static size_t weak_line_shared_bytes(const DevData *d, int elems_per_block) {
+  return sizeof(double) * WEAK_CACHE * (size_t)(d->np + 1) * d->n2 * elems_per_block;
+}
+
+template <int NP>
+static int weak_line_launch(const DevData *d, const DevPhysics *ph, double a, double b,
+                            double c_stage, bool backup, VolintConfig c, cudaStream_t s,
+                            bool dependent) {
+  WeakLineMats<NP> M;
+  const Disc *h = d->disc_host;
+  for (int i = 0; i < NP; i++) {
+    M.Lm[i] = h->Lhat_minus[i];
+    M.Lp[i] = h->Lhat_plus[i];
+    for (int l = 0; l < NP; l++) M.Dv[i * NP + l] = h->Dvol[i * NP + l];
+  }
+  const int blocks = (d->n_elems + c.elems_per_block - 1) / c.elems_per_block;
+  CU_CHECK(launch_kernel(dependent, weak_update_line_kernel<NP>, dim3(blocks),
+                         dim3(c.elems_per_block * c.threads_per_elem),
+                         weak_line_shared_bytes(d, c.elems_per_block), s, *d, *ph, M, a, b,
+                         c_stage, backup, c.elems_per_block, c.threads_per_elem));
+  return HX_OK;
+}
+
+template <int NP> static int weak_line_configure(const DevData *d, int elems_per_block) {
+  CU_CHECK(cudaFuncSetAttribute(weak_update_line_kernel<NP>,
+                                cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                (int)weak_line_shared_bytes(d, elems_per_block)));
+  return HX_OK;
+}
+
+static int weak_line_configure_np(const DevData *d, int elems_per_block) {
+  switch (d->np) { LINE_NP_CASES(weak_line_configure, (d, elems_per_block)); }
+  return HX_ERROR(HX_ERR_INTERNAL, "weak line update: no instance for np = %d", d->np);
+}
+
 int launch_weak_update(const DevData *d, const DevPhysics *ph, double a, double b,
                        double c_stage, bool first_stage, cudaStream_t s, bool dependent) {
   VolintConfig c = volint_config(d);
   const bool backup = first_stage && d->U_good;
+  if (weak_line_kernel_serves(d)) {
+    switch (d->np) {
+      LINE_NP_CASES(weak_line_launch, (d, ph, a, b, c_stage, backup, c, s, dependent));
+    }
+  }
   const int blocks = (d->n_elems + c.elems_per_block - 1) / c.elems_per_block;
   /* HEXDG_WEAK_LINE_SURF = F: every node gathers its own face fluxes (6 sides x 5 values) */
   const bool line_surf = gpu_env_flag("HEXDG_WEAK_LINE_SURF", true);
@@ -295,6 +440,7 @@ int launch_weak_update(const DevData *d, const DevPhysics *ph, double a, double 
 int volume_integral_configure(const DevData *d) {
   VolintConfig c = volint_config(d);
   int bytes = (int)c.shared_bytes;
+  if (weak_line_kernel_serves(d)) HX_CHECK(weak_line_configure_np(d, c.elems_per_block));
   CU_CHECK(cudaFuncSetAttribute(weak_update_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                 bytes));
   if (c.use_shared && volint_use_kep(d)) HX_CHECK(volint_update_configure(d, bytes));
