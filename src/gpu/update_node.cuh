@@ -81,6 +81,16 @@ __device__ static __forceinline__ void update_node(const DevData &d, const DevPh
   update_node_from<NV, FVG>(d, ph, a, b, c_stage, dt, backup, gid, e, acc, u_new);
 }
 
+/* An element kernel's thread: its element in the block (le) and in the mesh (e), its place in the
+ * element (lt); whether it has an element (blocks of elems_per_block x threads_per_elem). */
+__device__ static __forceinline__ bool elem_thread(const DevData &d, int elems_per_block,
+                                                   int threads_per_elem, int *le, int *lt, int *e) {
+  *le = threadIdx.x / threads_per_elem;
+  *lt = threadIdx.x - *le * threads_per_elem;
+  *e = blockIdx.x * elems_per_block + *le;
+  return *le < elems_per_block && *e < d.n_elems;
+}
+
 /* The face fluxes at both ends of the lines of element e, with the master-to-slave sign, into
  * its face region faces [dir][end][var][np^2] (line_end_face_point; line: 0 .. 3 np^2 - 1, the
  * lines of direction dir = line / np^2): each line's thread gathers 2 x 5 values for the np nodes

@@ -261,9 +261,8 @@ __global__ static void __launch_bounds__(VOLINT_THREADS, WEAK_UPDATE_MIN_BLOCKS)
   extern __shared__ double smem[];
   const double dt = d.sc->dt;
   if (!(dt > 0.0)) return; /* the whole grid */
-  const int le = threadIdx.x / threads_per_elem, lt = threadIdx.x - le * threads_per_elem;
-  const int e = blockIdx.x * elems_per_block + le;
-  const bool active = le < elems_per_block && e < d.n_elems;
+  int le, lt, e;
+  const bool active = elem_thread(d, elems_per_block, threads_per_elem, &le, &lt, &e);
   double *cache = smem + (size_t)le * WEAK_CACHE * S;
   if (active)
     for (int q = lt; q < N3; q += threads_per_elem) weak_line_stage_node<NP>(d, ph.pp, e, q, cache);
