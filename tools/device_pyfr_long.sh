@@ -41,7 +41,7 @@ for f in glob.glob('soln-*.pyfrs'):
     s = s.decode() if isinstance(s, bytes) else str(s)
     w = re.search(r'wall-time\s*=\s*([0-9.eE+-]+)', s)
     n = re.search(r'nsteps\s*=\s*(\d+)', s)
-    if w and n:
+    if w and n and int(n.group(1)) > 0:  # not a solution written before the first step
         rows.append((int(n.group(1)), float(w.group(1))))
 rows.sort()
 if len(rows) < 2:
