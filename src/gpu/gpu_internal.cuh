@@ -85,7 +85,7 @@ typedef struct {
   double t_good; /* shock capturing: time of U_good, the last state that passed the check */
 } StepScalars;
 
-#define FACE_INNER_FLUX 1 /* the weak form's face flux, with the Riemann solver fixed */
+#define FACE_INNER_FLUX 1 /* the face flux, with the Riemann solver and split flux fixed */
 #define FACE_INNER_LIFT 2 /* the BR1 face lifting */
 
 /* Everything a kernel needs, passed by value (pointers are device pointers). */
@@ -201,7 +201,10 @@ typedef struct {
    * face fluxes take the inner sides on Gauss-Lobatto nodes in a kernel of their own. */
   int n_bc_sides, n_inner_sides;
   int face_inner; /* FACE_INNER_* bits: the inner and MPI sides in the face kernels without the
-                   * boundary paths (face_kernels.cu); HEXDG_FACE_INNER_FLUX / _LIFT = F clear them */
+                   * boundary paths (face_kernels.cu); HEXDG_FACE_INNER_FLUX / _LIFT = F clear
+                   * them */
+  int weak_line_surf; /* the weak fused update gathers the face fluxes per element line
+                       * (volint_kernels.cu); HEXDG_WEAK_LINE_SURF = F: per node */
   /* Species transport (mix_visc.cu, mu0 > 0): the diffusivities (device copy); grad then holds
    * [elem][3][n_lift][n3] (n_lift = 4 + ns), lift_flux the face values w* [side][n_lift][n2];
    * Gauss-Lobatto nodes: each side's viscous flux Fv . n [side][master | slave][nvar][n2] */

@@ -377,6 +377,7 @@ static int upload_solver(GpuSolver *g, const Solver *s, const GpuOptions *opt) {
   d->n_inner_sides = s->mesh->n_inner_sides;
   d->face_inner = (gpu_env_flag("HEXDG_FACE_INNER_FLUX", true) ? FACE_INNER_FLUX : 0) |
                   (gpu_env_flag("HEXDG_FACE_INNER_LIFT", true) ? FACE_INNER_LIFT : 0);
+  d->weak_line_surf = gpu_env_flag("HEXDG_WEAK_LINE_SURF", true);
   d->node_type = s->disc.node_type;
   d->split = s->disc.split;
   d->riemann = s->riemann;
@@ -428,11 +429,11 @@ static int upload_solver(GpuSolver *g, const Solver *s, const GpuOptions *opt) {
       HX_CHECK(dev_alloc(g, (void **)&d->grad_face,
                          sizeof(double) * 2 * HX_NGRAD * s->n_dof_face * d->n_sides, NULL,
                          "face gradients"));
+    const bool face_states = lifting_face_states(d, par_size());
     /* the line kernel multiplies the face values by n s itself: 4 values per face point written
        and read instead of 12, and the same products */
-    d->lift_compact = lifting_face_states(d, par_size()) && !s->fv.enabled &&
-                      gpu_env_flag("HEXDG_LIFT_COMPACT", true);
-    if (lifting_face_states(d, par_size()))
+    d->lift_compact = face_states && !s->fv.enabled && gpu_env_flag("HEXDG_LIFT_COMPACT", true);
+    if (face_states)
       HX_CHECK(dev_alloc(g, (void **)&d->U_face,
                          sizeof(double) * 2 * HX_NVAR * s->n_dof_face * d->n_sides, NULL,
                          "face states"));

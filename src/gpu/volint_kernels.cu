@@ -428,11 +428,10 @@ int launch_weak_update(const DevData *d, const DevPhysics *ph, double a, double 
     }
   }
   const int blocks = (d->n_elems + c.elems_per_block - 1) / c.elems_per_block;
-  /* HEXDG_WEAK_LINE_SURF = F: every node gathers its own face fluxes (6 sides x 5 values) */
-  const bool line_surf = gpu_env_flag("HEXDG_WEAK_LINE_SURF", true);
   CU_CHECK(launch_kernel(dependent, weak_update_kernel, dim3(blocks),
                          dim3(c.elems_per_block * c.threads_per_elem), c.shared_bytes, s, *d, *ph,
-                         a, b, c_stage, backup, c.elems_per_block, c.threads_per_elem, line_surf));
+                         a, b, c_stage, backup, c.elems_per_block, c.threads_per_elem,
+                         d->weak_line_surf != 0));
   return HX_OK;
 }
 
