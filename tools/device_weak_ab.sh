@@ -9,8 +9,7 @@
 # Variants: HEXDG_CONST_METRICS (constant metric terms of straight-sided elements),
 # HEXDG_WEAK_LINE_SURF (the weak update's face fluxes gathered per line) and HEXDG_LIFT_COMPACT
 # (4 lifting face values per point instead of 12 on Gauss nodes), HEXDG_WEAK_LINE_VOL (the weak
-# update's volume and surface terms per element line, Gauss nodes), HEXDG_VISC_FACE (each side's
-# viscous flux Fv . n between the Gauss lifting and face kernels instead of the 12 gradients).
+# update's volume and surface terms per element line, Gauss nodes).
 set -u
 out=${OUT:-.}
 bash tools/device_build.sh || exit 1
@@ -19,9 +18,9 @@ if [ "${1:-}" = tests ] || [ "${1:-}" = all ]; then
   grep -E "tests passed|\*\*\*Failed|Timeout" "$out/ctest_gpu.log" | tail -8
   [ "${1:-}" = all ] || exit 0
 fi
-variants=(new=
-  old=HEXDG_CONST_METRICS=F,HEXDG_WEAK_LINE_SURF=F,HEXDG_LIFT_COMPACT=F,HEXDG_WEAK_LINE_VOL=F,HEXDG_VISC_FACE=F
-  lift12=HEXDG_LIFT_COMPACT=F node_volume=HEXDG_WEAK_LINE_VOL=F grad_face=HEXDG_VISC_FACE=F)
+variants=(new= old=HEXDG_CONST_METRICS=F,HEXDG_WEAK_LINE_SURF=F,HEXDG_LIFT_COMPACT=F
+  nodal_metrics=HEXDG_CONST_METRICS=F node_surf=HEXDG_WEAK_LINE_SURF=F lift12=HEXDG_LIFT_COMPACT=F
+  node_volume=HEXDG_WEAK_LINE_VOL=F)
 ab() { # elements, then the bench options
   local e=$1
   shift

@@ -77,18 +77,6 @@ __device__ static void load_face_state(const DevData &d, int side, int slot, int
   for (int v = 0; v < HX_NVAR; v++) u[v] = o[v * d.n2];
 }
 
-/* d.visc_face (an inner side): the mean of the two sides' Fv . n that the Gauss line kernel put
- * into grad_face's rows 0..3 (line_face_viscous: the same states, gradients and normal as below,
- * so the same flux). Fv's mass component is 0. */
-__device__ static void subtract_face_viscous(const DevData &d, int side, int f, double *F) {
-#pragma unroll
-  for (int slot = 0; slot < 2; slot++) {
-    const double *q = d.grad_face + ((size_t)side * 2 + slot) * HX_NGRAD * d.n2 + f;
-#pragma unroll
-    for (int v = MOM1; v < HX_NVAR; v++) F[v] -= 0.5 * q[(v - MOM1) * d.n2];
-  }
-}
-
 /* BR1 viscous flux (mean of both sides; boundary state with inner gradients on BC sides),
  * subtracted from the advective flux F. One side at a time keeps the gradients in registers. */
 template <bool LES, bool MAY_BC>
@@ -97,10 +85,6 @@ __device__ static void subtract_viscous(const DevData &d, const PhysParams &pp, 
                                         const double *n, double *F) {
   double prim[HX_NPRIM], g[3][HX_NLIFT], Fv[HX_NVAR];
   int bc = MAY_BC && info[5] >= 0;
-  if (!LES && !bc && d.visc_face) {
-    subtract_face_viscous(d, side, f, F);
-    return;
-  }
   if (d.grad_face)
     face_grad_point(d, side, 0, f, g);
   else
@@ -183,7 +167,7 @@ __global__ static void face_flux_kernel(DevData d, DevPhysics ph, double c_stage
  * generic kernel holds the registers of every solver, split flux and boundary condition (164 at
  * sm_90, 3 blocks of 128 per SM); this one 128 (4 blocks; HLLEM and RoeEntropyFix with KG spill
  * 80 and 32 bytes to stay there). The same functions, so the same flux to the last bit. */
-template <int RS, int SPLIT, bool VISC_FACE = false>
+template <int RS, int SPLIT>
 __global__ static void __launch_bounds__(128, 4)
     face_flux_inner_kernel(DevData d, DevPhysics ph, int first, int last) {
   pdl_trigger(); /* the fused update may stage its elements meanwhile */
@@ -202,10 +186,7 @@ __global__ static void __launch_bounds__(128, 4)
   }
   riemann_flux(RS, SPLIT, &ph.pp, uL, uR, n, t1, t2, F);
   pdl_wait(); /* the gradients of the lifting kernel (dependent launch) */
-  if (VISC_FACE) /* d.visc_face: the viscous part without the gradients' registers */
-    subtract_face_viscous(d, side, f, F);
-  else if (d.viscous)
-    subtract_viscous<false, false>(d, ph.pp, info, side, f, uL, uR, n, F);
+  if (d.viscous) subtract_viscous<false, false>(d, ph.pp, info, side, f, uL, uR, n, F);
   store_face_flux(d, side, f, F);
 }
 
@@ -218,11 +199,9 @@ static int bc_sides_end(const DevData *d, int first, int last) {
 
 /* The inner kernel of a solver with a central part (riemann.h: LF, the Roe family, CH), which
  * the split flux replaces: the weak form and the split forms KG and PI. */
-template <int RS> static FaceInnerKernel face_inner_central(int split, bool visc_face) {
+template <int RS> static FaceInnerKernel face_inner_central(int split) {
   switch (split) {
-  case SPLIT_NONE:
-    return visc_face ? face_flux_inner_kernel<RS, SPLIT_NONE, true>
-                     : face_flux_inner_kernel<RS, SPLIT_NONE>;
+  case SPLIT_NONE: return face_flux_inner_kernel<RS, SPLIT_NONE>;
   case SPLIT_KG: return face_flux_inner_kernel<RS, SPLIT_KG>;
   case SPLIT_PI: return face_flux_inner_kernel<RS, SPLIT_PI>;
   default: return NULL;
@@ -232,24 +211,18 @@ template <int RS> static FaceInnerKernel face_inner_central(int split, bool visc
 /* The inner kernel of the case's solver and split flux; NULL where the generic kernel serves
  * (LES, the split forms SD, MO, DU and CH, HEXDG_FACE_INNER_FLUX = F). HLLC, HLL, HLLE and HLLEM
  * ignore the split flux, so their SPLIT_NONE kernel serves every form. */
-template <int RS> static FaceInnerKernel face_inner_plain(bool visc_face) {
-  return visc_face ? face_flux_inner_kernel<RS, SPLIT_NONE, true>
-                   : face_flux_inner_kernel<RS, SPLIT_NONE>;
-}
-
 static FaceInnerKernel face_inner_kernel(const DevData *d) {
   if (!(d->face_inner & FACE_INNER_FLUX) || d->sgs_model != SGS_NONE) return NULL;
-  const bool vf = d->visc_face != 0;
   switch (d->riemann) {
-  case RIEMANN_LF: return face_inner_central<RIEMANN_LF>(d->split, vf);
-  case RIEMANN_ROE: return face_inner_central<RIEMANN_ROE>(d->split, vf);
-  case RIEMANN_ROEL2: return face_inner_central<RIEMANN_ROEL2>(d->split, vf);
-  case RIEMANN_ROE_ENTROPYFIX: return face_inner_central<RIEMANN_ROE_ENTROPYFIX>(d->split, vf);
-  case RIEMANN_CH: return face_inner_central<RIEMANN_CH>(d->split, vf);
-  case RIEMANN_HLLC: return face_inner_plain<RIEMANN_HLLC>(vf);
-  case RIEMANN_HLL: return face_inner_plain<RIEMANN_HLL>(vf);
-  case RIEMANN_HLLE: return face_inner_plain<RIEMANN_HLLE>(vf);
-  case RIEMANN_HLLEM: return face_inner_plain<RIEMANN_HLLEM>(vf);
+  case RIEMANN_LF: return face_inner_central<RIEMANN_LF>(d->split);
+  case RIEMANN_ROE: return face_inner_central<RIEMANN_ROE>(d->split);
+  case RIEMANN_ROEL2: return face_inner_central<RIEMANN_ROEL2>(d->split);
+  case RIEMANN_ROE_ENTROPYFIX: return face_inner_central<RIEMANN_ROE_ENTROPYFIX>(d->split);
+  case RIEMANN_CH: return face_inner_central<RIEMANN_CH>(d->split);
+  case RIEMANN_HLLC: return face_flux_inner_kernel<RIEMANN_HLLC, SPLIT_NONE>;
+  case RIEMANN_HLL: return face_flux_inner_kernel<RIEMANN_HLL, SPLIT_NONE>;
+  case RIEMANN_HLLE: return face_flux_inner_kernel<RIEMANN_HLLE, SPLIT_NONE>;
+  case RIEMANN_HLLEM: return face_flux_inner_kernel<RIEMANN_HLLEM, SPLIT_NONE>;
   default: return NULL;
   }
 }

@@ -110,10 +110,6 @@ typedef struct {
   double *grad_face; /* [side][master | slave][3][4][n2]: the lifted gradients at the face points
                       * in the master's orientation, written by the lifting kernel for the face
                       * kernel (lifting_face_gradients); NULL: the face kernel prolongs grad */
-  int visc_face; /* inner sides' grad_face rows 0..3 hold each side's viscous flux Fv . n (momentum,
-                  * energy) instead of the 12 gradients: the Gauss line kernel evaluates it where
-                  * it interpolates them (Gauss, one rank, no LES, no FV; HEXDG_VISC_FACE = F:
-                  * the gradients) */
   double *U_face; /* [side][master | slave][var][n2]: the states the face lifting kernel prolonged
                    * (Gauss nodes), read by the face flux kernel of the same stage instead of
                    * prolonging again (lifting_face_states); NULL: it prolongs U */

@@ -433,9 +433,6 @@ static int upload_solver(GpuSolver *g, const Solver *s, const GpuOptions *opt) {
     /* the line kernel multiplies the face values by n s itself: 4 values per face point written
        and read instead of 12, and the same products */
     d->lift_compact = face_states && !s->fv.enabled && gpu_env_flag("HEXDG_LIFT_COMPACT", true);
-    /* 4 values per side and face point instead of 12 between the lifting and face kernels */
-    d->visc_face = face_states && !s->fv.enabled && !s->sgs && d->grad_face &&
-                   gpu_env_flag("HEXDG_VISC_FACE", true);
     if (face_states)
       HX_CHECK(dev_alloc(g, (void **)&d->U_face,
                          sizeof(double) * 2 * HX_NVAR * s->n_dof_face * d->n_sides, NULL,

@@ -15,8 +15,7 @@
  *   2. node: q = 1/J (sum_d Ja^d D_d w + sum over the six sides of Lhat(i) w* n s), in the
  *      order of the sides as in src/dg/surfint.c; into slots 0..11 (and grad: volume_grad, or
  *      no grad_face);
- *   3. line (grad_face set): q interpolated to both ends of the line, into grad_face, or where
- *      d.visc_face each side's viscous flux Fv . n from it (4 values instead of 12);
+ *   3. line (grad_face set): q interpolated to both ends of the line, into grad_face;
  *   4. node: the contravariant viscous fluxes from q, the state and the metrics into slots 0..14;
  *   5. line: the 1-D viscous volume integral (Dvol = Dhat), in place;
  *   6. node: Ut_visc = -(sum of the three directions).
@@ -178,59 +177,6 @@ line_face_gradients(const DevData &d, const GaussLineMats<NP> &M, int e, int dir
   }
 }
 
-/* Line phase with d.visc_face: at each end of the line, the gradients interpolated as in
- * line_face_gradients and, on an inner side, this side's viscous flux Fv . n from them, the face
- * state that the face lifting kernel kept (U_face) and the side's normal: the values and
- * functions of the face flux kernel's subtract_viscous, so the same flux. Rows 0..3 of the
- * element's half of grad_face take Fv's momentum and energy components; a boundary side keeps the
- * 12 gradients (its viscous flux needs the boundary state). */
-template <int NP>
-__device__ static __forceinline__ void
-line_face_viscous(const DevData &d, const PhysParams &pp, const GaussLineMats<NP> &M, int e,
-                  int dir, int line, const double *sl, int stride) {
-  constexpr int N2 = NP * NP, S = (NP + 1) * N2;
-#pragma unroll
-  for (int end = 0; end < 2; end++) {
-    int side, flip, f;
-    line_end_face_point<NP>(d, e, dir, line, end, &side, &flip, &f);
-    const int slot = flip != 0;
-    double *o = d.grad_face + ((size_t)side * 2 + slot) * HX_NGRAD * N2 + f;
-    double g[3][HX_NLIFT];
-#pragma unroll
-    for (int c = 0; c < 3; c++)
-#pragma unroll
-      for (int v = 0; v < HX_NLIFT; v++) {
-        double in[NP], m = 0.0;
-#pragma unroll
-        for (int i = 0; i < NP; i++)
-          in[i] = sl[(c * HX_NLIFT + v) * S + i * stride];
-#pragma unroll
-        for (int i = 0; i < NP; i++) /* prolong_to_face_point's order */
-          m += (end ? M.Lp[i] : M.Lm[i]) * in[i];
-        g[c][v] = m;
-      }
-    if (side < d.n_bc_sides) { /* boundary sides come first (mesh.h) */
-#pragma unroll
-      for (int c = 0; c < 3; c++)
-#pragma unroll
-        for (int v = 0; v < HX_NLIFT; v++)
-          o[(c * HX_NLIFT + v) * N2] = g[c][v];
-      continue;
-    }
-    double u[HX_NVAR], prim[HX_NPRIM], n[3], Fv[HX_NVAR];
-    const double *uf = d.U_face + ((size_t)side * 2 + slot) * HX_NVAR * N2 + f;
-#pragma unroll
-    for (int v = 0; v < HX_NVAR; v++)
-      u[v] = uf[v * N2];
-    face_frame(d, side, f, n, nullptr, nullptr);
-    cons_to_prim(&pp, u, prim);
-    viscous_flux_normal(&pp, prim, g[0], g[1], g[2], n, Fv);
-#pragma unroll
-    for (int v = MOM1; v < HX_NVAR; v++)
-      o[(v - MOM1) * N2] = Fv[v];
-  }
-}
-
 /* Node phase: the contravariant viscous fluxes of node task t from its gradients (slots 0..11),
  * state u and metrics Ja (LOAD: loaded here; else kept from the earlier phases), into its slots
  * 0..14. */
@@ -292,12 +238,8 @@ __global__ static void __launch_bounds__(LINE_THREADS, HEXDG_LINE_MIN_BLOCKS)
   if (d.grad_face) { /* the same for the whole block */
     for (int t = threadIdx.x; t < ne * 3 * N2; t += blockDim.x) {
       int dir, base, stride, le = line_task<NP>(t, &dir, &base, &stride);
-      const int line = t - le * 3 * N2 - dir * N2;
-      const double *sl = smem + (size_t)le * LINE_SLOTS * S + base;
-      if (!LES && d.visc_face)
-        line_face_viscous<NP>(d, ph.pp, M, e0 + le, dir, line, sl, stride);
-      else
-        line_face_gradients<NP>(d, M, e0 + le, dir, line, sl, stride);
+      line_face_gradients<NP>(d, M, e0 + le, dir, t - le * 3 * N2 - dir * N2,
+                              smem + (size_t)le * LINE_SLOTS * S + base, stride);
     }
     __syncthreads();
   }
