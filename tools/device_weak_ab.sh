@@ -9,7 +9,8 @@
 # Variants: HEXDG_CONST_METRICS (constant metric terms of straight-sided elements),
 # HEXDG_WEAK_LINE_SURF (the weak update's face fluxes gathered per line) and HEXDG_LIFT_COMPACT
 # (4 lifting face values per point instead of 12 on Gauss nodes), HEXDG_WEAK_LINE_VOL (the weak
-# update's volume and surface terms per element line, Gauss nodes).
+# update's volume and surface terms per element line, Gauss nodes), HEXDG_GAUSS_LINE_3BLOCKS (the
+# Gauss lifting line kernel at 80 registers and three blocks per SM).
 set -u
 out=${OUT:-.}
 bash tools/device_build.sh || exit 1
@@ -18,9 +19,9 @@ if [ "${1:-}" = tests ] || [ "${1:-}" = all ]; then
   grep -E "tests passed|\*\*\*Failed|Timeout" "$out/ctest_gpu.log" | tail -8
   [ "${1:-}" = all ] || exit 0
 fi
-variants=(new= old=HEXDG_CONST_METRICS=F,HEXDG_WEAK_LINE_SURF=F,HEXDG_LIFT_COMPACT=F
-  nodal_metrics=HEXDG_CONST_METRICS=F node_surf=HEXDG_WEAK_LINE_SURF=F lift12=HEXDG_LIFT_COMPACT=F
-  node_volume=HEXDG_WEAK_LINE_VOL=F)
+variants=(new=
+  old=HEXDG_CONST_METRICS=F,HEXDG_WEAK_LINE_SURF=F,HEXDG_LIFT_COMPACT=F,HEXDG_WEAK_LINE_VOL=F,HEXDG_GAUSS_LINE_3BLOCKS=F
+  lift12=HEXDG_LIFT_COMPACT=F node_volume=HEXDG_WEAK_LINE_VOL=F blocks2=HEXDG_GAUSS_LINE_3BLOCKS=F)
 ab() { # elements, then the bench options
   local e=$1
   shift

@@ -105,6 +105,8 @@ typedef struct {
   double *grad, *lift_flux; /* [elem][3][4][n3], [side][3][4][n2] (Navier-Stokes only) */
   int lift_compact; /* lift_flux holds the face values w* [side][4][n2], without n s: Gauss nodes,
                      * one rank, no FV (lifting_face_states; HEXDG_LIFT_COMPACT = F: [3][4]) */
+  int gauss_line_3blocks; /* the Gauss lifting line kernel at 80 registers, 3 blocks per SM
+                           * (HEXDG_GAUSS_LINE_3BLOCKS = F: 128 registers, 2 blocks) */
   double *Ut_visc;          /* viscous volume term [elem][var][n3] (the lifting kernel writes it
                              * beside VolInt's Ut; the surface update adds both) */
   double *grad_face; /* [side][master | slave][3][4][n2]: the lifted gradients at the face points

@@ -26,8 +26,12 @@ extern "C" {
 #include "dg/faceops.h"
 }
 
-/* Face region per element: [dir][end][3][4][NP^2] */
-#define GAUSS_FACE_VALUES (6 * HX_NGRAD)
+/* Face region per element: [dir][end][fv][NP^2], fv values per face point and end: the 12
+ * products w* n s, or where d.lift_compact w* (4) and n s (3) */
+#define GAUSS_COMPACT_VALUES (HX_NLIFT + 3)
+__host__ __device__ static inline int gauss_face_values(int compact) {
+  return compact ? GAUSS_COMPACT_VALUES : HX_NGRAD;
+}
 
 template <int NP> struct GaussLineMats {
   double D[NP * NP];     /* strong-form derivative */
@@ -36,16 +40,19 @@ template <int NP> struct GaussLineMats {
 };
 
 /* Doubles of shared memory per block: slots and face region per element, then Lhat_minus and
- * Lhat_plus (read with a per-thread index, so not from the parameter space). */
-static size_t gauss_line_shared_bytes(int np) {
+ * Lhat_plus (read with a per-thread index, so not from the parameter space). The compact face
+ * region lets three blocks of np = 4 share an SM (63 KB each instead of 78). */
+static size_t gauss_line_shared_bytes(int np, int compact) {
   const size_t n2 = (size_t)np * np;
-  return sizeof(double) * (line_elems_per_block(np * np * np) *
-                               (LINE_SLOTS * (np + 1) * n2 + GAUSS_FACE_VALUES * n2) +
-                           2 * np);
+  return sizeof(double) *
+         (line_elems_per_block(np * np * np) *
+              (LINE_SLOTS * (np + 1) * n2 + 6 * gauss_face_values(compact) * n2) +
+          2 * np);
 }
 
 /* Line phase: the lifting face values at both ends of the line into the element's face region
- * (out: at [dir][end 0][0][line], 12 slots per end): the 12 products w* n s of lift_flux, or
+ * (out: at [dir][end 0][0][line], gauss_face_values slots per end): the 12 products w* n s of
+ * lift_flux, or
  * where d.lift_compact its 4 values w* in slots 0..3 and n s in slots 4..6, multiplied in the
  * node phase (gauss_node_gradient): 7 shared values per face point written and 42 read per node
  * instead of 12 and 72. */
@@ -80,7 +87,7 @@ __device__ static __forceinline__ void line_gather_lift_flux(const DevData &d, i
   for (int end = 0; end < 2; end++)
 #pragma unroll
     for (int c = 0; c < HX_NGRAD; c++)
-      if (c < nv) out[(end * HX_NGRAD + c) * N2] = F[end][c];
+      if (c < nv) out[(end * nv + c) * N2] = F[end][c];
 }
 
 /* Node phase: gradients q of node task t (volume term, surface term of the six sides, 1/J)
@@ -94,7 +101,8 @@ gauss_node_gradient(const DevData &d, int e0, int t, double *slots, const double
   const int le = t / N3, n = t - le * N3, e = e0 + le;
   const int idx[3] = {n % NP, (n / NP) % NP, n / N2};
   double *sl = slots + (size_t)le * LINE_SLOTS * S + line_pad<NP>(n);
-  const double *fe = faces + (size_t)le * GAUSS_FACE_VALUES * N2;
+  const int fv = gauss_face_values(d.lift_compact);
+  const double *fe = faces + (size_t)le * 6 * fv * N2;
   double q[3][HX_NLIFT];
   node_metrics<N3>(d, e, n, Ja);
   const double sJ = node_sJ<N3>(d, e, n);
@@ -105,7 +113,7 @@ gauss_node_gradient(const DevData &d, int e0, int t, double *slots, const double
   for (int ls = 0; ls < 6; ls++) { /* strong form: the same sign on master and slave */
     const int dir = side_normal_dir(ls), end = side_is_plus(ls);
     const double w = Lhat[end * NP + idx[dir]];
-    const double *F = fe + ((dir * 2 + end) * HX_NGRAD) * N2 + line[dir];
+    const double *F = fe + ((dir * 2 + end) * fv) * N2 + line[dir];
     if (d.lift_compact) { /* the products of face_lifting_kernel's 12-value layout */
       double wf[HX_NLIFT], nc[3];
 #pragma unroll
@@ -203,19 +211,24 @@ gauss_node_viscous_fluxes(const DevData &d, const PhysParams &pp, int e0, int t,
   node_store_viscous_fluxes<NP, LES>(d, pp, e, n, u, Ja, q, sl);
 }
 
-template <int NP, bool LES>
-__global__ static void __launch_bounds__(LINE_THREADS, HEXDG_LINE_MIN_BLOCKS)
+/* MINB blocks of LINE_THREADS per SM. MINB = 2: up to 128 registers, and with one node per
+ * thread (N <= 5) its state (phase 0) and metrics (phase 2) stay in registers for phase 4; with
+ * two (N = 6, 7) phase 4 loads them again (28 registers less). MINB = 3 (d.gauss_line_3blocks):
+ * 80 registers, phase 4 always loads them again (from L2 and, with constant metric terms, one
+ * set per element), and 24 warps per SM instead of 16 where the shared memory allows it: the
+ * kernel is latency bound (Nsight Compute at N = 3: 20 % DRAM, 60 % L1, 25 % occupancy). */
+template <int NP, bool LES, int MINB>
+__global__ static void __launch_bounds__(LINE_THREADS, MINB)
     lifting_gauss_line_kernel(DevData d, DevPhysics ph, GaussLineMats<NP> M, int volume_grad) {
   extern __shared__ double smem[];
   constexpr int N2 = NP * NP, N3 = NP * N2, S = (NP + 1) * N2;
   constexpr int EPB = line_elems_per_block(N3);
-  /* one node per thread (N <= 5): its state (phase 0) and metrics (phase 2) stay in registers
-   * for phase 4; two nodes per thread (N = 6, 7): phase 4 loads them again (28 registers less) */
-  constexpr bool KEEP = EPB * N3 <= LINE_THREADS;
+  constexpr bool KEEP = MINB == 2 && EPB * N3 <= LINE_THREADS;
   if (d.sc->dt < 0.0) return; /* inadmissible state; dt = 0: analysis before the first step */
   const int e0 = blockIdx.x * EPB;
   const int ne = min(EPB, d.n_elems - e0);
-  double *faces = smem + (size_t)EPB * LINE_SLOTS * S, *Lhat = faces + EPB * GAUSS_FACE_VALUES * N2;
+  const int fv = gauss_face_values(d.lift_compact);
+  double *faces = smem + (size_t)EPB * LINE_SLOTS * S, *Lhat = faces + EPB * 6 * fv * N2;
   double u[HX_NVAR], Ja[9];
   for (int t = threadIdx.x; t < 2 * NP; t += blockDim.x)
     Lhat[t] = t < NP ? d.disc->Lhat_minus[t] : d.disc->Lhat_plus[t - NP];
@@ -227,8 +240,7 @@ __global__ static void __launch_bounds__(LINE_THREADS, HEXDG_LINE_MIN_BLOCKS)
     int dir, base, stride, le = line_task<NP>(t, &dir, &base, &stride);
     const int line = t - le * 3 * N2 - dir * N2;
     line_gather_lift_flux<NP>(d, e0 + le, dir, line,
-                              faces + ((size_t)le * GAUSS_FACE_VALUES + dir * 2 * HX_NGRAD) * N2 +
-                                  line);
+                              faces + ((size_t)le * 6 + dir * 2) * fv * N2 + line);
     line_derive_lifting_variables<NP>(M.D, smem + (size_t)le * LINE_SLOTS * S + base, dir, stride);
   }
   __syncthreads();
@@ -257,12 +269,27 @@ __global__ static void __launch_bounds__(LINE_THREADS, HEXDG_LINE_MIN_BLOCKS)
 }
 
 template <int NP> static int gauss_configure(void) {
-  int bytes = (int)gauss_line_shared_bytes(NP);
-  CU_CHECK(cudaFuncSetAttribute(lifting_gauss_line_kernel<NP, false>,
+  int bytes = (int)gauss_line_shared_bytes(NP, 0);
+  CU_CHECK(cudaFuncSetAttribute(lifting_gauss_line_kernel<NP, false, 2>,
                                 cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
-  CU_CHECK(cudaFuncSetAttribute(lifting_gauss_line_kernel<NP, true>,
+  CU_CHECK(cudaFuncSetAttribute(lifting_gauss_line_kernel<NP, false, 3>,
+                                cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
+  CU_CHECK(cudaFuncSetAttribute(lifting_gauss_line_kernel<NP, true, 2>,
                                 cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
   return HX_OK;
+}
+
+/* Whether three blocks of this many bytes of shared memory fit on an SM (not at N = 7 on an H100
+ * or H200: there 80 registers would only add spills). */
+static bool three_blocks_fit(size_t bytes) {
+  int dev = 0, per_sm = 0, reserved = 0;
+  if (cudaGetDevice(&dev) != cudaSuccess ||
+      cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev) !=
+          cudaSuccess ||
+      cudaDeviceGetAttribute(&reserved, cudaDevAttrReservedSharedMemoryPerBlock, dev) !=
+          cudaSuccess)
+    return false;
+  return 3 * (bytes + (size_t)reserved) <= (size_t)per_sm;
 }
 
 template <int NP>
@@ -280,10 +307,12 @@ static int gauss_launch(const DevData *d, const DevPhysics *ph, int volume_grad,
   }
   int epb = line_elems_per_block(NP * NP * NP);
   int blocks = (d->n_elems + epb - 1) / epb;
-  size_t bytes = gauss_line_shared_bytes(NP);
+  size_t bytes = gauss_line_shared_bytes(NP, d->lift_compact);
+  const bool three = d->gauss_line_3blocks && three_blocks_fit(bytes);
   CU_CHECK(launch_kernel(dependent,
-                         d->sgs_model != SGS_NONE ? lifting_gauss_line_kernel<NP, true>
-                                                  : lifting_gauss_line_kernel<NP, false>,
+                         d->sgs_model != SGS_NONE ? lifting_gauss_line_kernel<NP, true, 2>
+                         : three                  ? lifting_gauss_line_kernel<NP, false, 3>
+                                                  : lifting_gauss_line_kernel<NP, false, 2>,
                          dim3(blocks), dim3(LINE_THREADS), bytes, s, *d, *ph, M, volume_grad));
   return HX_OK;
 }
