@@ -259,14 +259,22 @@ __global__ static void face_lifting_kernel(DevData d, DevPhysics ph, double c_st
   int side = first + gid / d.n2, f = gid % d.n2;
   const int *info = d.side_info + 6 * side;
   double uL[HX_NVAR], uR[HX_NVAR], pL[HX_NPRIM], pR[HX_NPRIM], wL[HX_NLIFT], wR[HX_NLIFT], n[3];
-  prolong_point(d, info[0], info[1], d.s2v[info[1] * d.n2 + f], uL);
-  if (d.U_face) store_face_state(d, side, 0, f, uL);
+  if (d.u_face_update) { /* the update kernel before interpolated them (the same sums) */
+    load_face_state(d, side, 0, f, uL);
+  } else {
+    prolong_point(d, info[0], info[1], d.s2v[info[1] * d.n2 + f], uL);
+    if (d.U_face) store_face_state(d, side, 0, f, uL);
+  }
   int bc = MAY_BC && info[5] >= 0;
   cons_to_prim(&ph.pp, uL, pL);
   lifting_variables(pL, wL);
   if (!bc) {
-    slave_point(d, info, side, f, uR);
-    if (d.U_face) store_face_state(d, side, 1, f, uR);
+    if (d.u_face_update) {
+      load_face_state(d, side, 1, f, uR);
+    } else {
+      slave_point(d, info, side, f, uR);
+      if (d.U_face) store_face_state(d, side, 1, f, uR);
+    }
     cons_to_prim(&ph.pp, uR, pR);
     lifting_variables(pR, wR);
   } else {
@@ -306,6 +314,28 @@ int launch_face_lifting(const DevData *d, const DevPhysics *ph, double c_stage, 
   if (n > 0)
     face_lifting_kernel<false><<<(n + threads - 1) / threads, threads, 0, s>>>(*d, *ph, c_stage,
                                                                                 split_at, last);
+  CU_CHECK(cudaGetLastError());
+  return HX_OK;
+}
+
+/* U_face of the sides [first, last) from U: the face lifting kernel's prolongation. */
+__global__ static void face_states_kernel(DevData d, int first, int last) {
+  int gid = blockIdx.x * blockDim.x + threadIdx.x;
+  if (gid >= (last - first) * d.n2) return;
+  int side = first + gid / d.n2, f = gid % d.n2;
+  const int *info = d.side_info + 6 * side;
+  double u[HX_NVAR];
+  prolong_point(d, info[0], info[1], d.s2v[info[1] * d.n2 + f], u);
+  store_face_state(d, side, 0, f, u);
+  if (info[5] >= 0 || info[2] < 0) return; /* boundary side (U_face: one rank, no MPI sides) */
+  slave_point(d, info, side, f, u);
+  store_face_state(d, side, 1, f, u);
+}
+
+int launch_face_states(const DevData *d, cudaStream_t s) {
+  int n = d->n_sides * d->n2, threads = 128;
+  if (n <= 0 || !d->U_face) return HX_OK;
+  face_states_kernel<<<(n + threads - 1) / threads, threads, 0, s>>>(*d, 0, d->n_sides);
   CU_CHECK(cudaGetLastError());
   return HX_OK;
 }

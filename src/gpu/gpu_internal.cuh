@@ -115,6 +115,10 @@ typedef struct {
   double *U_face; /* [side][master | slave][var][n2]: the states the face lifting kernel prolonged
                    * (Gauss nodes), read by the face flux kernel of the same stage instead of
                    * prolonging again (lifting_face_states); NULL: it prolongs U */
+  int u_face_update; /* U_face is kept current by the weak line update, which interpolates each
+                      * new state to its element's face points (and gpu_upload_state after a
+                      * host write of U): the face lifting kernel reads it instead of prolonging
+                      * (weak_line_update_face_states; HEXDG_UFACE_UPDATE = F: it prolongs) */
   const double *metrics, *sJ, *elem_x;
   const double *face_nvec, *face_t1, *face_t2, *face_surf, *face_x;
   /* Constant metric terms (mesh/constmetrics.h; NULL: none, or HEXDG_CONST_METRICS = F): per
@@ -367,6 +371,8 @@ int launch_face_flux(const DevData *d, const DevPhysics *ph, double c_stage, int
 int launch_volume_integral(const DevData *d, const DevPhysics *ph, cudaStream_t s);
 int launch_face_lifting(const DevData *d, const DevPhysics *ph, double c_stage, int first,
                         int last, cudaStream_t s);
+/* U_face of every side prolonged from U (d.u_face_update: after a host write of U). */
+int launch_face_states(const DevData *d, cudaStream_t s);
 /* Slave-side face values of the sides [first, last) ("yours" sides), prolonged from the volume
  * array vol with nv variables ([elem][nv][n3]: U or the gradients) in the master's face
  * orientation, packed into out[side - first][nv][n2]: what the master's rank needs. */
@@ -418,6 +424,9 @@ bool volint_kep_launch_config(const DevData *d, int *elems_per_block, int *threa
 bool volint_update_fused(const DevData *d);
 /* The weak form's twin (volint_kernels.cu): whether d qualifies, and its launch. */
 bool weak_update_possible(const DevData *d);
+/* Whether every stage's update is weak_update_line_kernel with U_face set, so that it can keep
+ * U_face current (d.u_face_update). */
+bool weak_line_update_face_states(const DevData *d);
 int launch_weak_update(const DevData *d, const DevPhysics *ph, double a, double b,
                        double c_stage, bool first_stage, cudaStream_t s, bool dependent);
 int volint_update_configure(const DevData *d, int shared_bytes);

@@ -744,6 +744,10 @@ int gpu_sgs_refresh(GpuSolver *g) {
 extern "C" int gpu_upload_state(GpuSolver *g, const double *U, double t) {
   size_t n = (size_t)g->d.nvar * g->d.n3 * g->d.n_elems;
   if (U) CU_CHECK(cudaMemcpy(g->d.U, U, sizeof(double) * n, cudaMemcpyHostToDevice));
+  if (g->d.u_face_update) { /* the stages' updates keep it current from here on */
+    HX_CHECK(launch_face_states(&g->d, 0));
+    CU_CHECK(cudaDeviceSynchronize());
+  }
   g->sc_host->t = t;
   CU_CHECK(cudaMemcpy(&g->d.sc->t, &t, sizeof(double), cudaMemcpyHostToDevice));
   if (g->d.U_good) { /* the uploaded state is the last admissible one until a step checks U */
@@ -819,6 +823,7 @@ extern "C" int gpu_solver_create(const Solver *s, const GpuOptions *opt, double 
     rc = stage_trace_create(T1_COUNT, T1_NAMES, g->chain_stage ? "one GPU, chained stage"
                                                                : "one GPU, two streams",
                             &g->trace);
+  if (rc == HX_OK) g->d.u_face_update = weak_line_update_face_states(&g->d);
   if (rc == HX_OK) rc = gpu_upload_state(g, s->U, t);
   if (rc == HX_OK && g->use_graphs) rc = capture_step_graph(g);
   if (rc != HX_OK) {

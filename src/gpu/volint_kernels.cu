@@ -203,6 +203,7 @@ __global__ static void __launch_bounds__(VOLINT_THREADS, WEAK_UPDATE_MIN_BLOCKS)
 template <int NP> struct WeakLineMats {
   double Dv[NP * NP];    /* Dvol = Dhat */
   double Lm[NP], Lp[NP]; /* Lhat_minus, Lhat_plus */
+  double Im[NP], Ip[NP]; /* l_i(-1), l_i(+1): interpolation to the faces */
 };
 
 template <int NP>
@@ -252,6 +253,40 @@ __device__ static __forceinline__ void weak_line_volume_surface(const DevData &d
   }
 }
 
+/* d.u_face_update: the new states of line t (0 .. 3 np^2 - 1) of element e, in slots 0..4 of the
+ * cache, interpolated to both ends of the line into U_face (the element's half of the side, in
+ * the master's orientation): prolong_to_face_point's sums, in its order, so the face lifting and
+ * face flux kernels of the next stage read the values they would have prolonged. */
+template <int NP>
+__device__ static __forceinline__ void weak_line_face_states(const DevData &d,
+                                                             const WeakLineMats<NP> &M, int e,
+                                                             int t, const double *cache) {
+  constexpr int N2 = NP * NP, S = (NP + 1) * N2;
+  const int dir = t / N2, line = t - dir * N2;
+  int base, stride;
+  line_start<NP>(dir, line, &base, &stride);
+  double *out[2];
+#pragma unroll
+  for (int end = 0; end < 2; end++) {
+    int side, flip, f;
+    line_end_face_point<NP>(d, e, dir, line, end, &side, &flip, &f);
+    out[end] = d.U_face + ((size_t)side * 2 + (flip != 0)) * HX_NVAR * N2 + f;
+  }
+#pragma unroll
+  for (int v = 0; v < HX_NVAR; v++) {
+    const double *sl = cache + v * S + base;
+    double m = 0.0, p = 0.0;
+#pragma unroll
+    for (int i = 0; i < NP; i++) {
+      const double u = sl[i * stride];
+      m += M.Im[i] * u;
+      p += M.Ip[i] * u;
+    }
+    out[0][v * N2] = m;
+    out[1][v * N2] = p;
+  }
+}
+
 template <int NP>
 __global__ static void __launch_bounds__(VOLINT_THREADS, WEAK_UPDATE_MIN_BLOCKS)
     weak_update_line_kernel(DevData d, DevPhysics ph, WeakLineMats<NP> M, double a, double b,
@@ -273,19 +308,28 @@ __global__ static void __launch_bounds__(VOLINT_THREADS, WEAK_UPDATE_MIN_BLOCKS)
     for (int t = lt; t < 3 * N2; t += threads_per_elem)
       weak_line_volume_surface<NP>(d, M, e, t, cache);
   __syncthreads();
-  if (!active) return;
+  if (active) {
 #pragma unroll
-  for (int p = 0; p < FUSED_UPDATE_PASSES; p++) {
-    const int q = lt + p * threads_per_elem;
-    if (q >= N3) break;
-    const double *c = cache + line_pad<NP>(q);
-    double acc[HX_NVAR], u_new[HX_NVAR];
+    for (int p = 0; p < FUSED_UPDATE_PASSES; p++) {
+      const int q = lt + p * threads_per_elem;
+      if (q >= N3) break;
+      double *c = cache + line_pad<NP>(q);
+      double acc[HX_NVAR], u_new[HX_NVAR];
 #pragma unroll
-    for (int v = 0; v < HX_NVAR; v++)
-      acc[v] = c[v * S] + c[(HX_NVAR + v) * S] + c[(2 * HX_NVAR + v) * S];
-    update_node_from<HX_NVAR, false, false>(d, ph, a, b, c_stage, dt, backup, (size_t)e * N3 + q,
-                                             e, acc, u_new);
+      for (int v = 0; v < HX_NVAR; v++)
+        acc[v] = c[v * S] + c[(HX_NVAR + v) * S] + c[(2 * HX_NVAR + v) * S];
+      update_node_from<HX_NVAR, false, false>(d, ph, a, b, c_stage, dt, backup,
+                                               (size_t)e * N3 + q, e, acc, u_new);
+      if (d.u_face_update) /* the node's own slots, read above */
+#pragma unroll
+        for (int v = 0; v < HX_NVAR; v++)
+          c[v * S] = u_new[v];
+    }
   }
+  if (!d.u_face_update) return; /* the same for the whole grid */
+  __syncthreads();
+  if (active)
+    for (int t = lt; t < 3 * N2; t += threads_per_elem) weak_line_face_states<NP>(d, M, e, t, cache);
 }
 
 template <int NP, bool PI>
@@ -383,6 +427,11 @@ static bool weak_line_kernel_serves(const DevData *d) {
          gpu_env_flag("HEXDG_WEAK_LINE_VOL", true);
 }
 
+bool weak_line_update_face_states(const DevData *d) {
+  return d->U_face && d->split == SPLIT_NONE && volint_update_fused(d) &&
+         weak_line_kernel_serves(d) && !d->fvg_sJ && gpu_env_flag("HEXDG_UFACE_UPDATE", true);
+}
+
 static size_t weak_line_shared_bytes(const DevData *d, int elems_per_block) {
   return sizeof(double) * WEAK_CACHE * (size_t)(d->np + 1) * d->n2 * elems_per_block;
 }
@@ -396,6 +445,8 @@ static int weak_line_launch(const DevData *d, const DevPhysics *ph, double a, do
   for (int i = 0; i < NP; i++) {
     M.Lm[i] = h->Lhat_minus[i];
     M.Lp[i] = h->Lhat_plus[i];
+    M.Im[i] = h->L_minus[i];
+    M.Ip[i] = h->L_plus[i];
     for (int l = 0; l < NP; l++) M.Dv[i * NP + l] = h->Dvol[i * NP + l];
   }
   const int blocks = (d->n_elems + c.elems_per_block - 1) / c.elems_per_block;

@@ -127,28 +127,34 @@ static void test_gpu_runs_are_bitwise_identical(void **state) {
 /* Navier-Stokes with the fused update (KG/PI at N = 7; the weak form on Gauss nodes at N = 3
  * and 7): the stage as a chain of dependent launches (PDL), twice, with and without graphs,
  * against the two-stream stage (HEXDG_PDL = F): the launches overlap differently, the arithmetic
- * is the same, so a missing wait would show as a difference. */
+ * is the same, so a missing wait would show as a difference. And against the face lifting kernel
+ * prolonging the face states itself (HEXDG_UFACE_UPDATE = F) instead of reading those the weak
+ * line update interpolated from the new states: the same sums, so a stale or misplaced face
+ * state would show. */
 static void chained_stage_bitwise(const char *N, const char *node, const char *split) {
   const char *graph[] = {N, node, split, "mu0 = 0.01", "maxIter = 30", "Backend = cuda",
                          "UseCudaGraphs = T", NULL};
   const char *nograph[] = {N, node, split, "mu0 = 0.01", "maxIter = 30", "Backend = cuda",
                            "UseCudaGraphs = F", NULL};
-  long n[4];
-  double *u[4];
+  long n[5];
+  double *u[5];
   u[0] = harness_run_copy(MMS, graph, &n[0]);
   u[1] = harness_run_copy(MMS, graph, &n[1]);
   u[2] = harness_run_copy(MMS, nograph, &n[2]);
   setenv("HEXDG_PDL", "F", 1);
   u[3] = harness_run_copy(MMS, graph, &n[3]);
   unsetenv("HEXDG_PDL");
-  for (int k = 0; k < 4; k++) assert_non_null(u[k]);
-  for (int k = 1; k < 4; k++) {
+  setenv("HEXDG_UFACE_UPDATE", "F", 1);
+  u[4] = harness_run_copy(MMS, graph, &n[4]);
+  unsetenv("HEXDG_UFACE_UPDATE");
+  for (int k = 0; k < 5; k++) assert_non_null(u[k]);
+  for (int k = 1; k < 5; k++) {
     assert_int_equal(n[k], n[0]);
     assert_int_equal(memcmp(u[0], u[k], sizeof(double) * n[0]), 0);
   }
-  printf("  %s %s %s chained stage: two runs, without graphs and the two-stream stage: bitwise "
-         "identical (%ld values)\n", N, node, split, n[0]);
-  for (int k = 0; k < 4; k++) free(u[k]);
+  printf("  %s %s %s chained stage: two runs, without graphs, the two-stream stage and the face "
+         "lifting prolonging: bitwise identical (%ld values)\n", N, node, split, n[0]);
+  for (int k = 0; k < 5; k++) free(u[k]);
 }
 
 static void test_chained_stage_is_bitwise_identical(void **state) {
