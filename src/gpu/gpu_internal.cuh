@@ -107,6 +107,8 @@ typedef struct {
                      * one rank, no FV (lifting_face_states; HEXDG_LIFT_COMPACT = F: [3][4]) */
   int gauss_line_3blocks; /* the Gauss lifting line kernel at 80 registers, 3 blocks per SM
                            * (HEXDG_GAUSS_LINE_3BLOCKS = F: 128 registers, 2 blocks) */
+  int gauss_line_wslot;   /* its viscous flux phase reads the lifting variables from shared
+                           * memory instead of loading the state again (HEXDG_GAUSS_LINE_WSLOT) */
   double *Ut_visc;          /* viscous volume term [elem][var][n3] (the lifting kernel writes it
                              * beside VolInt's Ut; the surface update adds both) */
   double *grad_face; /* [side][master | slave][3][4][n2]: the lifted gradients at the face points

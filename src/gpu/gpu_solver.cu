@@ -434,6 +434,7 @@ static int upload_solver(GpuSolver *g, const Solver *s, const GpuOptions *opt) {
        and read instead of 12, and the same products */
     d->lift_compact = face_states && !s->fv.enabled && gpu_env_flag("HEXDG_LIFT_COMPACT", true);
     d->gauss_line_3blocks = gpu_env_flag("HEXDG_GAUSS_LINE_3BLOCKS", true);
+    d->gauss_line_wslot = gpu_env_flag("HEXDG_GAUSS_LINE_WSLOT", true);
     if (face_states)
       HX_CHECK(dev_alloc(g, (void **)&d->U_face,
                          sizeof(double) * 2 * HX_NVAR * s->n_dof_face * d->n_sides, NULL,

@@ -92,8 +92,9 @@ __device__ static __forceinline__ void line_gather_lift_flux(const DevData &d, i
 
 /* Node phase: gradients q of node task t (volume term, surface term of the six sides, 1/J)
  * into its slots 0..11; also into the volume array grad when asked. Ja: the node's metrics,
- * loaded here. */
-template <int NP>
+ * loaded here. WSLOT: the node's lifting variables w (slots 0..3) move to slots 12..15 (free once
+ * its derivatives are read), where phase 4 finds them. */
+template <int NP, bool WSLOT>
 __device__ static __forceinline__ void
 gauss_node_gradient(const DevData &d, int e0, int t, double *slots, const double *faces,
                     const double *Lhat, int volume_grad, double Ja[9]) {
@@ -148,11 +149,20 @@ gauss_node_gradient(const DevData &d, int e0, int t, double *slots, const double
       for (int v = 0; v < HX_NLIFT; v++)
         qg[(c * HX_NLIFT + v) * N3] = q[c][v];
   }
+  double w[HX_NLIFT];
+  if (WSLOT)
+#pragma unroll
+    for (int v = 0; v < HX_NLIFT; v++)
+      w[v] = sl[v * S];
 #pragma unroll
   for (int c = 0; c < 3; c++)
 #pragma unroll
     for (int v = 0; v < HX_NLIFT; v++)
       sl[(c * HX_NLIFT + v) * S] = q[c][v];
+  if (WSLOT)
+#pragma unroll
+    for (int v = 0; v < HX_NLIFT; v++)
+      sl[(3 * HX_NLIFT + v) * S] = w[v];
 }
 
 /* Line phase: the gradients of the line's nodes (slots 0..11, sl at its first node) at both of
@@ -211,19 +221,44 @@ gauss_node_viscous_fluxes(const DevData &d, const PhysParams &pp, int e0, int t,
   node_store_viscous_fluxes<NP, LES>(d, pp, e, n, u, Ja, q, sl);
 }
 
+/* The same without LES from the lifting variables that gauss_node_gradient<NP, true> left in
+ * slots 12..15: the velocity and temperature of cons_to_prim, which is all the viscous fluxes
+ * read, so no state is loaded again. */
+template <int NP>
+__device__ static __forceinline__ void
+gauss_node_viscous_fluxes_w(const DevData &d, const PhysParams &pp, int e0, int t, double *slots) {
+  constexpr int N2 = NP * NP, N3 = NP * N2, S = (NP + 1) * N2;
+  const int le = t / N3, n = t - le * N3, e = e0 + le;
+  double *sl = slots + (size_t)le * LINE_SLOTS * S + line_pad<NP>(n);
+  double q[3][HX_NLIFT], prim[HX_NPRIM], Ja[9];
+  node_metrics<N3>(d, e, n, Ja);
+#pragma unroll
+  for (int c = 0; c < 3; c++)
+#pragma unroll
+    for (int v = 0; v < HX_NLIFT; v++)
+      q[c][v] = sl[(c * HX_NLIFT + v) * S];
+  prim[DENS] = prim[PRES] = 0.0; /* not read */
+  prim[VEL1] = sl[(3 * HX_NLIFT + LIFT_VEL1) * S];
+  prim[VEL2] = sl[(3 * HX_NLIFT + LIFT_VEL2) * S];
+  prim[VEL3] = sl[(3 * HX_NLIFT + LIFT_VEL3) * S];
+  prim[TEMP] = sl[(3 * HX_NLIFT + LIFT_TEMP) * S];
+  node_store_viscous_fluxes_prim<NP, false>(d, pp, e, n, prim, Ja, q, sl);
+}
+
 /* MINB blocks of LINE_THREADS per SM. MINB = 2: up to 128 registers, and with one node per
  * thread (N <= 5) its state (phase 0) and metrics (phase 2) stay in registers for phase 4; with
  * two (N = 6, 7) phase 4 loads them again (28 registers less). MINB = 3 (d.gauss_line_3blocks):
  * 80 registers, phase 4 always loads them again (from L2 and, with constant metric terms, one
  * set per element), and 24 warps per SM instead of 16 where the shared memory allows it: the
  * kernel is latency bound (Nsight Compute at N = 3: 20 % DRAM, 60 % L1, 25 % occupancy). */
-template <int NP, bool LES, int MINB>
+template <int NP, bool LES, int MINB, bool WSLOT = false>
 __global__ static void __launch_bounds__(LINE_THREADS, MINB)
     lifting_gauss_line_kernel(DevData d, DevPhysics ph, GaussLineMats<NP> M, int volume_grad) {
   extern __shared__ double smem[];
   constexpr int N2 = NP * NP, N3 = NP * N2, S = (NP + 1) * N2;
   constexpr int EPB = line_elems_per_block(N3);
   constexpr bool KEEP = MINB == 2 && EPB * N3 <= LINE_THREADS;
+  static_assert(!WSLOT || (MINB == 3 && !LES), "WSLOT: the 80-register instance without LES");
   if (d.sc->dt < 0.0) return; /* inadmissible state; dt = 0: analysis before the first step */
   const int e0 = blockIdx.x * EPB;
   const int ne = min(EPB, d.n_elems - e0);
@@ -245,7 +280,7 @@ __global__ static void __launch_bounds__(LINE_THREADS, MINB)
   }
   __syncthreads();
   for (int t = threadIdx.x; t < ne * N3; t += blockDim.x)
-    gauss_node_gradient<NP>(d, e0, t, smem, faces, Lhat, volume_grad, Ja);
+    gauss_node_gradient<NP, WSLOT>(d, e0, t, smem, faces, Lhat, volume_grad, Ja);
   __syncthreads();
   if (d.grad_face) { /* the same for the whole block */
     for (int t = threadIdx.x; t < ne * 3 * N2; t += blockDim.x) {
@@ -256,7 +291,10 @@ __global__ static void __launch_bounds__(LINE_THREADS, MINB)
     __syncthreads();
   }
   for (int t = threadIdx.x; t < ne * N3; t += blockDim.x)
-    gauss_node_viscous_fluxes<NP, LES, !KEEP>(d, ph.pp, e0, t, smem, u, Ja);
+    if (WSLOT) /* phase 4 from w in the slots */
+      gauss_node_viscous_fluxes_w<NP>(d, ph.pp, e0, t, smem);
+    else
+      gauss_node_viscous_fluxes<NP, LES, !KEEP>(d, ph.pp, e0, t, smem, u, Ja);
   __syncthreads();
   for (int t = threadIdx.x; t < ne * 3 * N2; t += blockDim.x) {
     int dir, base, stride, le = line_task<NP>(t, &dir, &base, &stride);
@@ -273,6 +311,8 @@ template <int NP> static int gauss_configure(void) {
   CU_CHECK(cudaFuncSetAttribute(lifting_gauss_line_kernel<NP, false, 2>,
                                 cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
   CU_CHECK(cudaFuncSetAttribute(lifting_gauss_line_kernel<NP, false, 3>,
+                                cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
+  CU_CHECK(cudaFuncSetAttribute(lifting_gauss_line_kernel<NP, false, 3, true>,
                                 cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
   CU_CHECK(cudaFuncSetAttribute(lifting_gauss_line_kernel<NP, true, 2>,
                                 cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
@@ -292,6 +332,8 @@ static bool three_blocks_fit(size_t bytes) {
   return 3 * (bytes + (size_t)reserved) <= (size_t)per_sm;
 }
 
+template <int NP> using GaussLineKernel = void (*)(DevData, DevPhysics, GaussLineMats<NP>, int);
+
 template <int NP>
 static int gauss_launch(const DevData *d, const DevPhysics *ph, int volume_grad, cudaStream_t s,
                         bool dependent) {
@@ -309,11 +351,14 @@ static int gauss_launch(const DevData *d, const DevPhysics *ph, int volume_grad,
   int blocks = (d->n_elems + epb - 1) / epb;
   size_t bytes = gauss_line_shared_bytes(NP, d->lift_compact);
   const bool three = d->gauss_line_3blocks && three_blocks_fit(bytes);
-  CU_CHECK(launch_kernel(dependent,
-                         d->sgs_model != SGS_NONE ? lifting_gauss_line_kernel<NP, true, 2>
-                         : three                  ? lifting_gauss_line_kernel<NP, false, 3>
-                                                  : lifting_gauss_line_kernel<NP, false, 2>,
-                         dim3(blocks), dim3(LINE_THREADS), bytes, s, *d, *ph, M, volume_grad));
+  GaussLineKernel<NP> k = lifting_gauss_line_kernel<NP, false, 2>;
+  if (d->sgs_model != SGS_NONE)
+    k = lifting_gauss_line_kernel<NP, true, 2>;
+  else if (three)
+    k = d->gauss_line_wslot ? lifting_gauss_line_kernel<NP, false, 3, true>
+                            : lifting_gauss_line_kernel<NP, false, 3>;
+  CU_CHECK(launch_kernel(dependent, k, dim3(blocks), dim3(LINE_THREADS), bytes, s, *d, *ph, M,
+                         volume_grad));
   return HX_OK;
 }
 

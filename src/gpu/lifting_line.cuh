@@ -139,18 +139,16 @@ __device__ static __forceinline__ void node_gradient_from_slots(const double *Ja
 }
 
 /* Node phase: the contravariant viscous fluxes g[dir][var] = Fv . Ja^dir of node n of element e
- * (state u, metrics Ja, gradients q) into its slots 0..14 (sl: the node's first slot; only its
- * owner reads and writes them in this phase). */
+ * (primitive state prim, metrics Ja, gradients q) into its slots 0..14 (sl: the node's first
+ * slot; only its owner reads and writes them in this phase). Without LES only prim's velocity and
+ * temperature are read. */
 template <int NP, bool LES>
-__device__ static __forceinline__ void node_store_viscous_fluxes(const DevData &d,
-                                                                 const PhysParams &pp, int e,
-                                                                 int n, const double *u,
-                                                                 const double *Ja,
-                                                                 const double q[3][HX_NLIFT],
-                                                                 double *sl) {
+__device__ static __forceinline__ void
+node_store_viscous_fluxes_prim(const DevData &d, const PhysParams &pp, int e, int n,
+                               const double *prim, const double *Ja, const double q[3][HX_NLIFT],
+                               double *sl) {
   constexpr int S = (NP + 1) * NP * NP;
-  double prim[HX_NPRIM], tau[9], cond[3];
-  cons_to_prim(&pp, u, prim);
+  double tau[9], cond[3];
   sgs_node_stress<LES>(d, pp, e, n, prim, q, tau, cond);
 #pragma unroll
   for (int dir = 0; dir < 3; dir++) {
@@ -159,6 +157,16 @@ __device__ static __forceinline__ void node_store_viscous_fluxes(const DevData &
 #pragma unroll
     for (int v = 0; v < HX_NVAR; v++) sl[(dir * HX_NVAR + v) * S] = F[v];
   }
+}
+
+/* The same from the conservative state u. */
+template <int NP, bool LES>
+__device__ static __forceinline__ void
+node_store_viscous_fluxes(const DevData &d, const PhysParams &pp, int e, int n, const double *u,
+                          const double *Ja, const double q[3][HX_NLIFT], double *sl) {
+  double prim[HX_NPRIM];
+  cons_to_prim(&pp, u, prim);
+  node_store_viscous_fluxes_prim<NP, LES>(d, pp, e, n, prim, Ja, q, sl);
 }
 
 /* Line phase: the 1-D viscous volume integral of g[dir] along one dir-line, in place (sl: the

@@ -318,8 +318,8 @@ __global__ static void __launch_bounds__(VOLINT_THREADS, WEAK_UPDATE_MIN_BLOCKS)
 #pragma unroll
       for (int v = 0; v < HX_NVAR; v++)
         acc[v] = c[v * S] + c[(HX_NVAR + v) * S] + c[(2 * HX_NVAR + v) * S];
-      update_node_from<HX_NVAR, false, false>(d, ph, a, b, c_stage, dt, backup,
-                                               (size_t)e * N3 + q, e, acc, u_new);
+      update_node_from<HX_NVAR, false, false>(d, ph, a, b, c_stage, dt, backup, (size_t)e * N3 + q,
+                                              e, acc, u_new);
       if (d.u_face_update) /* the node's own slots, read above */
 #pragma unroll
         for (int v = 0; v < HX_NVAR; v++)
@@ -329,7 +329,8 @@ __global__ static void __launch_bounds__(VOLINT_THREADS, WEAK_UPDATE_MIN_BLOCKS)
   if (!d.u_face_update) return; /* the same for the whole grid */
   __syncthreads();
   if (active)
-    for (int t = lt; t < 3 * N2; t += threads_per_elem) weak_line_face_states<NP>(d, M, e, t, cache);
+    for (int t = lt; t < 3 * N2; t += threads_per_elem)
+      weak_line_face_states<NP>(d, M, e, t, cache);
 }
 
 template <int NP, bool PI>

@@ -147,14 +147,17 @@ static void chained_stage_bitwise(const char *N, const char *node, const char *s
   setenv("HEXDG_UFACE_UPDATE", "F", 1);
   u[4] = harness_run_copy(MMS, graph, &n[4]);
   unsetenv("HEXDG_UFACE_UPDATE");
-  for (int k = 0; k < 5; k++) assert_non_null(u[k]);
+  for (int k = 0; k < 5; k++)
+    assert_non_null(u[k]);
   for (int k = 1; k < 5; k++) {
     assert_int_equal(n[k], n[0]);
     assert_int_equal(memcmp(u[0], u[k], sizeof(double) * n[0]), 0);
   }
   printf("  %s %s %s chained stage: two runs, without graphs, the two-stream stage and the face "
-         "lifting prolonging: bitwise identical (%ld values)\n", N, node, split, n[0]);
-  for (int k = 0; k < 5; k++) free(u[k]);
+         "lifting prolonging: bitwise identical (%ld values)\n",
+         N, node, split, n[0]);
+  for (int k = 0; k < 5; k++)
+    free(u[k]);
 }
 
 static void test_chained_stage_is_bitwise_identical(void **state) {
