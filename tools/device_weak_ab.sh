@@ -11,7 +11,8 @@
 # (4 lifting face values per point instead of 12 on Gauss nodes), HEXDG_WEAK_LINE_VOL (the weak
 # update's volume and surface terms per element line, Gauss nodes), HEXDG_GAUSS_LINE_3BLOCKS (the
 # Gauss lifting line kernel at 80 registers and three blocks per SM), HEXDG_UFACE_UPDATE (the weak
-# line update interpolates the new states to the faces; the face lifting kernel reads them).
+# line update interpolates the new states to the faces; the face lifting kernel reads them),
+# HEXDG_GAUSS_LINE_WSLOT (its viscous flux phase from the lifting variables in shared memory).
 set -u
 out=${OUT:-.}
 bash tools/device_build.sh || exit 1
@@ -21,9 +22,9 @@ if [ "${1:-}" = tests ] || [ "${1:-}" = all ]; then
   [ "${1:-}" = all ] || exit 0
 fi
 variants=(new=
-  old=HEXDG_CONST_METRICS=F,HEXDG_WEAK_LINE_SURF=F,HEXDG_LIFT_COMPACT=F,HEXDG_WEAK_LINE_VOL=F,HEXDG_GAUSS_LINE_3BLOCKS=F,HEXDG_UFACE_UPDATE=F
+  old=HEXDG_CONST_METRICS=F,HEXDG_WEAK_LINE_SURF=F,HEXDG_LIFT_COMPACT=F,HEXDG_WEAK_LINE_VOL=F,HEXDG_GAUSS_LINE_3BLOCKS=F,HEXDG_UFACE_UPDATE=F,HEXDG_GAUSS_LINE_WSLOT=F
   blocks2=HEXDG_GAUSS_LINE_3BLOCKS=F
-  face_prolong=HEXDG_UFACE_UPDATE=F)
+  face_prolong=HEXDG_UFACE_UPDATE=F state_reload=HEXDG_GAUSS_LINE_WSLOT=F)
 ab() { # elements, then the bench options
   local e=$1
   shift
