@@ -165,36 +165,6 @@ gauss_node_gradient(const DevData &d, int e0, int t, double *slots, const double
       sl[(3 * HX_NLIFT + v) * S] = w[v];
 }
 
-/* Line phase: the gradients of the line's nodes (slots 0..11, sl at its first node) at both of
- * its ends, into grad_face: the master's or the slave's half, in the master's orientation. */
-template <int NP>
-__device__ static __forceinline__ void
-line_face_gradients(const DevData &d, const GaussLineMats<NP> &M, int e, int dir, int line,
-                    const double *sl, int stride) {
-  constexpr int N2 = NP * NP, S = (NP + 1) * N2;
-  double *out[2];
-#pragma unroll
-  for (int end = 0; end < 2; end++) {
-    int side, flip, f;
-    line_end_face_point<NP>(d, e, dir, line, end, &side, &flip, &f);
-    out[end] = d.grad_face + ((size_t)side * 2 + (flip != 0)) * HX_NGRAD * N2 + f;
-  }
-#pragma unroll
-  for (int c = 0; c < HX_NGRAD; c++) {
-    double in[NP], m = 0.0, p = 0.0;
-#pragma unroll
-    for (int i = 0; i < NP; i++)
-      in[i] = sl[c * S + i * stride];
-#pragma unroll
-    for (int i = 0; i < NP; i++) { /* prolong_to_face_point's order */
-      m += M.Lm[i] * in[i];
-      p += M.Lp[i] * in[i];
-    }
-    out[0][c * N2] = m;
-    out[1][c * N2] = p;
-  }
-}
-
 /* Node phase: the contravariant viscous fluxes of node task t from its gradients (slots 0..11),
  * state u and metrics Ja (LOAD: loaded here; else kept from the earlier phases), into its slots
  * 0..14. */
@@ -285,8 +255,10 @@ __global__ static void __launch_bounds__(LINE_THREADS, MINB)
   if (d.grad_face) { /* the same for the whole block */
     for (int t = threadIdx.x; t < ne * 3 * N2; t += blockDim.x) {
       int dir, base, stride, le = line_task<NP>(t, &dir, &base, &stride);
-      line_face_gradients<NP>(d, M, e0 + le, dir, t - le * 3 * N2 - dir * N2,
-                              smem + (size_t)le * LINE_SLOTS * S + base, stride);
+      /* the gradients of the line's nodes (slots 0..11) at its ends, into grad_face */
+      line_to_face_halves<NP, HX_NGRAD>(d, e0 + le, dir, t - le * 3 * N2 - dir * N2,
+                                        smem + (size_t)le * LINE_SLOTS * S + base, S, stride, M.Lm,
+                                        M.Lp, d.grad_face);
     }
     __syncthreads();
   }

@@ -52,6 +52,38 @@ __device__ static inline int line_task(int t, int *dir, int *base, int *stride) 
   return le;
 }
 
+/* Gauss nodes: NV rows of a line's values (row v at sl[v * row], node i at i * stride)
+ * interpolated to both of its ends, l_i(-1) (Lm) and l_i(+1) (Lp), in prolong_to_face_point's
+ * order, into the element's half of a face array arr[side][master | slave][NV][NP^2] in the
+ * master's orientation (line_end_face_point). */
+template <int NP, int NV>
+__device__ static __forceinline__ void
+line_to_face_halves(const DevData &d, int e, int dir, int line, const double *sl, int row,
+                    int stride, const double *Lm, const double *Lp, double *arr) {
+  constexpr int N2 = NP * NP;
+  double *out[2];
+#pragma unroll
+  for (int end = 0; end < 2; end++) {
+    int side, flip, f;
+    line_end_face_point<NP>(d, e, dir, line, end, &side, &flip, &f);
+    out[end] = arr + ((size_t)side * 2 + (flip != 0)) * NV * N2 + f;
+  }
+#pragma unroll
+  for (int v = 0; v < NV; v++) {
+    double in[NP], m = 0.0, p = 0.0;
+#pragma unroll
+    for (int i = 0; i < NP; i++)
+      in[i] = sl[v * row + i * stride];
+#pragma unroll
+    for (int i = 0; i < NP; i++) {
+      m += Lm[i] * in[i];
+      p += Lp[i] * in[i];
+    }
+    out[0][v * N2] = m;
+    out[1][v * N2] = p;
+  }
+}
+
 /* The NP values of a line (src[l stride]) into in, and out[i] = sum_l A[i][l] in[l]. */
 template <int NP>
 __device__ static inline void line_apply(const double *A, const double *src, int stride,

@@ -253,40 +253,6 @@ __device__ static __forceinline__ void weak_line_volume_surface(const DevData &d
   }
 }
 
-/* d.u_face_update: the new states of line t (0 .. 3 np^2 - 1) of element e, in slots 0..4 of the
- * cache, interpolated to both ends of the line into U_face (the element's half of the side, in
- * the master's orientation): prolong_to_face_point's sums, in its order, so the face lifting and
- * face flux kernels of the next stage read the values they would have prolonged. */
-template <int NP>
-__device__ static __forceinline__ void weak_line_face_states(const DevData &d,
-                                                             const WeakLineMats<NP> &M, int e,
-                                                             int t, const double *cache) {
-  constexpr int N2 = NP * NP, S = (NP + 1) * N2;
-  const int dir = t / N2, line = t - dir * N2;
-  int base, stride;
-  line_start<NP>(dir, line, &base, &stride);
-  double *out[2];
-#pragma unroll
-  for (int end = 0; end < 2; end++) {
-    int side, flip, f;
-    line_end_face_point<NP>(d, e, dir, line, end, &side, &flip, &f);
-    out[end] = d.U_face + ((size_t)side * 2 + (flip != 0)) * HX_NVAR * N2 + f;
-  }
-#pragma unroll
-  for (int v = 0; v < HX_NVAR; v++) {
-    const double *sl = cache + v * S + base;
-    double m = 0.0, p = 0.0;
-#pragma unroll
-    for (int i = 0; i < NP; i++) {
-      const double u = sl[i * stride];
-      m += M.Im[i] * u;
-      p += M.Ip[i] * u;
-    }
-    out[0][v * N2] = m;
-    out[1][v * N2] = p;
-  }
-}
-
 template <int NP>
 __global__ static void __launch_bounds__(VOLINT_THREADS, WEAK_UPDATE_MIN_BLOCKS)
     weak_update_line_kernel(DevData d, DevPhysics ph, WeakLineMats<NP> M, double a, double b,
@@ -328,9 +294,16 @@ __global__ static void __launch_bounds__(VOLINT_THREADS, WEAK_UPDATE_MIN_BLOCKS)
   }
   if (!d.u_face_update) return; /* the same for the whole grid */
   __syncthreads();
-  if (active)
-    for (int t = lt; t < 3 * N2; t += threads_per_elem)
-      weak_line_face_states<NP>(d, M, e, t, cache);
+  if (active) /* the new states interpolated to the element's face points, into U_face: the
+                 face lifting and face flux kernels of the next stage read what they would have
+                 prolonged */
+    for (int t = lt; t < 3 * N2; t += threads_per_elem) {
+      const int dir = t / N2, line = t - dir * N2;
+      int base, stride;
+      line_start<NP>(dir, line, &base, &stride);
+      line_to_face_halves<NP, HX_NVAR>(d, e, dir, line, cache + base, S, stride, M.Im, M.Ip,
+                                       d.U_face);
+    }
 }
 
 template <int NP, bool PI>
