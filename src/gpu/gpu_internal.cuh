@@ -105,8 +105,9 @@ typedef struct {
   double *grad, *lift_flux; /* [elem][3][4][n3], [side][3][4][n2] (Navier-Stokes only) */
   int lift_compact; /* lift_flux holds the face values w* [side][4][n2], without n s: Gauss nodes,
                      * one rank, no FV (lifting_face_states; HEXDG_LIFT_COMPACT = F: [3][4]) */
-  int gauss_line_3blocks; /* the Gauss lifting line kernel at 80 registers, 3 blocks per SM
-                           * (HEXDG_GAUSS_LINE_3BLOCKS = F: 128 registers, 2 blocks) */
+  int gauss_line_3blocks; /* the Gauss lifting line kernel at 80 registers, 3 blocks per SM,
+                           * where their shared memory fits (HEXDG_GAUSS_LINE_3BLOCKS = F: 128
+                           * registers, 2 blocks) */
   int gauss_line_wslot;   /* its viscous flux phase reads the lifting variables from shared
                            * memory instead of loading the state again (HEXDG_GAUSS_LINE_WSLOT) */
   double *Ut_visc;          /* viscous volume term [elem][var][n3] (the lifting kernel writes it
@@ -213,6 +214,8 @@ typedef struct {
                    * them */
   int weak_line_surf; /* the weak fused update gathers the face fluxes per element line
                        * (volint_kernels.cu); HEXDG_WEAK_LINE_SURF = F: per node */
+  int weak_line_vol;  /* Gauss nodes: weak_update_line_kernel where np allows it
+                       * (HEXDG_WEAK_LINE_VOL = F: weak_update_kernel) */
   /* Species transport (mix_visc.cu, mu0 > 0): the diffusivities (device copy); grad then holds
    * [elem][3][n_lift][n3] (n_lift = 4 + ns), lift_flux the face values w* [side][n_lift][n2];
    * Gauss-Lobatto nodes: each side's viscous flux Fv . n [side][master | slave][nvar][n2] */
@@ -394,6 +397,9 @@ bool lifting_face_gradients(const DevData *d, int n_ranks);
 /* Whether the face lifting kernel keeps its prolonged states in U_face for the face flux kernel:
  * Gauss nodes with face gradients. */
 bool lifting_face_states(const DevData *d, int n_ranks);
+/* Whether three blocks of the Gauss lifting line kernel fit on an SM with d's face values (the
+ * 80-register instance, d.gauss_line_3blocks). */
+bool gauss_line_three_blocks_fit(const DevData *d);
 /* TGV analysis: per-element sums (HX_TGV_NSUMS integrals + max vorticity) and their total. */
 int launch_tgv_sums(const DevData *d, const DevPhysics *ph, double *elem_sums, double *total,
                     cudaStream_t s);

@@ -378,6 +378,7 @@ static int upload_solver(GpuSolver *g, const Solver *s, const GpuOptions *opt) {
   d->face_inner = (gpu_env_flag("HEXDG_FACE_INNER_FLUX", true) ? FACE_INNER_FLUX : 0) |
                   (gpu_env_flag("HEXDG_FACE_INNER_LIFT", true) ? FACE_INNER_LIFT : 0);
   d->weak_line_surf = gpu_env_flag("HEXDG_WEAK_LINE_SURF", true);
+  d->weak_line_vol = gpu_env_flag("HEXDG_WEAK_LINE_VOL", true);
   d->node_type = s->disc.node_type;
   d->split = s->disc.split;
   d->riemann = s->riemann;
@@ -433,7 +434,8 @@ static int upload_solver(GpuSolver *g, const Solver *s, const GpuOptions *opt) {
     /* the line kernel multiplies the face values by n s itself: 4 values per face point written
        and read instead of 12, and the same products */
     d->lift_compact = face_states && !s->fv.enabled && gpu_env_flag("HEXDG_LIFT_COMPACT", true);
-    d->gauss_line_3blocks = gpu_env_flag("HEXDG_GAUSS_LINE_3BLOCKS", true);
+    d->gauss_line_3blocks =
+        gpu_env_flag("HEXDG_GAUSS_LINE_3BLOCKS", true) && gauss_line_three_blocks_fit(d);
     d->gauss_line_wslot = gpu_env_flag("HEXDG_GAUSS_LINE_WSLOT", true);
     if (face_states)
       HX_CHECK(dev_alloc(g, (void **)&d->U_face,

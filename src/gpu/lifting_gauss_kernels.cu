@@ -52,10 +52,9 @@ static size_t gauss_line_shared_bytes(int np, int compact) {
 
 /* Line phase: the lifting face values at both ends of the line into the element's face region
  * (out: at [dir][end 0][0][line], gauss_face_values slots per end): the 12 products w* n s of
- * lift_flux, or
- * where d.lift_compact its 4 values w* in slots 0..3 and n s in slots 4..6, multiplied in the
- * node phase (gauss_node_gradient): 7 shared values per face point written and 42 read per node
- * instead of 12 and 72. */
+ * lift_flux, or where d.lift_compact its 4 values w* in slots 0..3 and n s in slots 4..6,
+ * multiplied in the node phase (gauss_node_gradient): 7 shared values per face point written and
+ * 42 read per node instead of 12 and 72. */
 template <int NP>
 __device__ static __forceinline__ void line_gather_lift_flux(const DevData &d, int e, int dir,
                                                              int line, double *out) {
@@ -82,7 +81,7 @@ __device__ static __forceinline__ void line_gather_lift_flux(const DevData &d, i
     for (int c = 0; c < HX_NGRAD; c++)
       F[end][c] = L[c * N2];
   }
-  const int nv = d.lift_compact ? HX_NLIFT + 3 : HX_NGRAD;
+  const int nv = gauss_face_values(d.lift_compact);
 #pragma unroll
   for (int end = 0; end < 2; end++)
 #pragma unroll
@@ -291,9 +290,10 @@ template <int NP> static int gauss_configure(void) {
   return HX_OK;
 }
 
-/* Whether three blocks of this many bytes of shared memory fit on an SM (not at N = 7 on an H100
- * or H200: there 80 registers would only add spills). */
-static bool three_blocks_fit(size_t bytes) {
+/* Whether three blocks of the kernel's shared memory fit on an SM (not at N = 7 on an H100 or
+ * H200: there 80 registers would only add spills). */
+bool gauss_line_three_blocks_fit(const DevData *d) {
+  const size_t bytes = gauss_line_shared_bytes(d->np, d->lift_compact);
   int dev = 0, per_sm = 0, reserved = 0;
   if (cudaGetDevice(&dev) != cudaSuccess ||
       cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev) !=
@@ -322,11 +322,10 @@ static int gauss_launch(const DevData *d, const DevPhysics *ph, int volume_grad,
   int epb = line_elems_per_block(NP * NP * NP);
   int blocks = (d->n_elems + epb - 1) / epb;
   size_t bytes = gauss_line_shared_bytes(NP, d->lift_compact);
-  const bool three = d->gauss_line_3blocks && three_blocks_fit(bytes);
   GaussLineKernel<NP> k = lifting_gauss_line_kernel<NP, false, 2>;
   if (d->sgs_model != SGS_NONE)
     k = lifting_gauss_line_kernel<NP, true, 2>;
-  else if (three)
+  else if (d->gauss_line_3blocks)
     k = d->gauss_line_wslot ? lifting_gauss_line_kernel<NP, false, 3, true>
                             : lifting_gauss_line_kernel<NP, false, 3>;
   CU_CHECK(launch_kernel(dependent, k, dim3(blocks), dim3(LINE_THREADS), bytes, s, *d, *ph, M,

@@ -398,7 +398,7 @@ bool weak_update_possible(const DevData *d) {
  * weak_update_kernel) */
 static bool weak_line_kernel_serves(const DevData *d) {
   return d->node_type == NODE_GAUSS && d->np >= LINE_NP_MIN && d->np <= LINE_NP_MAX &&
-         gpu_env_flag("HEXDG_WEAK_LINE_VOL", true);
+         d->weak_line_vol;
 }
 
 bool weak_line_update_face_states(const DevData *d) {
