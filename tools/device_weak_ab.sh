@@ -12,7 +12,8 @@
 # update's volume and surface terms per element line, Gauss nodes), HEXDG_GAUSS_LINE_3BLOCKS (the
 # Gauss lifting line kernel at 80 registers and three blocks per SM), HEXDG_UFACE_UPDATE (the weak
 # line update interpolates the new states to the faces; the face lifting kernel reads them),
-# HEXDG_GAUSS_LINE_WSLOT (its viscous flux phase from the lifting variables in shared memory).
+# HEXDG_GAUSS_LINE_WSLOT (its viscous flux phase from the lifting variables in shared memory),
+# HEXDG_UPDATE_PRELOAD (the fused updates load a node's state and RK register up front).
 set -u
 out=${OUT:-.}
 bash tools/device_build.sh || exit 1
@@ -22,9 +23,8 @@ if [ "${1:-}" = tests ] || [ "${1:-}" = all ]; then
   [ "${1:-}" = all ] || exit 0
 fi
 variants=(new=
-  old=HEXDG_CONST_METRICS=F,HEXDG_WEAK_LINE_SURF=F,HEXDG_LIFT_COMPACT=F,HEXDG_WEAK_LINE_VOL=F,HEXDG_GAUSS_LINE_3BLOCKS=F,HEXDG_UFACE_UPDATE=F,HEXDG_GAUSS_LINE_WSLOT=F
-  blocks2=HEXDG_GAUSS_LINE_3BLOCKS=F
-  face_prolong=HEXDG_UFACE_UPDATE=F state_reload=HEXDG_GAUSS_LINE_WSLOT=F)
+  old=HEXDG_CONST_METRICS=F,HEXDG_WEAK_LINE_SURF=F,HEXDG_LIFT_COMPACT=F,HEXDG_WEAK_LINE_VOL=F,HEXDG_GAUSS_LINE_3BLOCKS=F,HEXDG_UFACE_UPDATE=F,HEXDG_GAUSS_LINE_WSLOT=F,HEXDG_UPDATE_PRELOAD=F
+  update_loads=HEXDG_UPDATE_PRELOAD=F)
 ab() { # elements, then the bench options
   local e=$1
   shift
@@ -35,6 +35,7 @@ ab() { # elements, then the bench options
 ab 40 --N 3 --node GAUSS --mu0 6.25e-4 --steps 30 --warmup 5
 ab 27 --N 5 --node GAUSS --mu0 6.25e-4 --steps 30 --warmup 5
 ab 20 --N 7 --split PI --mu0 0.01 --steps 30 --warmup 5
+[ "${NCU:-1}" = 1 ] || exit 0
 # the kernels of one step (N = 3, weak Gauss): durations and registers
 command -v ncu >/dev/null || exit 0
 (cd build-gpu && timeout 120 ncu --section SpeedOfLight --section LaunchStats --section Occupancy \

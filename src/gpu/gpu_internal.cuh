@@ -110,6 +110,8 @@ typedef struct {
                            * registers, 2 blocks) */
   int gauss_line_wslot;   /* its viscous flux phase reads the lifting variables from shared
                            * memory instead of loading the state again (HEXDG_GAUSS_LINE_WSLOT) */
+  int update_preload;     /* the fused updates (KG/PI, weak line) load a node's state and register
+                           * together up front (HEXDG_UPDATE_PRELOAD; F: variable by variable) */
   double *Ut_visc;          /* viscous volume term [elem][var][n3] (the lifting kernel writes it
                              * beside VolInt's Ut; the surface update adds both) */
   double *grad_face; /* [side][master | slave][3][4][n2]: the lifted gradients at the face points

@@ -379,6 +379,7 @@ static int upload_solver(GpuSolver *g, const Solver *s, const GpuOptions *opt) {
                   (gpu_env_flag("HEXDG_FACE_INNER_LIFT", true) ? FACE_INNER_LIFT : 0);
   d->weak_line_surf = gpu_env_flag("HEXDG_WEAK_LINE_SURF", true);
   d->weak_line_vol = gpu_env_flag("HEXDG_WEAK_LINE_VOL", true);
+  d->update_preload = gpu_env_flag("HEXDG_UPDATE_PRELOAD", true);
   d->node_type = s->disc.node_type;
   d->split = s->disc.split;
   d->riemann = s->riemann;

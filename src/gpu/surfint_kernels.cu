@@ -31,10 +31,10 @@ __global__ static void surface_update_kernel(DevData d, DevPhysics ph, double a,
  * its nodes is written (one barrier), and a block reads no other element's volume data. The
  * volume sums of a thread's nodes (at most FUSED_UPDATE_PASSES) need only U: they come before
  * the wait of a dependent launch, the surface terms (face fluxes, Ut_visc) after it. */
-template <int NP, bool PI>
+template <int NP, bool PI, bool PRE>
 __global__ static void __launch_bounds__(256, 2)
-    volint_update_kernel(DevData d, DevPhysics ph, double a, double b, double c_stage,
-                         bool backup, int elems_per_block, int threads_per_elem) {
+    volint_update_kernel(DevData d, DevPhysics ph, double a, double b, double c_stage, bool backup,
+                         int elems_per_block, int threads_per_elem) {
   constexpr int N3 = NP * NP * NP;
   extern __shared__ double smem[];
   const double dt = d.sc->dt;
@@ -56,20 +56,31 @@ __global__ static void __launch_bounds__(256, 2)
     const int q = lt + p * threads_per_elem;
     double u_new[HX_NVAR];
     if (q < N3)
-      update_node_from<HX_NVAR>(d, ph, a, b, c_stage, dt, backup, (size_t)e * N3 + q, e, acc[p],
-                                u_new);
+      update_node_from<HX_NVAR, false, true, PRE>(d, ph, a, b, c_stage, dt, backup,
+                                                  (size_t)e * N3 + q, e, acc[p], u_new);
   }
 }
 
 typedef void (*VolintUpdateFn)(DevData, DevPhysics, double, double, double, bool, int, int);
 
-static VolintUpdateFn volint_update_instance(int np, bool pi) {
+template <int NP> static VolintUpdateFn volint_update_np(bool pi, bool pre) {
+  return pi ? (pre ? volint_update_kernel<NP, true, true> : volint_update_kernel<NP, true, false>)
+            : (pre ? volint_update_kernel<NP, false, true>
+                   : volint_update_kernel<NP, false, false>);
+}
+
+static VolintUpdateFn volint_update_instance(int np, bool pi, bool pre) {
   switch (np) {
-  case 4: return pi ? volint_update_kernel<4, true> : volint_update_kernel<4, false>;
-  case 5: return pi ? volint_update_kernel<5, true> : volint_update_kernel<5, false>;
-  case 6: return pi ? volint_update_kernel<6, true> : volint_update_kernel<6, false>;
-  case 7: return pi ? volint_update_kernel<7, true> : volint_update_kernel<7, false>;
-  default: return pi ? volint_update_kernel<8, true> : volint_update_kernel<8, false>;
+  case 4:
+    return volint_update_np<4>(pi, pre);
+  case 5:
+    return volint_update_np<5>(pi, pre);
+  case 6:
+    return volint_update_np<6>(pi, pre);
+  case 7:
+    return volint_update_np<7>(pi, pre);
+  default:
+    return volint_update_np<8>(pi, pre);
   }
 }
 
@@ -88,8 +99,9 @@ bool volint_update_fused(const DevData *d) {
 }
 
 int volint_update_configure(const DevData *d, int shared_bytes) {
-  CU_CHECK(cudaFuncSetAttribute((const void *)volint_update_instance(d->np, d->split == SPLIT_PI),
-                                cudaFuncAttributeMaxDynamicSharedMemorySize, shared_bytes));
+  CU_CHECK(cudaFuncSetAttribute(
+      (const void *)volint_update_instance(d->np, d->split == SPLIT_PI, update_preload(d)),
+      cudaFuncAttributeMaxDynamicSharedMemorySize, shared_bytes));
   return HX_OK;
 }
 
@@ -102,9 +114,9 @@ int launch_volint_update(const DevData *d, const DevPhysics *ph, double a, doubl
   volint_kep_launch_config(d, &epb, &tpe, &bytes);
   const bool backup = first_stage && d->U_good;
   const int blocks = (d->n_elems + epb - 1) / epb;
-  CU_CHECK(launch_kernel(dependent, volint_update_instance(d->np, d->split == SPLIT_PI),
-                         dim3(blocks), dim3(epb * tpe), bytes, s, *d, *ph, a, b, c_stage, backup,
-                         epb, tpe));
+  CU_CHECK(launch_kernel(
+      dependent, volint_update_instance(d->np, d->split == SPLIT_PI, update_preload(d)),
+      dim3(blocks), dim3(epb * tpe), bytes, s, *d, *ph, a, b, c_stage, backup, epb, tpe));
   return HX_OK;
 }
 

@@ -63,7 +63,12 @@ __device__ static __forceinline__ void fvg_surface_node(const DevData &d, int e,
  * passed the check (dt > 0): the state before the update goes to U_good (shock capturing).
  * FVG: FV switching on Gauss nodes (d.fvg_sJ set): an FV element's node is a subcell, with the
  * face subcell fluxes and the subcell's Jacobian. */
-template <int NV, bool FVG = false, bool SURF = true>
+/* The fused update kernels' PRE instance serves d (update_node_from below). */
+static inline bool update_preload(const DevData *d) {
+  return d->update_preload && !d->has_source;
+}
+
+template <int NV, bool FVG = false, bool SURF = true, bool PRE = false>
 __device__ static __forceinline__ void
 update_node_from(const DevData &d, const DevPhysics &ph, double a, double b, double c_stage,
                  double dt, bool backup, size_t gid, int e, double *acc, double *u_new,
@@ -112,8 +117,12 @@ __device__ static __forceinline__ void gather_line_face_fluxes(const DevData &d,
 
 /* The update of one node from its advective volume term acc (overwritten). faces: its element's
  * face fluxes from gather_line_face_fluxes (air only); NULL: each node gathers its own. SURF =
- * false: acc holds the surface terms already (weak_update_line_kernel). */
-template <int NV, bool FVG, bool SURF>
+ * false: acc holds the surface terms already (weak_update_line_kernel). PRE (NV > 0, no source
+ * term; update_preload): the node's state and RK register are loaded together before the update
+ * loop, so that their latencies overlap; loaded in the update loop, each load follows the stores
+ * of the variable before (U and k may alias for the compiler) and waits for them. (With the
+ * source term's sines ptxas moved the loads above their calls and spilled.) */
+template <int NV, bool FVG, bool SURF, bool PRE>
 __device__ static __forceinline__ void
 update_node_from(const DevData &d, const DevPhysics &ph, double a, double b, double c_stage,
                  double dt, bool backup, size_t gid, int e, double *acc, double *u_new,
@@ -123,6 +132,8 @@ update_node_from(const DevData &d, const DevPhysics &ph, double a, double b, dou
   int ijk[3] = {q % np, (q / np) % np, q / (np * np)};
   const Disc *disc = d.disc;
   const int nv = NV ? NV : d.nvar;
+  static_assert(!PRE || NV > 0, "PRE: the number of variables at compile time");
+  constexpr int NR = PRE ? NV : 1;
   const bool fv_elem = FVG && d.fv_elems[e];
   /* the lifting kernel's viscous volume term; an FV element's viscous fluxes are its subcells'
      (fv_gauss_kernels.cu volume_kernel), as lifting.c leaves it out there */
@@ -157,29 +168,39 @@ update_node_from(const DevData &d, const DevPhysics &ph, double a, double b, dou
   }
   double sJ = fv_elem ? d.fvg_sJ[gid] : node_sJ(d, e, q),
          S[NV ? NV : HX_NVAR_MAX] = {0.0, 0.0, 0.0, 0.0, 0.0};
-  if (NV == HX_NVAR && d.has_source) { /* the manufactured solutions with a source are air cases */
+  /* the manufactured solutions with a source are air cases (PRE: none) */
+  if (!PRE && NV == HX_NVAR && d.has_source) {
     const double *x = d.elem_x + (size_t)e * 3 * d.n3 + q;
     double xq[3] = {x[0], x[d.n3], x[2 * d.n3]};
     exact_source(&ph.ef, &ph.pp, xq, d.sc->t + c_stage * dt, S);
   }
   double *U = d.U + (size_t)e * d.nvar * d.n3 + q, *k = d.k + (size_t)e * d.nvar * d.n3 + q;
+  double u_old[NR], k_old[NR];
+  if (PRE)
+#pragma unroll
+    for (int v = 0; v < NR; v++) {
+      u_old[v] = U[v * d.n3];
+      k_old[v] = k[v * d.n3];
+    }
   double sig = d.sponge ? d.sponge[gid] : 0.0;
   const double *base = NULL; /* per-node base flow (SpongeBaseFlow 2-4); NULL: constant or none */
   if (d.sponge_base_U && d.sponge_elem[e] >= 0)
     base = d.sponge_base_U + (size_t)d.sponge_elem[e] * d.nvar * d.n3 + q;
   if (backup) {
     double *good = d.U_good + (size_t)e * d.nvar * d.n3 + q;
-    for (int v = 0; v < nv; v++) good[v * d.n3] = U[v * d.n3];
+    for (int v = 0; v < nv; v++)
+      good[v * d.n3] = PRE ? u_old[v < NR ? v : 0] : U[v * d.n3];
   }
   for (int v = 0; v < nv; v++) {
+    const double uo = PRE ? u_old[v < NR ? v : 0] : U[v * d.n3];
+    const double ko = PRE ? k_old[v < NR ? v : 0] : k[v * d.n3];
     double u_t = acc[v] * -sJ;
     /* sig = 0 outside the sponge elements, where a mixture has no base (sponge_base is air's) */
-    if (d.sponge && sig != 0.0)
-      u_t -= sig * (U[v * d.n3] - (base ? base[v * d.n3] : d.sponge_base[v]));
+    if (d.sponge && sig != 0.0) u_t -= sig * (uo - (base ? base[v * d.n3] : d.sponge_base[v]));
     u_t += S[v];
-    double kv = a * k[v * d.n3] + dt * u_t;
+    double kv = a * ko + dt * u_t;
     k[v * d.n3] = kv;
-    u_new[v] = U[v * d.n3] + b * kv;
+    u_new[v] = uo + b * kv;
     U[v * d.n3] = u_new[v];
   }
 }

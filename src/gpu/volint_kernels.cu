@@ -253,7 +253,7 @@ __device__ static __forceinline__ void weak_line_volume_surface(const DevData &d
   }
 }
 
-template <int NP>
+template <int NP, bool PRE>
 __global__ static void __launch_bounds__(VOLINT_THREADS, WEAK_UPDATE_MIN_BLOCKS)
     weak_update_line_kernel(DevData d, DevPhysics ph, WeakLineMats<NP> M, double a, double b,
                             double c_stage, bool backup, int elems_per_block,
@@ -275,7 +275,7 @@ __global__ static void __launch_bounds__(VOLINT_THREADS, WEAK_UPDATE_MIN_BLOCKS)
       weak_line_volume_surface<NP>(d, M, e, t, cache);
   __syncthreads();
   if (active) {
-#pragma unroll
+#pragma unroll 1
     for (int p = 0; p < FUSED_UPDATE_PASSES; p++) {
       const int q = lt + p * threads_per_elem;
       if (q >= N3) break;
@@ -284,8 +284,8 @@ __global__ static void __launch_bounds__(VOLINT_THREADS, WEAK_UPDATE_MIN_BLOCKS)
 #pragma unroll
       for (int v = 0; v < HX_NVAR; v++)
         acc[v] = c[v * S] + c[(HX_NVAR + v) * S] + c[(2 * HX_NVAR + v) * S];
-      update_node_from<HX_NVAR, false, false>(d, ph, a, b, c_stage, dt, backup, (size_t)e * N3 + q,
-                                              e, acc, u_new);
+      update_node_from<HX_NVAR, false, false, PRE>(d, ph, a, b, c_stage, dt, backup,
+                                                   (size_t)e * N3 + q, e, acc, u_new);
       if (d.u_face_update) /* the node's own slots, read above */
 #pragma unroll
         for (int v = 0; v < HX_NVAR; v++)
@@ -424,15 +424,20 @@ static int weak_line_launch(const DevData *d, const DevPhysics *ph, double a, do
     for (int l = 0; l < NP; l++) M.Dv[i * NP + l] = h->Dvol[i * NP + l];
   }
   const int blocks = (d->n_elems + c.elems_per_block - 1) / c.elems_per_block;
-  CU_CHECK(launch_kernel(dependent, weak_update_line_kernel<NP>, dim3(blocks),
-                         dim3(c.elems_per_block * c.threads_per_elem),
-                         weak_line_shared_bytes(d, c.elems_per_block), s, *d, *ph, M, a, b,
-                         c_stage, backup, c.elems_per_block, c.threads_per_elem));
+  CU_CHECK(launch_kernel(dependent,
+                         update_preload(d) ? weak_update_line_kernel<NP, true>
+                                           : weak_update_line_kernel<NP, false>,
+                         dim3(blocks), dim3(c.elems_per_block * c.threads_per_elem),
+                         weak_line_shared_bytes(d, c.elems_per_block), s, *d, *ph, M, a, b, c_stage,
+                         backup, c.elems_per_block, c.threads_per_elem));
   return HX_OK;
 }
 
 template <int NP> static int weak_line_configure(const DevData *d, int elems_per_block) {
-  CU_CHECK(cudaFuncSetAttribute(weak_update_line_kernel<NP>,
+  CU_CHECK(cudaFuncSetAttribute(weak_update_line_kernel<NP, false>,
+                                cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                (int)weak_line_shared_bytes(d, elems_per_block)));
+  CU_CHECK(cudaFuncSetAttribute(weak_update_line_kernel<NP, true>,
                                 cudaFuncAttributeMaxDynamicSharedMemorySize,
                                 (int)weak_line_shared_bytes(d, elems_per_block)));
   return HX_OK;
