@@ -259,19 +259,19 @@ __global__ static void face_lifting_kernel(DevData d, DevPhysics ph, double c_st
   int side = first + gid / d.n2, f = gid % d.n2;
   const int *info = d.side_info + 6 * side;
   double uL[HX_NVAR], uR[HX_NVAR], pL[HX_NPRIM], pR[HX_NPRIM], wL[HX_NLIFT], wR[HX_NLIFT], n[3];
-  if (d.u_face_update) { /* the update kernel before interpolated them (the same sums) */
+  const int bc = MAY_BC && info[5] >= 0;
+  if (d.u_face_update) { /* the update kernel before interpolated them (the same sums); both
+                            sides' loads in flight together */
     load_face_state(d, side, 0, f, uL);
+    if (!bc) load_face_state(d, side, 1, f, uR);
   } else {
     prolong_point(d, info[0], info[1], d.s2v[info[1] * d.n2 + f], uL);
     if (d.U_face) store_face_state(d, side, 0, f, uL);
   }
-  int bc = MAY_BC && info[5] >= 0;
   cons_to_prim(&ph.pp, uL, pL);
   lifting_variables(pL, wL);
   if (!bc) {
-    if (d.u_face_update) {
-      load_face_state(d, side, 1, f, uR);
-    } else {
+    if (!d.u_face_update) {
       slave_point(d, info, side, f, uR);
       if (d.U_face) store_face_state(d, side, 1, f, uR);
     }
