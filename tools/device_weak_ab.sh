@@ -13,7 +13,8 @@
 # Gauss lifting line kernel at 80 registers and three blocks per SM), HEXDG_UFACE_UPDATE (the weak
 # line update interpolates the new states to the faces; the face lifting kernel reads them),
 # HEXDG_GAUSS_LINE_WSLOT (its viscous flux phase from the lifting variables in shared memory),
-# HEXDG_UPDATE_PRELOAD (the fused updates load a node's state and RK register up front).
+# HEXDG_UPDATE_PRELOAD (the fused updates load a node's state and RK register up front),
+# HEXDG_GAUSS_LINE_PERM (the Gauss lifting kernel's bank-grouped task orders).
 set -u
 out=${OUT:-.}
 bash tools/device_build.sh || exit 1
@@ -23,8 +24,8 @@ if [ "${1:-}" = tests ] || [ "${1:-}" = all ]; then
   [ "${1:-}" = all ] || exit 0
 fi
 variants=(new=
-  old=HEXDG_CONST_METRICS=F,HEXDG_WEAK_LINE_SURF=F,HEXDG_LIFT_COMPACT=F,HEXDG_WEAK_LINE_VOL=F,HEXDG_GAUSS_LINE_3BLOCKS=F,HEXDG_UFACE_UPDATE=F,HEXDG_GAUSS_LINE_WSLOT=F,HEXDG_UPDATE_PRELOAD=F
-  update_loads=HEXDG_UPDATE_PRELOAD=F)
+  old=HEXDG_CONST_METRICS=F,HEXDG_WEAK_LINE_SURF=F,HEXDG_LIFT_COMPACT=F,HEXDG_WEAK_LINE_VOL=F,HEXDG_GAUSS_LINE_3BLOCKS=F,HEXDG_UFACE_UPDATE=F,HEXDG_GAUSS_LINE_WSLOT=F,HEXDG_UPDATE_PRELOAD=F,HEXDG_GAUSS_LINE_PERM=F
+  natural_order=HEXDG_GAUSS_LINE_PERM=F)
 ab() { # elements, then the bench options
   local e=$1
   shift
@@ -43,3 +44,13 @@ command -v ncu >/dev/null || exit 0
   --mu0 6.25e-4 --steps 4 --backend cuda --graphs F >"$out/ncu_weak3.txt" 2>&1)
 grep -E "^  [a-z_].*\(|Duration|Registers Per|Achieved Occ" "$out/ncu_weak3.txt" |
   sed -E 's/\(DevData.*//' | paste - - - - | awk '!seen[$0]++' | head -12
+# shared-memory wavefronts and bank conflicts of the stage's kernels at N = 3 and 5
+for ne in "3 40" "5 27"; do
+  set -- $ne
+  (cd build-gpu && timeout 90 ncu --metrics \
+    l1tex__data_pipe_lsu_wavefronts_mem_shared.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum \
+    --launch-skip 150 --launch-count 4 ./hexdg bench --N $1 --elems $2 --node GAUSS --mu0 6.25e-4 \
+    --steps 4 --backend cuda --graphs F >"$out/ncu_banks$1.txt" 2>&1)
+  grep -E "^  [a-z_].*\(|wavefronts|conflicts" "$out/ncu_banks$1.txt" | sed -E 's/\(DevData.*//' |
+    paste - - - | head -4
+done

@@ -110,6 +110,8 @@ typedef struct {
                            * registers, 2 blocks) */
   int gauss_line_wslot;   /* its viscous flux phase reads the lifting variables from shared
                            * memory instead of loading the state again (HEXDG_GAUSS_LINE_WSLOT) */
+  int gauss_line_perm;    /* its node phases 2 and 4 and line phase 5 in bank-grouped task
+                           * orders (HEXDG_GAUSS_LINE_PERM; where they fit) */
   int update_preload;     /* the fused updates (KG/PI, weak line) load a node's state and register
                            * together up front (HEXDG_UPDATE_PRELOAD; F: variable by variable) */
   double *Ut_visc;          /* viscous volume term [elem][var][n3] (the lifting kernel writes it

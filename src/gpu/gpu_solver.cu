@@ -438,6 +438,7 @@ static int upload_solver(GpuSolver *g, const Solver *s, const GpuOptions *opt) {
     d->gauss_line_3blocks =
         gpu_env_flag("HEXDG_GAUSS_LINE_3BLOCKS", true) && gauss_line_three_blocks_fit(d);
     d->gauss_line_wslot = gpu_env_flag("HEXDG_GAUSS_LINE_WSLOT", true);
+    d->gauss_line_perm = gpu_env_flag("HEXDG_GAUSS_LINE_PERM", true);
     if (face_states)
       HX_CHECK(dev_alloc(g, (void **)&d->U_face,
                          sizeof(double) * 2 * HX_NVAR * s->n_dof_face * d->n_sides, NULL,

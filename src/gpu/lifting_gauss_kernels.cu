@@ -50,6 +50,70 @@ static size_t gauss_line_shared_bytes(int np, int compact) {
           2 * np);
 }
 
+/* Bank-grouped task orders (d.gauss_line_perm): a warp's 64-bit shared accesses take one
+ * wavefront per half-warp only where its 16 addresses fall into 16 different banks (mod 16
+ * doubles). Consecutive nodes of the padded slots do not (np = 4: nodes 0..15 at 0..18 without
+ * 4, 9, 14, so 16..18 meet 0..2), nor do consecutive lines of directions 1 and 2, which makes
+ * most of the kernel's shared accesses take two wavefronts per half-warp. The node phases 2 and 4
+ * and the line phase 5 instead take their tasks in an order that puts 16 tasks of distinct banks
+ * into each half-warp (lines of one direction, whose strides then shift every address alike):
+ * node task slot s of the block holds task gauss_node_order[NP][s] (le N3 + n, -1: idle), line
+ * task slot s gauss_line_order[NP][s] (le 3 NP^2 + dir NP^2 + line). Built at set-up; used where
+ * the node groups fit into the passes of the natural order (np = 4, 6, 7, 8; not 5: 20 groups
+ * for 250 nodes), the line groups where they fit (not np = 7). Python model of the wavefronts
+ * per access of the whole block, natural -> grouped: nodes np = 4 32 -> 16, np = 6 27 -> 14,
+ * np = 8 64 -> 32; lines np = 4 64 -> 64, np = 6 66 -> 54, np = 8 128 -> 104. */
+#define GAUSS_ORDER_SLOTS 512
+__device__ short gauss_node_order[LINE_NP_MAX + 1][GAUSS_ORDER_SLOTS];
+__device__ short gauss_line_order[LINE_NP_MAX + 1][GAUSS_ORDER_SLOTS];
+
+/* Groups of up to 16 tasks of distinct banks, one class (direction) per group, into slots
+ * (nslots, -1 where idle): task t has bank bank[t] and class cls[t]. False if they need more. */
+static bool bank_groups(int ntask, const int *bank, const int *cls, int nslots, short *slots) {
+  int used = 0;
+  for (int s = 0; s < nslots; s++)
+    slots[s] = -1;
+  for (int c = 0; c < 3; c++) {
+    int count[16] = {0}, groups = 0;
+    for (int t = 0; t < ntask; t++) /* task t of class c: the count[bank]-th of its bank */
+      if (cls[t] == c) {
+        const int g = count[bank[t]]++;
+        if (g + 1 > groups) groups = g + 1;
+        if (used + 16 * (g + 1) > nslots) return false;
+        slots[used + 16 * g + bank[t]] = (short)t;
+      }
+    used += 16 * groups;
+  }
+  return true;
+}
+
+/* The two orders of np = NP (false where they do not fit the natural order's passes). */
+template <int NP> static bool gauss_orders(short *node, short *line) {
+  constexpr int N2 = NP * NP, N3 = NP * N2, S = (NP + 1) * N2;
+  constexpr int EPB = line_elems_per_block(N3);
+  constexpr int NT = EPB * N3, LT = EPB * 3 * N2;
+  constexpr int NSLOTS = (NT + LINE_THREADS - 1) / LINE_THREADS * LINE_THREADS;
+  constexpr int LSLOTS = (LT + LINE_THREADS - 1) / LINE_THREADS * LINE_THREADS;
+  static_assert(NSLOTS <= GAUSS_ORDER_SLOTS && LSLOTS <= GAUSS_ORDER_SLOTS, "order slots");
+  static int bank[NT > LT ? NT : LT], cls[NT > LT ? NT : LT];
+  for (int t = 0; t < NT; t++) { /* the element's slots lie 16 S apart: the same banks */
+    bank[t] = (t % N3 + t % N3 / NP) % 16;
+    cls[t] = 0;
+  }
+  if (!bank_groups(NT, bank, cls, NSLOTS, node)) return false;
+  for (int t = 0; t < LT; t++) {
+    const int r = t % (3 * N2), dir = r / N2, l = r % N2, a = l % NP, b = l / NP;
+    const int base = dir == 0 ? (NP + 1) * l : dir == 1 ? a + (NP + 1) * NP * b : a + (NP + 1) * b;
+    bank[t] = base % 16;
+    cls[t] = dir;
+  }
+  (void)S;
+  if (!bank_groups(LT, bank, cls, LSLOTS, line)) /* np = 7: the natural line order */
+    for (int s = 0; s < LSLOTS; s++)
+      line[s] = (short)(s < LT ? s : -1);
+  return true;
+}
+
 /* Line phase: the lifting face values at both ends of the line into the element's face region
  * (out: at [dir][end 0][0][line], gauss_face_values slots per end): the 12 products w* n s of
  * lift_flux, or where d.lift_compact its 4 values w* in slots 0..3 and n s in slots 4..6,
@@ -220,14 +284,17 @@ gauss_node_viscous_fluxes_w(const DevData &d, const PhysParams &pp, int e0, int 
  * 80 registers, phase 4 always loads them again (from L2 and, with constant metric terms, one
  * set per element), and 24 warps per SM instead of 16 where the shared memory allows it: the
  * kernel is latency bound (Nsight Compute at N = 3: 20 % DRAM, 60 % L1, 25 % occupancy). */
-template <int NP, bool LES, int MINB, bool WSLOT = false>
+template <int NP, bool LES, int MINB, bool WSLOT = false, bool PERM = false>
 __global__ static void __launch_bounds__(LINE_THREADS, MINB)
     lifting_gauss_line_kernel(DevData d, DevPhysics ph, GaussLineMats<NP> M, int volume_grad) {
   extern __shared__ double smem[];
   constexpr int N2 = NP * NP, N3 = NP * N2, S = (NP + 1) * N2;
   constexpr int EPB = line_elems_per_block(N3);
-  constexpr bool KEEP = MINB == 2 && EPB * N3 <= LINE_THREADS;
+  constexpr bool KEEP = MINB == 2 && EPB * N3 <= LINE_THREADS && !PERM;
+  constexpr int NPASS = (EPB * N3 + LINE_THREADS - 1) / LINE_THREADS;
+  constexpr int LPASS = (EPB * 3 * N2 + LINE_THREADS - 1) / LINE_THREADS;
   static_assert(!WSLOT || (MINB == 3 && !LES), "WSLOT: the 80-register instance without LES");
+  static_assert(!PERM || !LES, "PERM: without LES");
   if (d.sc->dt < 0.0) return; /* inadmissible state; dt = 0: analysis before the first step */
   const int e0 = blockIdx.x * EPB;
   const int ne = min(EPB, d.n_elems - e0);
@@ -248,8 +315,16 @@ __global__ static void __launch_bounds__(LINE_THREADS, MINB)
     line_derive_lifting_variables<NP>(M.D, smem + (size_t)le * LINE_SLOTS * S + base, dir, stride);
   }
   __syncthreads();
-  for (int t = threadIdx.x; t < ne * N3; t += blockDim.x)
-    gauss_node_gradient<NP, WSLOT>(d, e0, t, smem, faces, Lhat, volume_grad, Ja);
+  if (PERM)
+#pragma unroll
+    for (int p = 0; p < NPASS; p++) {
+      const int t = gauss_node_order[NP][threadIdx.x + p * LINE_THREADS];
+      if (t >= 0 && t < ne * N3)
+        gauss_node_gradient<NP, WSLOT>(d, e0, t, smem, faces, Lhat, volume_grad, Ja);
+    }
+  else
+    for (int t = threadIdx.x; t < ne * N3; t += blockDim.x)
+      gauss_node_gradient<NP, WSLOT>(d, e0, t, smem, faces, Lhat, volume_grad, Ja);
   __syncthreads();
   if (d.grad_face) { /* the same for the whole block */
     for (int t = threadIdx.x; t < ne * 3 * N2; t += blockDim.x) {
@@ -261,24 +336,58 @@ __global__ static void __launch_bounds__(LINE_THREADS, MINB)
     }
     __syncthreads();
   }
-  for (int t = threadIdx.x; t < ne * N3; t += blockDim.x)
-    if (WSLOT) /* phase 4 from w in the slots */
-      gauss_node_viscous_fluxes_w<NP>(d, ph.pp, e0, t, smem);
-    else
-      gauss_node_viscous_fluxes<NP, LES, !KEEP>(d, ph.pp, e0, t, smem, u, Ja);
+  if (PERM)
+#pragma unroll
+    for (int p = 0; p < NPASS; p++) {
+      const int t = gauss_node_order[NP][threadIdx.x + p * LINE_THREADS];
+      if (t < 0 || t >= ne * N3) continue;
+      if (WSLOT)
+        gauss_node_viscous_fluxes_w<NP>(d, ph.pp, e0, t, smem);
+      else
+        gauss_node_viscous_fluxes<NP, false, true>(d, ph.pp, e0, t, smem, u, Ja);
+    }
+  else
+    for (int t = threadIdx.x; t < ne * N3; t += blockDim.x)
+      if (WSLOT) /* phase 4 from w in the slots */
+        gauss_node_viscous_fluxes_w<NP>(d, ph.pp, e0, t, smem);
+      else
+        gauss_node_viscous_fluxes<NP, LES, !KEEP>(d, ph.pp, e0, t, smem, u, Ja);
   __syncthreads();
-  for (int t = threadIdx.x; t < ne * 3 * N2; t += blockDim.x) {
-    int dir, base, stride, le = line_task<NP>(t, &dir, &base, &stride);
-    line_viscous_volume<NP, false>(
-        M.Dv, M.Dv, smem + (size_t)le * LINE_SLOTS * S + base + dir * HX_NVAR * S, stride);
-  }
+  if (PERM)
+#pragma unroll
+    for (int p = 0; p < LPASS; p++) {
+      const int t = gauss_line_order[NP][threadIdx.x + p * LINE_THREADS];
+      if (t < 0 || t >= ne * 3 * N2) continue;
+      int dir, base, stride, le = line_task<NP>(t, &dir, &base, &stride);
+      line_viscous_volume<NP, false>(
+          M.Dv, M.Dv, smem + (size_t)le * LINE_SLOTS * S + base + dir * HX_NVAR * S, stride);
+    }
+  else
+    for (int t = threadIdx.x; t < ne * 3 * N2; t += blockDim.x) {
+      int dir, base, stride, le = line_task<NP>(t, &dir, &base, &stride);
+      line_viscous_volume<NP, false>(
+          M.Dv, M.Dv, smem + (size_t)le * LINE_SLOTS * S + base + dir * HX_NVAR * S, stride);
+    }
   __syncthreads();
   for (int t = threadIdx.x; t < ne * N3; t += blockDim.x)
     node_store_viscous_volume<NP>(d, e0, t, smem);
 }
 
+static bool gauss_orders_ok[LINE_NP_MAX + 1];
+
 template <int NP> static int gauss_configure(void) {
   int bytes = (int)gauss_line_shared_bytes(NP, 0);
+  static short node[GAUSS_ORDER_SLOTS], line[GAUSS_ORDER_SLOTS];
+  gauss_orders_ok[NP] = gauss_orders<NP>(node, line);
+  if (gauss_orders_ok[NP]) {
+    const size_t off = sizeof(short) * GAUSS_ORDER_SLOTS * NP;
+    CU_CHECK(cudaMemcpyToSymbol(gauss_node_order, node, sizeof node, off));
+    CU_CHECK(cudaMemcpyToSymbol(gauss_line_order, line, sizeof line, off));
+  }
+  CU_CHECK(cudaFuncSetAttribute(lifting_gauss_line_kernel<NP, false, 3, true, true>,
+                                cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
+  CU_CHECK(cudaFuncSetAttribute(lifting_gauss_line_kernel<NP, false, 2, false, true>,
+                                cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
   CU_CHECK(cudaFuncSetAttribute(lifting_gauss_line_kernel<NP, false, 2>,
                                 cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
   CU_CHECK(cudaFuncSetAttribute(lifting_gauss_line_kernel<NP, false, 3>,
@@ -322,12 +431,18 @@ static int gauss_launch(const DevData *d, const DevPhysics *ph, int volume_grad,
   int epb = line_elems_per_block(NP * NP * NP);
   int blocks = (d->n_elems + epb - 1) / epb;
   size_t bytes = gauss_line_shared_bytes(NP, d->lift_compact);
-  GaussLineKernel<NP> k = lifting_gauss_line_kernel<NP, false, 2>;
+  /* bank-grouped orders (the two-block instance then loads state and metrics again in phase 4,
+     as a node's phases 2 and 4 run on different threads) */
+  const bool perm = d->gauss_line_perm && gauss_orders_ok[NP];
+  GaussLineKernel<NP> k = perm ? lifting_gauss_line_kernel<NP, false, 2, false, true>
+                               : lifting_gauss_line_kernel<NP, false, 2>;
   if (d->sgs_model != SGS_NONE)
     k = lifting_gauss_line_kernel<NP, true, 2>;
+  else if (d->gauss_line_3blocks && d->gauss_line_wslot)
+    k = perm ? lifting_gauss_line_kernel<NP, false, 3, true, true>
+             : lifting_gauss_line_kernel<NP, false, 3, true>;
   else if (d->gauss_line_3blocks)
-    k = d->gauss_line_wslot ? lifting_gauss_line_kernel<NP, false, 3, true>
-                            : lifting_gauss_line_kernel<NP, false, 3>;
+    k = lifting_gauss_line_kernel<NP, false, 3>;
   CU_CHECK(launch_kernel(dependent, k, dim3(blocks), dim3(LINE_THREADS), bytes, s, *d, *ph, M,
                          volume_grad));
   return HX_OK;

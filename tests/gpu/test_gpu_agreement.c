@@ -130,14 +130,16 @@ static void test_gpu_runs_are_bitwise_identical(void **state) {
  * is the same, so a missing wait would show as a difference. And against the face lifting kernel
  * prolonging the face states itself (HEXDG_UFACE_UPDATE = F) instead of reading those the weak
  * line update interpolated from the new states: the same sums, so a stale or misplaced face
- * state would show. */
+ * state would show. And against the Gauss lifting kernel's natural task order instead of the
+ * bank-grouped one (HEXDG_GAUSS_LINE_PERM = F): a node or line left out or done twice would show.
+ */
 static void chained_stage_bitwise(const char *N, const char *node, const char *split) {
   const char *graph[] = {N, node, split, "mu0 = 0.01", "maxIter = 30", "Backend = cuda",
                          "UseCudaGraphs = T", NULL};
   const char *nograph[] = {N, node, split, "mu0 = 0.01", "maxIter = 30", "Backend = cuda",
                            "UseCudaGraphs = F", NULL};
-  long n[5];
-  double *u[5];
+  long n[6];
+  double *u[6];
   u[0] = harness_run_copy(MMS, graph, &n[0]);
   u[1] = harness_run_copy(MMS, graph, &n[1]);
   u[2] = harness_run_copy(MMS, nograph, &n[2]);
@@ -147,16 +149,19 @@ static void chained_stage_bitwise(const char *N, const char *node, const char *s
   setenv("HEXDG_UFACE_UPDATE", "F", 1);
   u[4] = harness_run_copy(MMS, graph, &n[4]);
   unsetenv("HEXDG_UFACE_UPDATE");
-  for (int k = 0; k < 5; k++)
+  setenv("HEXDG_GAUSS_LINE_PERM", "F", 1);
+  u[5] = harness_run_copy(MMS, graph, &n[5]);
+  unsetenv("HEXDG_GAUSS_LINE_PERM");
+  for (int k = 0; k < 6; k++)
     assert_non_null(u[k]);
-  for (int k = 1; k < 5; k++) {
+  for (int k = 1; k < 6; k++) {
     assert_int_equal(n[k], n[0]);
     assert_int_equal(memcmp(u[0], u[k], sizeof(double) * n[0]), 0);
   }
   printf("  %s %s %s chained stage: two runs, without graphs, the two-stream stage and the face "
-         "lifting prolonging: bitwise identical (%ld values)\n",
+         "lifting prolonging, the natural task order: bitwise identical (%ld values)\n",
          N, node, split, n[0]);
-  for (int k = 0; k < 5; k++)
+  for (int k = 0; k < 6; k++)
     free(u[k]);
 }
 
