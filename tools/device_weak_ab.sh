@@ -35,6 +35,7 @@ ab() { # elements, then the bench options
 }
 ab 40 --N 3 --node GAUSS --mu0 6.25e-4 --steps 30 --warmup 5
 ab 27 --N 5 --node GAUSS --mu0 6.25e-4 --steps 30 --warmup 5
+ab 23 --N 6 --node GAUSS --mu0 6.25e-4 --steps 30 --warmup 5
 ab 20 --N 7 --split PI --mu0 0.01 --steps 30 --warmup 5
 [ "${NCU:-1}" = 1 ] || exit 0
 # the kernels of one step (N = 3, weak Gauss): durations and registers

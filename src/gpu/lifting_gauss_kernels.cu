@@ -46,7 +46,7 @@ static size_t gauss_line_shared_bytes(int np, int compact) {
   const size_t n2 = (size_t)np * np;
   return sizeof(double) *
          (line_elems_per_block(np * np * np) *
-              (LINE_SLOTS * (np + 1) * n2 + 6 * gauss_face_values(compact) * n2) +
+              (LINE_SLOTS * line_slot_size(np) + 6 * gauss_face_values(compact) * n2) +
           2 * np);
 }
 
@@ -89,7 +89,7 @@ static bool bank_groups(int ntask, const int *bank, const int *cls, int nslots, 
 
 /* The two orders of np = NP (false where they do not fit the natural order's passes). */
 template <int NP> static bool gauss_orders(short *node, short *line) {
-  constexpr int N2 = NP * NP, N3 = NP * N2, S = (NP + 1) * N2;
+  constexpr int N2 = NP * NP, N3 = NP * N2, S = line_slot_size(NP);
   constexpr int EPB = line_elems_per_block(N3);
   constexpr int NT = EPB * N3, LT = EPB * 3 * N2;
   constexpr int NSLOTS = (NT + LINE_THREADS - 1) / LINE_THREADS * LINE_THREADS;
@@ -97,13 +97,14 @@ template <int NP> static bool gauss_orders(short *node, short *line) {
   static_assert(NSLOTS <= GAUSS_ORDER_SLOTS && LSLOTS <= GAUSS_ORDER_SLOTS, "order slots");
   static int bank[NT > LT ? NT : LT], cls[NT > LT ? NT : LT];
   for (int t = 0; t < NT; t++) { /* the element's slots lie 16 S apart: the same banks */
-    bank[t] = (t % N3 + t % N3 / NP) % 16;
+    bank[t] = line_pad_np(NP, t % N3) % 16;
     cls[t] = 0;
   }
   if (!bank_groups(NT, bank, cls, NSLOTS, node)) return false;
-  for (int t = 0; t < LT; t++) {
-    const int r = t % (3 * N2), dir = r / N2, l = r % N2, a = l % NP, b = l / NP;
-    const int base = dir == 0 ? (NP + 1) * l : dir == 1 ? a + (NP + 1) * NP * b : a + (NP + 1) * b;
+  for (int t = 0; t < LT; t++) { /* a line's first node: its others lie a stride on, alike */
+    const int r = t % (3 * N2), dir = r / N2;
+    int base, stride;
+    line_start_np(NP, dir, r % N2, &base, &stride);
     bank[t] = base % 16;
     cls[t] = dir;
   }
@@ -161,7 +162,7 @@ template <int NP, bool WSLOT>
 __device__ static __forceinline__ void
 gauss_node_gradient(const DevData &d, int e0, int t, double *slots, const double *faces,
                     const double *Lhat, int volume_grad, double Ja[9]) {
-  constexpr int N2 = NP * NP, N3 = NP * N2, S = (NP + 1) * N2;
+  constexpr int N2 = NP * NP, N3 = NP * N2, S = line_slot_size(NP);
   const int le = t / N3, n = t - le * N3, e = e0 + le;
   const int idx[3] = {n % NP, (n / NP) % NP, n / N2};
   double *sl = slots + (size_t)le * LINE_SLOTS * S + line_pad<NP>(n);
@@ -235,7 +236,7 @@ template <int NP, bool LES, bool LOAD>
 __device__ static __forceinline__ void
 gauss_node_viscous_fluxes(const DevData &d, const PhysParams &pp, int e0, int t, double *slots,
                           double u[HX_NVAR], double Ja[9]) {
-  constexpr int N2 = NP * NP, N3 = NP * N2, S = (NP + 1) * N2;
+  constexpr int N2 = NP * NP, N3 = NP * N2, S = line_slot_size(NP);
   const int le = t / N3, n = t - le * N3, e = e0 + le;
   double *sl = slots + (size_t)le * LINE_SLOTS * S + line_pad<NP>(n);
   double q[3][HX_NLIFT];
@@ -260,7 +261,7 @@ gauss_node_viscous_fluxes(const DevData &d, const PhysParams &pp, int e0, int t,
 template <int NP>
 __device__ static __forceinline__ void
 gauss_node_viscous_fluxes_w(const DevData &d, const PhysParams &pp, int e0, int t, double *slots) {
-  constexpr int N2 = NP * NP, N3 = NP * N2, S = (NP + 1) * N2;
+  constexpr int N2 = NP * NP, N3 = NP * N2, S = line_slot_size(NP);
   const int le = t / N3, n = t - le * N3, e = e0 + le;
   double *sl = slots + (size_t)le * LINE_SLOTS * S + line_pad<NP>(n);
   double q[3][HX_NLIFT], prim[HX_NPRIM], Ja[9];
@@ -288,7 +289,7 @@ template <int NP, bool LES, int MINB, bool WSLOT = false, bool PERM = false>
 __global__ static void __launch_bounds__(LINE_THREADS, MINB)
     lifting_gauss_line_kernel(DevData d, DevPhysics ph, GaussLineMats<NP> M, int volume_grad) {
   extern __shared__ double smem[];
-  constexpr int N2 = NP * NP, N3 = NP * N2, S = (NP + 1) * N2;
+  constexpr int N2 = NP * NP, N3 = NP * N2, S = line_slot_size(NP);
   constexpr int EPB = line_elems_per_block(N3);
   constexpr bool KEEP = MINB == 2 && EPB * N3 <= LINE_THREADS && !PERM;
   constexpr int NPASS = (EPB * N3 + LINE_THREADS - 1) / LINE_THREADS;

@@ -248,7 +248,7 @@ template <int NP, bool SPLIT, bool LES>
 __global__ static void __launch_bounds__(LINE_THREADS, HEXDG_LINE_MIN_BLOCKS)
     lifting_line_kernel(DevData d, DevPhysics ph, LineMats<NP> M, int volume_grad) {
   extern __shared__ double smem[];
-  constexpr int N2 = NP * NP, N3 = NP * N2, S = (NP + 1) * N2;
+  constexpr int N2 = NP * NP, N3 = NP * N2, S = line_slot_size(NP);
   constexpr int EPB = line_elems_per_block(N3);
   if (d.sc->dt < 0.0) return; /* inadmissible state; dt = 0: analysis before the first step */
   const int e0 = blockIdx.x * EPB;
@@ -302,7 +302,7 @@ __global__ static void __launch_bounds__(LINE_THREADS, HEXDG_LINE_MIN_BLOCKS)
 }
 
 static size_t line_shared_bytes(int np) {
-  return sizeof(double) * LINE_SLOTS * (np + 1) * np * np * line_elems_per_block(np * np * np);
+  return sizeof(double) * LINE_SLOTS * line_slot_size(np) * line_elems_per_block(np * np * np);
 }
 
 /* HEXDG_GAUSS_LINE_LIFTING = F (or 0) in the environment: Gauss nodes take the node kernel, and

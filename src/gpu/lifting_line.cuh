@@ -4,8 +4,7 @@
  * lifting_gauss_line_kernel (lifting_gauss_kernels.cu). This header holds what both share: the
  * slot layout, the line tasks and the phases that are the same on both node types.
  *
- * A slot holds one value per node of an element, rows of NP padded to NP + 1 so that the lines
- * of direction 0 (stride NP + 1 across the threads of a warp) hit distinct banks. The 1-D
+ * A slot holds one value per node of an element in rows of line_row(NP) values (see there). The 1-D
  * matrices come from the kernel's parameter space (uniform operands of the FMAs). */
 #ifndef HEXDG_GPU_LIFTING_LINE_CUH
 #define HEXDG_GPU_LIFTING_LINE_CUH
@@ -30,15 +29,47 @@ __host__ __device__ constexpr int line_elems_per_block(int n3) {
   return n3 >= LINE_THREADS / 2 ? 1 : LINE_THREADS / n3;
 }
 
-template <int NP> __device__ static inline int line_pad(int n) { return n + n / NP; }
+/* The values of a slot's row of np nodes: np + 1 (padded) for even np, np for odd np. A warp's
+ * 64-bit shared accesses take one wavefront per half-warp where its 16 addresses fall into 16
+ * different banks (mod 16 doubles), two or more where some share one. A Python model of the
+ * wavefronts per access of a block (consecutive nodes and lines of each direction, the Gauss
+ * lifting kernel's mix of node and line accesses) gave, padded against unpadded: np = 3 6688 /
+ * 5118, 4 4544 / 5632, 5 5722 / 3884, 6 4194 / 3608 (with the bank-grouped orders of
+ * lifting_gauss_kernels.cu 3255 / 3508), 7 11296 / 5344 (rows of 8 put the lines of direction 0
+ * into 2 banks), 8 9088 / 13184. */
+__host__ __device__ constexpr int line_row(int np) {
+  return np % 2 ? np : np + 1;
+}
+__host__ __device__ constexpr int line_slot_size(int np) {
+  return line_row(np) * np * np;
+}
 
-/* First padded index and stride of line `line` (0 .. NP^2 - 1) along direction dir. */
+/* Index of node n (0 .. np^3 - 1) in a slot. */
+__host__ __device__ static inline int line_pad_np(int np, int n) {
+  return n + (line_row(np) - np) * (n / np);
+}
+template <int NP> __device__ static inline int line_pad(int n) {
+  return line_pad_np(NP, n);
+}
+
+/* First index in a slot and stride of line `line` (0 .. np^2 - 1) along direction dir. */
+__host__ __device__ static inline void line_start_np(int np, int dir, int line, int *base,
+                                                     int *stride) {
+  const int a = line % np, b = line / np, r = line_row(np); /* the indices across the line */
+  if (dir == 0) {
+    *base = r * line;
+    *stride = 1;
+  } else if (dir == 1) {
+    *base = a + r * np * b;
+    *stride = r;
+  } else {
+    *base = a + r * b;
+    *stride = r * np;
+  }
+}
 template <int NP>
 __device__ static inline void line_start(int dir, int line, int *base, int *stride) {
-  const int a = line % NP, b = line / NP; /* the two indices across the line */
-  if (dir == 0) { *base = (NP + 1) * line; *stride = 1; }
-  else if (dir == 1) { *base = a + (NP + 1) * NP * b; *stride = NP + 1; }
-  else { *base = a + (NP + 1) * b; *stride = (NP + 1) * NP; }
+  line_start_np(NP, dir, line, base, stride);
 }
 
 /* Line task t of a block (3 NP^2 per element): its element le in the block, direction dir and
@@ -107,7 +138,7 @@ __device__ static __forceinline__ void line_stage_lifting_variables(const DevDat
                                                                     const PhysParams &pp, int e0,
                                                                     int ne, double *slots,
                                                                     double *u_first = nullptr) {
-  constexpr int N2 = NP * NP, N3 = NP * N2, S = (NP + 1) * N2;
+  constexpr int N2 = NP * NP, N3 = NP * N2, S = line_slot_size(NP);
   constexpr int EPB = line_elems_per_block(N3);
   constexpr int NODE_PASSES = (EPB * N3 + LINE_THREADS - 1) / LINE_THREADS;
   double u[NODE_PASSES][HX_NVAR];
@@ -141,7 +172,7 @@ __device__ static __forceinline__ void line_stage_lifting_variables(const DevDat
 template <int NP>
 __device__ static __forceinline__ void line_derive_lifting_variables(const double *D, double *sl,
                                                                      int dir, int stride) {
-  constexpr int S = (NP + 1) * NP * NP;
+  constexpr int S = line_slot_size(NP);
 #pragma unroll
   for (int v = 0; v < HX_NLIFT; v++) {
     double in[NP], out[NP];
@@ -157,7 +188,7 @@ template <int NP>
 __device__ static __forceinline__ void node_gradient_from_slots(const double *Ja,
                                                                 const double *sl,
                                                                 double q[3][HX_NLIFT]) {
-  constexpr int S = (NP + 1) * NP * NP;
+  constexpr int S = line_slot_size(NP);
 #pragma unroll
   for (int c = 0; c < 3; c++)
 #pragma unroll
@@ -179,7 +210,7 @@ __device__ static __forceinline__ void
 node_store_viscous_fluxes_prim(const DevData &d, const PhysParams &pp, int e, int n,
                                const double *prim, const double *Ja, const double q[3][HX_NLIFT],
                                double *sl) {
-  constexpr int S = (NP + 1) * NP * NP;
+  constexpr int S = line_slot_size(NP);
   double tau[9], cond[3];
   sgs_node_stress<LES>(d, pp, e, n, prim, q, tau, cond);
 #pragma unroll
@@ -207,7 +238,7 @@ node_store_viscous_fluxes(const DevData &d, const PhysParams &pp, int e, int n, 
 template <int NP, bool SPLIT>
 __device__ static __forceinline__ void line_viscous_volume(const double *Dv, const double *Dvs,
                                                            double *sl, int stride) {
-  constexpr int S = (NP + 1) * NP * NP;
+  constexpr int S = line_slot_size(NP);
 #pragma unroll
   for (int v = 0; v < HX_NVAR; v++) {
     double in[NP], out[NP];
@@ -222,7 +253,7 @@ __device__ static __forceinline__ void line_viscous_volume(const double *Dv, con
 template <int NP>
 __device__ static __forceinline__ void node_store_viscous_volume(const DevData &d, int e0, int t,
                                                                  const double *slots) {
-  constexpr int N2 = NP * NP, N3 = NP * N2, S = (NP + 1) * N2;
+  constexpr int N2 = NP * NP, N3 = NP * N2, S = line_slot_size(NP);
   int le = t / N3, n = t - le * N3;
   const double *sl = slots + (size_t)le * LINE_SLOTS * S + line_pad<NP>(n);
   double *ut = d.Ut_visc + (size_t)(e0 + le) * d.nvar * N3 + n;

@@ -209,7 +209,7 @@ template <int NP> struct WeakLineMats {
 template <int NP>
 __device__ static __forceinline__ void weak_line_stage_node(const DevData &d, const PhysParams &pp,
                                                             int e, int q, double *cache) {
-  constexpr int N2 = NP * NP, N3 = NP * N2, S = (NP + 1) * N2;
+  constexpr int N2 = NP * NP, N3 = NP * N2, S = line_slot_size(NP);
   double u[HX_NVAR], prim[HX_NPRIM], f[3][HX_NVAR], Ja[9];
   load_node(d, pp, e, q, u, prim);
   euler_fluxes_xyz(u, prim, f[0], f[1], f[2]);
@@ -228,7 +228,7 @@ template <int NP>
 __device__ static __forceinline__ void weak_line_volume_surface(const DevData &d,
                                                                 const WeakLineMats<NP> &M, int e,
                                                                 int t, double *cache) {
-  constexpr int N2 = NP * NP, S = (NP + 1) * N2;
+  constexpr int N2 = NP * NP, S = line_slot_size(NP);
   const int dir = t / N2, line = t - dir * N2;
   int base, stride;
   line_start<NP>(dir, line, &base, &stride);
@@ -258,7 +258,7 @@ __global__ static void __launch_bounds__(VOLINT_THREADS, WEAK_UPDATE_MIN_BLOCKS)
     weak_update_line_kernel(DevData d, DevPhysics ph, WeakLineMats<NP> M, double a, double b,
                             double c_stage, bool backup, int elems_per_block,
                             int threads_per_elem) {
-  constexpr int N2 = NP * NP, N3 = NP * N2, S = (NP + 1) * N2;
+  constexpr int N2 = NP * NP, N3 = NP * N2, S = line_slot_size(NP);
   extern __shared__ double smem[];
   const double dt = d.sc->dt;
   if (!(dt > 0.0)) return; /* the whole grid */
@@ -407,7 +407,7 @@ bool weak_line_update_face_states(const DevData *d) {
 }
 
 static size_t weak_line_shared_bytes(const DevData *d, int elems_per_block) {
-  return sizeof(double) * WEAK_CACHE * (size_t)(d->np + 1) * d->n2 * elems_per_block;
+  return sizeof(double) * WEAK_CACHE * (size_t)line_slot_size(d->np) * elems_per_block;
 }
 
 template <int NP>
