@@ -58,11 +58,13 @@ static size_t gauss_line_shared_bytes(int np, int compact) {
  * and the line phase 5 instead take their tasks in an order that puts 16 tasks of distinct banks
  * into each half-warp (lines of one direction, whose strides then shift every address alike):
  * node task slot s of the block holds task gauss_node_order[NP][s] (le N3 + n, -1: idle), line
- * task slot s gauss_line_order[NP][s] (le 3 NP^2 + dir NP^2 + line). Built at set-up; used where
- * the node groups fit into the passes of the natural order (np = 4, 6, 7, 8; not 5: 20 groups
- * for 250 nodes), the line groups where they fit (not np = 7). Python model of the wavefronts
- * per access of the whole block, natural -> grouped: nodes np = 4 32 -> 16, np = 6 27 -> 14,
- * np = 8 64 -> 32; lines np = 4 64 -> 64, np = 6 66 -> 54, np = 8 128 -> 104. */
+ * task slot s gauss_line_order[NP][s] (le 3 NP^2 + dir NP^2 + line). Built at set-up; used by the
+ * three-block instance with w in the slots (phase 4 then loads no state per node), where the node
+ * groups fit into the passes of the natural order, the line groups where they fit.
+ * tools/line_banks.py, wavefronts per access of the whole block (line_row's layouts), natural ->
+ * grouped: nodes
+ * np = 4 32 -> 16, 5 17 -> 16, 6 27 -> 14, 7 22 -> 22; lines np = 4 64 -> 64, 5 83 -> 70,
+ * 6 66 -> 54, 7 118 -> 105. */
 #define GAUSS_ORDER_SLOTS 512
 __device__ short gauss_node_order[LINE_NP_MAX + 1][GAUSS_ORDER_SLOTS];
 __device__ short gauss_line_order[LINE_NP_MAX + 1][GAUSS_ORDER_SLOTS];
@@ -291,11 +293,11 @@ __global__ static void __launch_bounds__(LINE_THREADS, MINB)
   extern __shared__ double smem[];
   constexpr int N2 = NP * NP, N3 = NP * N2, S = line_slot_size(NP);
   constexpr int EPB = line_elems_per_block(N3);
-  constexpr bool KEEP = MINB == 2 && EPB * N3 <= LINE_THREADS && !PERM;
+  constexpr bool KEEP = MINB == 2 && EPB * N3 <= LINE_THREADS;
   constexpr int NPASS = (EPB * N3 + LINE_THREADS - 1) / LINE_THREADS;
   constexpr int LPASS = (EPB * 3 * N2 + LINE_THREADS - 1) / LINE_THREADS;
   static_assert(!WSLOT || (MINB == 3 && !LES), "WSLOT: the 80-register instance without LES");
-  static_assert(!PERM || !LES, "PERM: without LES");
+  static_assert(!PERM || WSLOT, "PERM: the instance with w in the slots");
   if (d.sc->dt < 0.0) return; /* inadmissible state; dt = 0: analysis before the first step */
   const int e0 = blockIdx.x * EPB;
   const int ne = min(EPB, d.n_elems - e0);
@@ -342,10 +344,7 @@ __global__ static void __launch_bounds__(LINE_THREADS, MINB)
     for (int p = 0; p < NPASS; p++) {
       const int t = gauss_node_order[NP][threadIdx.x + p * LINE_THREADS];
       if (t < 0 || t >= ne * N3) continue;
-      if (WSLOT)
-        gauss_node_viscous_fluxes_w<NP>(d, ph.pp, e0, t, smem);
-      else
-        gauss_node_viscous_fluxes<NP, false, true>(d, ph.pp, e0, t, smem, u, Ja);
+      gauss_node_viscous_fluxes_w<NP>(d, ph.pp, e0, t, smem);
     }
   else
     for (int t = threadIdx.x; t < ne * N3; t += blockDim.x)
@@ -386,8 +385,6 @@ template <int NP> static int gauss_configure(void) {
     CU_CHECK(cudaMemcpyToSymbol(gauss_line_order, line, sizeof line, off));
   }
   CU_CHECK(cudaFuncSetAttribute(lifting_gauss_line_kernel<NP, false, 3, true, true>,
-                                cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
-  CU_CHECK(cudaFuncSetAttribute(lifting_gauss_line_kernel<NP, false, 2, false, true>,
                                 cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
   CU_CHECK(cudaFuncSetAttribute(lifting_gauss_line_kernel<NP, false, 2>,
                                 cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
@@ -432,11 +429,10 @@ static int gauss_launch(const DevData *d, const DevPhysics *ph, int volume_grad,
   int epb = line_elems_per_block(NP * NP * NP);
   int blocks = (d->n_elems + epb - 1) / epb;
   size_t bytes = gauss_line_shared_bytes(NP, d->lift_compact);
-  /* bank-grouped orders (the two-block instance then loads state and metrics again in phase 4,
-     as a node's phases 2 and 4 run on different threads) */
+  /* bank-grouped orders: in the instance that reads velocity and temperature from the slots in
+     phase 4 (another order there would scatter the loads of the state) */
   const bool perm = d->gauss_line_perm && gauss_orders_ok[NP];
-  GaussLineKernel<NP> k = perm ? lifting_gauss_line_kernel<NP, false, 2, false, true>
-                               : lifting_gauss_line_kernel<NP, false, 2>;
+  GaussLineKernel<NP> k = lifting_gauss_line_kernel<NP, false, 2>;
   if (d->sgs_model != SGS_NONE)
     k = lifting_gauss_line_kernel<NP, true, 2>;
   else if (d->gauss_line_3blocks && d->gauss_line_wslot)

@@ -31,9 +31,9 @@ __host__ __device__ constexpr int line_elems_per_block(int n3) {
 
 /* The values of a slot's row of np nodes: np + 1 (padded) for even np, np for odd np. A warp's
  * 64-bit shared accesses take one wavefront per half-warp where its 16 addresses fall into 16
- * different banks (mod 16 doubles), two or more where some share one. A Python model of the
- * wavefronts per access of a block (consecutive nodes and lines of each direction, the Gauss
- * lifting kernel's mix of node and line accesses) gave, padded against unpadded: np = 3 6688 /
+ * different banks (mod 16 doubles), two or more where some share one. tools/line_banks.py
+ * counts the wavefronts per access of a block (consecutive nodes and lines of each direction, the
+ * Gauss lifting kernel's mix of node and line accesses), padded against unpadded: np = 3 6688 /
  * 5118, 4 4544 / 5632, 5 5722 / 3884, 6 4194 / 3608 (with the bank-grouped orders of
  * lifting_gauss_kernels.cu 3255 / 3508), 7 11296 / 5344 (rows of 8 put the lines of direction 0
  * into 2 banks), 8 9088 / 13184. */
