@@ -14,7 +14,8 @@
 # line update interpolates the new states to the faces; the face lifting kernel reads them),
 # HEXDG_GAUSS_LINE_WSLOT (its viscous flux phase from the lifting variables in shared memory),
 # HEXDG_UPDATE_PRELOAD (the fused updates load a node's state and RK register up front),
-# HEXDG_GAUSS_LINE_PERM (the Gauss lifting kernel's bank-grouped task orders).
+# HEXDG_GAUSS_LINE_PERM (the Gauss lifting kernel's bank-grouped task orders),
+# HEXDG_LAMBDA_ELEM_CONST (the time step's metric norms once per element).
 set -u
 out=${OUT:-.}
 bash tools/device_build.sh || exit 1
@@ -24,8 +25,8 @@ if [ "${1:-}" = tests ] || [ "${1:-}" = all ]; then
   [ "${1:-}" = all ] || exit 0
 fi
 variants=(new=
-  old=HEXDG_CONST_METRICS=F,HEXDG_WEAK_LINE_SURF=F,HEXDG_LIFT_COMPACT=F,HEXDG_WEAK_LINE_VOL=F,HEXDG_GAUSS_LINE_3BLOCKS=F,HEXDG_UFACE_UPDATE=F,HEXDG_GAUSS_LINE_WSLOT=F,HEXDG_UPDATE_PRELOAD=F,HEXDG_GAUSS_LINE_PERM=F
-  natural_order=HEXDG_GAUSS_LINE_PERM=F)
+  old=HEXDG_CONST_METRICS=F,HEXDG_WEAK_LINE_SURF=F,HEXDG_LIFT_COMPACT=F,HEXDG_WEAK_LINE_VOL=F,HEXDG_GAUSS_LINE_3BLOCKS=F,HEXDG_UFACE_UPDATE=F,HEXDG_GAUSS_LINE_WSLOT=F,HEXDG_UPDATE_PRELOAD=F,HEXDG_GAUSS_LINE_PERM=F,HEXDG_LAMBDA_ELEM_CONST=F
+  natural_order=HEXDG_GAUSS_LINE_PERM=F lambda_nodewise=HEXDG_LAMBDA_ELEM_CONST=F)
 ab() { # elements, then the bench options
   local e=$1
   shift

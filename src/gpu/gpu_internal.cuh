@@ -112,6 +112,8 @@ typedef struct {
                            * memory instead of loading the state again (HEXDG_GAUSS_LINE_WSLOT) */
   int gauss_line_perm;    /* its node phases 2 and 4 and line phase 5 in bank-grouped task
                            * orders (HEXDG_GAUSS_LINE_PERM; where they fit) */
+  int lambda_elem_const;  /* the time step's spectral radii from an element's constant metric
+                           * terms formed once per element (HEXDG_LAMBDA_ELEM_CONST) */
   int update_preload;     /* the fused updates (KG/PI, weak line) load a node's state and register
                            * together up front (HEXDG_UPDATE_PRELOAD; F: variable by variable) */
   double *Ut_visc;          /* viscous volume term [elem][var][n3] (the lifting kernel writes it

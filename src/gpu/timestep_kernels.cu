@@ -14,8 +14,27 @@ extern "C" {
 /* Spectral radii of node q per direction: convective lam[d] and viscous lamv[d]; false if the
  * state is not admissible. Same arithmetic as src/time/timedisc.c; with CheckAdmissibility = F
  * an inadmissible node without NaN density contributes zeros (GALAEXI). */
+/* An element's constant metric terms for node_lambdas (elem_const_of): Ja^dir, |Ja^dir|, 1/J
+ * and 1/J |Ja^dir|, formed once per element instead of per node (three square roots per node);
+ * the same values, so the same spectral radii. */
+typedef struct {
+  double m[3][3], mn[3], sJ, sJmn[3];
+} ElemLambdaConst;
+
+__device__ static __forceinline__ void elem_lambda_const(const double *c, ElemLambdaConst *k) {
+  k->sJ = c[CM_ELEM_SJ];
+  for (int dir = 0; dir < 3; dir++) {
+    for (int i = 0; i < 3; i++)
+      k->m[dir][i] = __ldg(&c[3 * dir + i]);
+    const double m0 = k->m[dir][0], m1 = k->m[dir][1], m2 = k->m[dir][2];
+    k->mn[dir] = sqrt(m0 * m0 + m1 * m1 + m2 * m2);
+    k->sJmn[dir] = k->sJ * k->mn[dir];
+  }
+}
+
 __device__ static bool node_lambdas(const DevData &d, const PhysParams &pp, int e, int q,
-                                    double mu_t, double *lam, double *lamv) {
+                                    double mu_t, double *lam, double *lamv,
+                                    const ElemLambdaConst *ec = nullptr) {
   const double *Ue = d.U + (size_t)e * d.nvar * d.n3;
   double u[HX_NVAR], pr[HX_NPRIM];
   for (int v = 0; v < HX_NVAR; v++)
@@ -27,12 +46,22 @@ __device__ static bool node_lambdas(const DevData &d, const PhysParams &pp, int 
     return status == 0;
   }
   /* an FV element of Gauss-node switching: its subcells' Jacobians and metrics (timedisc.c) */
-  const bool sub = d.fvg_sJ && d.fv_elems[e];
-  double c = speed_of_sound(&pp, pr), sJ = sub ? d.fvg_sJ[(size_t)e * d.n3 + q] : node_sJ(d, e, q);
+  const bool sub = !ec && d.fvg_sJ && d.fv_elems[e];
+  double c = speed_of_sound(&pp, pr);
   double coeff = !d.viscous ? 0.0
                  : d.sgs_mu_max
                      ? viscous_spectral_coeff_les(&pp, pr, mu_t, d.sgs_lambda_factor * mu_t)
                      : viscous_spectral_coeff(&pp, pr);
+  if (ec) {
+    for (int dir = 0; dir < 3; dir++) {
+      const double vn =
+          pr[VEL1] * ec->m[dir][0] + pr[VEL2] * ec->m[dir][1] + pr[VEL3] * ec->m[dir][2];
+      lam[dir] = ec->sJ * (fabs(vn) + c * ec->mn[dir]);
+      lamv[dir] = coeff * ec->sJmn[dir] * ec->sJmn[dir];
+    }
+    return lam[0] == lam[0] && lamv[0] + lamv[1] + lamv[2] == lamv[0] + lamv[1] + lamv[2];
+  }
+  double sJ = sub ? d.fvg_sJ[(size_t)e * d.n3 + q] : node_sJ(d, e, q);
   for (int dir = 0; dir < 3; dir++) {
     double m[3];
     if (sub)
@@ -66,9 +95,14 @@ __global__ static void __launch_bounds__(LAMBDA_THREADS, 6) lambda_max_kernel(De
     double m[6] = {0, 0, 0, 0, 0, 0};
     /* LES: the element's largest mu_t since the last step (FLEXI's muSGSMax), reset below */
     const double mu_t = d.sgs_mu_max ? __longlong_as_double((long long)d.sgs_mu_max[e]) : 0.0;
+    /* constant metric terms (not an FV element's subcells): formed once for the element */
+    const double *ce = elem_const_of(d, e);
+    ElemLambdaConst ec;
+    const bool use_ec = ce && !(d.fvg_sJ && d.fv_elems[e]) && d.lambda_elem_const;
+    if (use_ec) elem_lambda_const(ce, &ec);
     for (int q = lane; q < d.n3; q += 32) {
       double lam[3], lamv[3];
-      if (!node_lambdas(d, ph.pp, e, q, mu_t, lam, lamv)) {
+      if (!node_lambdas(d, ph.pp, e, q, mu_t, lam, lamv, use_ec ? &ec : nullptr)) {
         atomicOr(&d.sc->bad, 1);
         atomicMax(&d.sc->bad_elem, e + 1);
         continue;
