@@ -6,7 +6,8 @@ the largest number of its distinct addresses that share a bank (address mod 16 d
 model counts the wavefronts of one access by every task of a block of 256 threads:
   nodes: consecutive nodes (node phases), or the bank-grouped order of lifting_gauss_kernels.cu;
   lines: consecutive lines of each direction at each step along them (line phases), or grouped;
-for slot rows of np + 1 (padded) and np (unpadded) values, and the weighted mix of the Gauss
+for slot layouts i + R j + P k (rows of R, planes of P values: padded R = np + 1, P = R np;
+unpadded R = np, P = np^2; plane-padded R = np, P > np^2), and the weighted mix of the Gauss
 lifting kernel (82 node and 30 line accesses per node and step; with the grouped orders the
 node phases 2 and 4 (63 accesses) and the line phase 5 (10) take them).
   python3 tools/line_banks.py
@@ -44,19 +45,19 @@ def bank_groups(ntask, bank, cls, nslots):
     return slots
 
 
-def model(np_, row):
+def model(np_, row, plane):
     n2, n3 = np_ * np_, np_ ** 3
-    slot = row * n2
+    slot = plane * np_
     epb = 1 if n3 >= 128 else 256 // n3
     nt, lt = epb * n3, epb * 3 * n2
     nslots, lslots = -(-nt // 256) * 256, -(-lt // 256) * 256
 
     def pad(n):
-        return n + (row - np_) * (n // np_)
+        return n % np_ + row * (n // np_ % np_) + plane * (n // n2)
 
     def start(d, line):
         a, b = line % np_, line // np_
-        return [(row * line, 1), (a + row * np_ * b, row), (a + row * b, row * np_)][d]
+        return [(row * a + plane * b, 1), (a + plane * b, row), (a + row * b, plane)][d]
 
     def node_addr(t):
         return (t // n3) * 16 * slot + pad(t % n3)
@@ -91,12 +92,17 @@ def model(np_, row):
 
 
 def main():
-    print("np | rows    | nodes natural/grouped | lines natural/grouped | mix natural | mix grouped")
+    print("np | R, P     | nodes natural/grouped | lines natural/grouped | mix natural | mix grouped")
     for np_ in range(2, 9):
-        for row, name in ((np_ + 1, "padded"), (np_, "plain")):
-            nn, ng, ln, lg, mn, mg = model(np_, row)
-            print(f"{np_:2d} | {name:7s} | {nn:4d} / {ng:4d}           | {ln:4d} / {lg:4d}           "
-                  f"| {mn:11d} | {mg:11d}")
+        layouts = [(np_ + 1, (np_ + 1) * np_), (np_, np_ * np_)]
+        # the best plane padding with unpadded rows (natural order)
+        best = min(range(np_ * np_ + 1, np_ * np_ + 3 * np_),
+                   key=lambda p: model(np_, np_, p)[4])
+        layouts.append((np_, best))
+        for row, plane in layouts:
+            nn, ng, ln, lg, mn, mg = model(np_, row, plane)
+            print(f"{np_:2d} | {row:2d}, {plane:3d}  | {nn:4d} / {ng:4d}           "
+                  f"| {ln:4d} / {lg:4d}           | {mn:11d} | {mg:11d}")
 
 
 if __name__ == "__main__":

@@ -52,19 +52,18 @@ static size_t gauss_line_shared_bytes(int np, int compact) {
 
 /* Bank-grouped task orders (d.gauss_line_perm): a warp's 64-bit shared accesses take one
  * wavefront per half-warp only where its 16 addresses fall into 16 different banks (mod 16
- * doubles). Consecutive nodes of the padded slots do not (np = 4: nodes 0..15 at 0..18 without
- * 4, 9, 14, so 16..18 meet 0..2), nor do consecutive lines of directions 1 and 2, which makes
- * most of the kernel's shared accesses take two wavefronts per half-warp. The node phases 2 and 4
+ * doubles). Consecutive nodes of the padded slots do not (np = 6: nodes 0..15 at 0..5, 7..12,
+ * 14..17, so 16, 17 meet 0, 1), nor do some of the lines of directions 1 and 2, which makes most
+ * of the kernel's shared accesses take two wavefronts per half-warp. The node phases 2 and 4
  * and the line phase 5 instead take their tasks in an order that puts 16 tasks of distinct banks
  * into each half-warp (lines of one direction, whose strides then shift every address alike):
  * node task slot s of the block holds task gauss_node_order[NP][s] (le N3 + n, -1: idle), line
  * task slot s gauss_line_order[NP][s] (le 3 NP^2 + dir NP^2 + line). Built at set-up; used by the
  * three-block instance with w in the slots (phase 4 then loads no state per node), where the node
  * groups fit into the passes of the natural order, the line groups where they fit.
- * tools/line_banks.py, wavefronts per access of the whole block (line_row's layouts), natural ->
- * grouped: nodes
- * np = 4 32 -> 16, 5 17 -> 16, 6 27 -> 14, 7 22 -> 22; lines np = 4 64 -> 64, 5 83 -> 70,
- * 6 66 -> 54, 7 118 -> 105. */
+ * tools/line_banks.py, wavefronts per access of the whole block (line_pad's layouts), natural ->
+ * grouped: nodes np = 4 16 -> 16, 5 17 -> 16, 6 27 -> 14, 7 22 -> 22; lines np = 4 64 -> 64,
+ * 5 83 -> 70, 6 66 -> 54, 7 118 -> 105. */
 #define GAUSS_ORDER_SLOTS 512
 __device__ short gauss_node_order[LINE_NP_MAX + 1][GAUSS_ORDER_SLOTS];
 __device__ short gauss_line_order[LINE_NP_MAX + 1][GAUSS_ORDER_SLOTS];

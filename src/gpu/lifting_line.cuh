@@ -4,7 +4,7 @@
  * lifting_gauss_line_kernel (lifting_gauss_kernels.cu). This header holds what both share: the
  * slot layout, the line tasks and the phases that are the same on both node types.
  *
- * A slot holds one value per node of an element in rows of line_row(NP) values (see there). The 1-D
+ * A slot holds one value per node of an element in the layout of line_pad (see there). The 1-D
  * matrices come from the kernel's parameter space (uniform operands of the FMAs). */
 #ifndef HEXDG_GPU_LIFTING_LINE_CUH
 #define HEXDG_GPU_LIFTING_LINE_CUH
@@ -29,24 +29,31 @@ __host__ __device__ constexpr int line_elems_per_block(int n3) {
   return n3 >= LINE_THREADS / 2 ? 1 : LINE_THREADS / n3;
 }
 
-/* The values of a slot's row of np nodes: np + 1 (padded) for even np, np for odd np. A warp's
- * 64-bit shared accesses take one wavefront per half-warp where its 16 addresses fall into 16
- * different banks (mod 16 doubles), two or more where some share one. tools/line_banks.py
- * counts the wavefronts per access of a block (consecutive nodes and lines of each direction, the
- * Gauss lifting kernel's mix of node and line accesses), padded against unpadded: np = 3 6688 /
- * 5118, 4 4544 / 5632, 5 5722 / 3884, 6 4194 / 3608 (with the bank-grouped orders of
- * lifting_gauss_kernels.cu 3255 / 3508), 7 11296 / 5344 (rows of 8 put the lines of direction 0
- * into 2 banks), 8 9088 / 13184. */
+/* Slot layout: node (i, j, k) at i + R j + P k, rows of R = line_row(np) and planes of
+ * P = line_plane(np) values. A warp's 64-bit shared accesses take one wavefront per half-warp
+ * where its 16 addresses fall into 16 different banks (mod 16 doubles), two or more where some
+ * share one. tools/line_banks.py counts the wavefronts per access of a block (consecutive nodes,
+ * consecutive lines of each direction, and the Gauss lifting kernel's mix of the two, in the
+ * natural and the bank-grouped task orders of lifting_gauss_kernels.cu); the layouts taken:
+ *   np = 4: R = 4, P = 19 (planes padded): nodes and the lines of directions 0 and 2
+ *           conflict-free, mix 3232 (rows of 5: 4544, grouped 3536);
+ *   np = 6, 8: R = np + 1, P = R np (rows padded), with the grouped orders: np = 6 3255 (4194
+ *           natural), np = 8 6832 (9088); unpadded: 3508, 13184;
+ *   np = 2, 3, 5, 7: unpadded: np = 5 3884 (padded rows 5722), np = 7 5344 (11296: rows of 8 put
+ *           the lines of direction 0 into 2 banks). */
 __host__ __device__ constexpr int line_row(int np) {
-  return np % 2 ? np : np + 1;
+  return np == 6 || np == 8 ? np + 1 : np;
+}
+__host__ __device__ constexpr int line_plane(int np) {
+  return np == 4 ? 19 : line_row(np) * np;
 }
 __host__ __device__ constexpr int line_slot_size(int np) {
-  return line_row(np) * np * np;
+  return line_plane(np) * np;
 }
 
 /* Index of node n (0 .. np^3 - 1) in a slot. */
 __host__ __device__ static inline int line_pad_np(int np, int n) {
-  return n + (line_row(np) - np) * (n / np);
+  return n % np + line_row(np) * (n / np % np) + line_plane(np) * (n / (np * np));
 }
 template <int NP> __device__ static inline int line_pad(int n) {
   return line_pad_np(NP, n);
@@ -55,16 +62,17 @@ template <int NP> __device__ static inline int line_pad(int n) {
 /* First index in a slot and stride of line `line` (0 .. np^2 - 1) along direction dir. */
 __host__ __device__ static inline void line_start_np(int np, int dir, int line, int *base,
                                                      int *stride) {
-  const int a = line % np, b = line / np, r = line_row(np); /* the indices across the line */
+  const int a = line % np, b = line / np; /* the indices across the line */
+  const int r = line_row(np), p = line_plane(np);
   if (dir == 0) {
-    *base = r * line;
+    *base = r * a + p * b;
     *stride = 1;
   } else if (dir == 1) {
-    *base = a + r * np * b;
+    *base = a + p * b;
     *stride = r;
   } else {
     *base = a + r * b;
-    *stride = r * np;
+    *stride = p;
   }
 }
 template <int NP>
