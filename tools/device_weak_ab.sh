@@ -3,9 +3,13 @@
 # face-kernel switches of the weak form on Gauss nodes and the split form against each other in
 # one call (tools/bench_ab.sh alternates the variants), and profile the stage's kernels once with
 # Nsight Compute. Logs and the profile go to $OUT.
-#   bash tools/device_weak_ab.sh tests|bench|all
+#   bash tools/device_weak_ab.sh tests|bench|all|base
 # tests: the build and `ctest -L gpu` (about 190 s to build on a fresh machine, 110-300 s of
-# tests); bench: the A/B runs (45 runs, about 75 s) and the profile; all: both in one call.
+# tests); bench: the A/B runs (about 20 s per variant) and the profile; all: both in one call;
+# base: also builds the hexdg of .base-src (an exported older tree, carried:
+#   rm -rf .base-src && mkdir .base-src && git archive REV | tar -x -C .base-src
+# about 150 s) and times it as variant `base` beside the others, without the profile: for
+# changes that have no switch (the slot layouts of lifting_line.cuh).
 # Variants: HEXDG_CONST_METRICS (constant metric terms of straight-sided elements),
 # HEXDG_WEAK_LINE_SURF (the weak update's face fluxes gathered per line) and HEXDG_LIFT_COMPACT
 # (4 lifting face values per point instead of 12 on Gauss nodes), HEXDG_WEAK_LINE_VOL (the weak
@@ -19,6 +23,7 @@
 set -u
 out=${OUT:-.}
 bash tools/device_build.sh || exit 1
+bin=build-gpu/hexdg
 if [ "${1:-}" = tests ] || [ "${1:-}" = all ]; then
   (cd build-gpu && timeout 330 ctest -L gpu -j3 --output-on-failure >"$out/ctest_gpu.log" 2>&1)
   grep -E "tests passed|\*\*\*Failed|Timeout" "$out/ctest_gpu.log" | tail -8
@@ -27,11 +32,20 @@ fi
 variants=(new=
   old=HEXDG_CONST_METRICS=F,HEXDG_WEAK_LINE_SURF=F,HEXDG_LIFT_COMPACT=F,HEXDG_WEAK_LINE_VOL=F,HEXDG_GAUSS_LINE_3BLOCKS=F,HEXDG_UFACE_UPDATE=F,HEXDG_GAUSS_LINE_WSLOT=F,HEXDG_UPDATE_PRELOAD=F,HEXDG_GAUSS_LINE_PERM=F,HEXDG_LAMBDA_ELEM_CONST=F
   natural_order=HEXDG_GAUSS_LINE_PERM=F lambda_nodewise=HEXDG_LAMBDA_ELEM_CONST=F)
+if [ "${1:-}" = base ]; then
+  [ -d .base-src ] || { echo "device_weak_ab.sh base: no .base-src" >&2; exit 1; }
+  (cd .base-src && { [ -f build-gpu/CMakeCache.txt ] || cmake -S . -B build-gpu \
+    -DCMAKE_BUILD_TYPE=Release -DHEXDG_CUDA_ARCHS=90 $HEXDG_CMAKE_ARGS >"$out/base_configure.log" 2>&1; } &&
+    cmake --build build-gpu -j "$(nproc)" --target hexdg >"$out/base_build.log" 2>&1) ||
+    { echo "device_weak_ab.sh base: the build of .base-src failed" >&2; exit 1; }
+  variants+=(base=HEXDG_BENCH_BIN=.base-src/build-gpu/hexdg)
+  bin=tools/hexdg_bin.sh NCU=0
+fi
 ab() { # elements, then the bench options
   local e=$1
   shift
   echo "== $* ($e^3 elements)"
-  ELEMS=$e REPS=3 bash tools/bench_ab.sh build-gpu/hexdg "$@" --backend cuda --graphs T \
+  ELEMS=$e REPS=3 bash tools/bench_ab.sh "$bin" "$@" --backend cuda --graphs T \
     -- "${variants[@]}" | grep median
 }
 ab 40 --N 3 --node GAUSS --mu0 6.25e-4 --steps 30 --warmup 5
