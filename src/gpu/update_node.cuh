@@ -58,16 +58,16 @@ __device__ static __forceinline__ void fvg_surface_node(const DevData &d, int e,
   }
 }
 
-/* One node's update; returns its new state in u_new. NV: the number of variables (HX_NVAR for
- * air; 0: d.nvar, the mixture's 5 + species). backup: first stage of a step whose state
- * passed the check (dt > 0): the state before the update goes to U_good (shock capturing).
- * FVG: FV switching on Gauss nodes (d.fvg_sJ set): an FV element's node is a subcell, with the
- * face subcell fluxes and the subcell's Jacobian. */
 /* The fused update kernels' PRE instance serves d (update_node_from below). */
 static inline bool update_preload(const DevData *d) {
   return d->update_preload && !d->has_source;
 }
 
+/* One node's update; returns its new state in u_new. NV: the number of variables (HX_NVAR for
+ * air; 0: d.nvar, the mixture's 5 + species). backup: first stage of a step whose state
+ * passed the check (dt > 0): the state before the update goes to U_good (shock capturing).
+ * FVG: FV switching on Gauss nodes (d.fvg_sJ set): an FV element's node is a subcell, with the
+ * face subcell fluxes and the subcell's Jacobian. */
 template <int NV, bool FVG = false, bool SURF = true, bool PRE = false>
 __device__ static __forceinline__ void
 update_node_from(const DevData &d, const DevPhysics &ph, double a, double b, double c_stage,
