@@ -31,7 +31,8 @@ if [ "${1:-}" = tests ] || [ "${1:-}" = all ]; then
 fi
 variants=(new=
   old=HEXDG_CONST_METRICS=F,HEXDG_WEAK_LINE_SURF=F,HEXDG_LIFT_COMPACT=F,HEXDG_WEAK_LINE_VOL=F,HEXDG_GAUSS_LINE_3BLOCKS=F,HEXDG_UFACE_UPDATE=F,HEXDG_GAUSS_LINE_WSLOT=F,HEXDG_UPDATE_PRELOAD=F,HEXDG_GAUSS_LINE_PERM=F,HEXDG_LAMBDA_ELEM_CONST=F
-  natural_order=HEXDG_GAUSS_LINE_PERM=F lambda_nodewise=HEXDG_LAMBDA_ELEM_CONST=F)
+  natural_order=HEXDG_GAUSS_LINE_PERM=F lambda_nodewise=HEXDG_LAMBDA_ELEM_CONST=F
+  blocks2=HEXDG_GAUSS_LINE_3BLOCKS=F)
 if [ "${1:-}" = base ]; then
   [ -d .base-src ] || { echo "device_weak_ab.sh base: no .base-src" >&2; exit 1; }
   (cd .base-src && { [ -f build-gpu/CMakeCache.txt ] || cmake -S . -B build-gpu \
