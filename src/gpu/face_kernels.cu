@@ -77,6 +77,18 @@ __device__ static void load_face_state(const DevData &d, int side, int slot, int
   for (int v = 0; v < HX_NVAR; v++) u[v] = o[v * d.n2];
 }
 
+/* The states at face point f of side prolonged from U, into U_face where it is kept: the master's
+ * (uL) and, unless bc, the slave's (uR). */
+__device__ static __forceinline__ void prolong_face_states(const DevData &d, const int *info,
+                                                           int side, int f, bool bc, double *uL,
+                                                           double *uR) {
+  prolong_point(d, info[0], info[1], d.s2v[info[1] * d.n2 + f], uL);
+  if (d.U_face) store_face_state(d, side, 0, f, uL);
+  if (bc) return;
+  slave_point(d, info, side, f, uR);
+  if (d.U_face) store_face_state(d, side, 1, f, uR);
+}
+
 /* BR1 viscous flux (mean of both sides; boundary state with inner gradients on BC sides),
  * subtracted from the advective flux F. One side at a time keeps the gradients in registers. */
 template <bool LES, bool MAY_BC>
@@ -265,16 +277,11 @@ __global__ static void face_lifting_kernel(DevData d, DevPhysics ph, double c_st
     load_face_state(d, side, 0, f, uL);
     if (!bc) load_face_state(d, side, 1, f, uR);
   } else {
-    prolong_point(d, info[0], info[1], d.s2v[info[1] * d.n2 + f], uL);
-    if (d.U_face) store_face_state(d, side, 0, f, uL);
+    prolong_face_states(d, info, side, f, bc, uL, uR);
   }
   cons_to_prim(&ph.pp, uL, pL);
   lifting_variables(pL, wL);
   if (!bc) {
-    if (!d.u_face_update) {
-      slave_point(d, info, side, f, uR);
-      if (d.U_face) store_face_state(d, side, 1, f, uR);
-    }
     cons_to_prim(&ph.pp, uR, pR);
     lifting_variables(pR, wR);
   } else {
@@ -324,12 +331,8 @@ __global__ static void face_states_kernel(DevData d, int first, int last) {
   if (gid >= (last - first) * d.n2) return;
   int side = first + gid / d.n2, f = gid % d.n2;
   const int *info = d.side_info + 6 * side;
-  double u[HX_NVAR];
-  prolong_point(d, info[0], info[1], d.s2v[info[1] * d.n2 + f], u);
-  store_face_state(d, side, 0, f, u);
-  if (info[5] >= 0 || info[2] < 0) return; /* boundary side (U_face: one rank, no MPI sides) */
-  slave_point(d, info, side, f, u);
-  store_face_state(d, side, 1, f, u);
+  double uL[HX_NVAR], uR[HX_NVAR]; /* boundary side: master only (U_face: one rank, no MPI sides) */
+  prolong_face_states(d, info, side, f, info[5] >= 0 || info[2] < 0, uL, uR);
 }
 
 int launch_face_states(const DevData *d, cudaStream_t s) {
