@@ -68,6 +68,13 @@ static size_t gauss_line_shared_bytes(int np, int compact) {
 __device__ short gauss_node_order[LINE_NP_MAX + 1][GAUSS_ORDER_SLOTS];
 __device__ short gauss_line_order[LINE_NP_MAX + 1][GAUSS_ORDER_SLOTS];
 
+/* Task of pass p of the thread in a node or line phase: the natural order, or where PERM the
+ * bank-grouped order (-1: none). */
+template <bool PERM> __device__ static __forceinline__ int phase_task(const short *order, int p) {
+  const int s = threadIdx.x + p * LINE_THREADS;
+  return PERM ? order[s] : s;
+}
+
 /* Groups of up to 16 tasks of distinct banks, one class (direction) per group, into slots
  * (nslots, -1 where idle): task t has bank bank[t] and class cls[t]. False if they need more. */
 static bool bank_groups(int ntask, const int *bank, const int *cls, int nslots, short *slots) {
@@ -317,16 +324,12 @@ __global__ static void __launch_bounds__(LINE_THREADS, MINB)
     line_derive_lifting_variables<NP>(M.D, smem + (size_t)le * LINE_SLOTS * S + base, dir, stride);
   }
   __syncthreads();
-  if (PERM)
 #pragma unroll
-    for (int p = 0; p < NPASS; p++) {
-      const int t = gauss_node_order[NP][threadIdx.x + p * LINE_THREADS];
-      if (t >= 0 && t < ne * N3)
-        gauss_node_gradient<NP, WSLOT>(d, e0, t, smem, faces, Lhat, volume_grad, Ja);
-    }
-  else
-    for (int t = threadIdx.x; t < ne * N3; t += blockDim.x)
+  for (int p = 0; p < NPASS; p++) {
+    const int t = phase_task<PERM>(gauss_node_order[NP], p);
+    if (t >= 0 && t < ne * N3)
       gauss_node_gradient<NP, WSLOT>(d, e0, t, smem, faces, Lhat, volume_grad, Ja);
+  }
   __syncthreads();
   if (d.grad_face) { /* the same for the whole block */
     for (int t = threadIdx.x; t < ne * 3 * N2; t += blockDim.x) {
@@ -338,35 +341,24 @@ __global__ static void __launch_bounds__(LINE_THREADS, MINB)
     }
     __syncthreads();
   }
-  if (PERM)
 #pragma unroll
-    for (int p = 0; p < NPASS; p++) {
-      const int t = gauss_node_order[NP][threadIdx.x + p * LINE_THREADS];
-      if (t < 0 || t >= ne * N3) continue;
+  for (int p = 0; p < NPASS; p++) {
+    const int t = phase_task<PERM>(gauss_node_order[NP], p);
+    if (t < 0 || t >= ne * N3) continue;
+    if (WSLOT) /* phase 4 from w in the slots */
       gauss_node_viscous_fluxes_w<NP>(d, ph.pp, e0, t, smem);
-    }
-  else
-    for (int t = threadIdx.x; t < ne * N3; t += blockDim.x)
-      if (WSLOT) /* phase 4 from w in the slots */
-        gauss_node_viscous_fluxes_w<NP>(d, ph.pp, e0, t, smem);
-      else
-        gauss_node_viscous_fluxes<NP, LES, !KEEP>(d, ph.pp, e0, t, smem, u, Ja);
+    else
+      gauss_node_viscous_fluxes<NP, LES, !KEEP>(d, ph.pp, e0, t, smem, u, Ja);
+  }
   __syncthreads();
-  if (PERM)
 #pragma unroll
-    for (int p = 0; p < LPASS; p++) {
-      const int t = gauss_line_order[NP][threadIdx.x + p * LINE_THREADS];
-      if (t < 0 || t >= ne * 3 * N2) continue;
-      int dir, base, stride, le = line_task<NP>(t, &dir, &base, &stride);
-      line_viscous_volume<NP, false>(
-          M.Dv, M.Dv, smem + (size_t)le * LINE_SLOTS * S + base + dir * HX_NVAR * S, stride);
-    }
-  else
-    for (int t = threadIdx.x; t < ne * 3 * N2; t += blockDim.x) {
-      int dir, base, stride, le = line_task<NP>(t, &dir, &base, &stride);
-      line_viscous_volume<NP, false>(
-          M.Dv, M.Dv, smem + (size_t)le * LINE_SLOTS * S + base + dir * HX_NVAR * S, stride);
-    }
+  for (int p = 0; p < LPASS; p++) {
+    const int t = phase_task<PERM>(gauss_line_order[NP], p);
+    if (t < 0 || t >= ne * 3 * N2) continue;
+    int dir, base, stride, le = line_task<NP>(t, &dir, &base, &stride);
+    line_viscous_volume<NP, false>(
+        M.Dv, M.Dv, smem + (size_t)le * LINE_SLOTS * S + base + dir * HX_NVAR * S, stride);
+  }
   __syncthreads();
   for (int t = threadIdx.x; t < ne * N3; t += blockDim.x)
     node_store_viscous_volume<NP>(d, e0, t, smem);
