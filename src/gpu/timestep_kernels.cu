@@ -11,14 +11,11 @@ extern "C" {
 #include "time/rk_tables.h"
 }
 
-/* Spectral radii of node q per direction: convective lam[d] and viscous lamv[d]; false if the
- * state is not admissible. Same arithmetic as src/time/timedisc.c; with CheckAdmissibility = F
- * an inadmissible node without NaN density contributes zeros (GALAEXI). */
-/* An element's constant metric terms for node_lambdas (elem_const_of): Ja^dir, |Ja^dir|, 1/J
- * and 1/J |Ja^dir|, formed once per element instead of per node (three square roots per node);
- * the same values, so the same spectral radii. */
+/* An element's constant metric terms for node_lambdas (elem_const_of): Ja^dir, |Ja^dir| and 1/J,
+ * formed once per element instead of per node (three square roots per node); the same values, so
+ * the same spectral radii. */
 typedef struct {
-  double m[3][3], mn[3], sJ, sJmn[3];
+  double m[3][3], mn[3], sJ;
 } ElemLambdaConst;
 
 __device__ static __forceinline__ void elem_lambda_const(const double *c, ElemLambdaConst *k) {
@@ -28,10 +25,12 @@ __device__ static __forceinline__ void elem_lambda_const(const double *c, ElemLa
       k->m[dir][i] = __ldg(&c[3 * dir + i]);
     const double m0 = k->m[dir][0], m1 = k->m[dir][1], m2 = k->m[dir][2];
     k->mn[dir] = sqrt(m0 * m0 + m1 * m1 + m2 * m2);
-    k->sJmn[dir] = k->sJ * k->mn[dir];
   }
 }
 
+/* Spectral radii of node q per direction: convective lam[d] and viscous lamv[d]; false if the
+ * state is not admissible. Same arithmetic as src/time/timedisc.c; with CheckAdmissibility = F
+ * an inadmissible node without NaN density contributes zeros (GALAEXI). */
 __device__ static bool node_lambdas(const DevData &d, const PhysParams &pp, int e, int q,
                                     double mu_t, double *lam, double *lamv,
                                     const ElemLambdaConst *ec = nullptr) {
@@ -52,25 +51,19 @@ __device__ static bool node_lambdas(const DevData &d, const PhysParams &pp, int 
                  : d.sgs_mu_max
                      ? viscous_spectral_coeff_les(&pp, pr, mu_t, d.sgs_lambda_factor * mu_t)
                      : viscous_spectral_coeff(&pp, pr);
-  if (ec) {
-    for (int dir = 0; dir < 3; dir++) {
-      const double vn =
-          pr[VEL1] * ec->m[dir][0] + pr[VEL2] * ec->m[dir][1] + pr[VEL3] * ec->m[dir][2];
-      lam[dir] = ec->sJ * (fabs(vn) + c * ec->mn[dir]);
-      lamv[dir] = coeff * ec->sJmn[dir] * ec->sJmn[dir];
-    }
-    return lam[0] == lam[0] && lamv[0] + lamv[1] + lamv[2] == lamv[0] + lamv[1] + lamv[2];
-  }
-  double sJ = sub ? d.fvg_sJ[(size_t)e * d.n3 + q] : node_sJ(d, e, q);
+  double sJ = ec ? ec->sJ : sub ? d.fvg_sJ[(size_t)e * d.n3 + q] : node_sJ(d, e, q);
   for (int dir = 0; dir < 3; dir++) {
     double m[3];
-    if (sub)
+    if (ec)
+      for (int c = 0; c < 3; c++)
+        m[c] = ec->m[dir][c];
+    else if (sub)
       for (int c = 0; c < 3; c++) m[c] = d.fvg_Ja[((size_t)e * 9 + dir * 3 + c) * d.n3 + q];
     else
       node_metric_dir(d, e, dir, q, m);
     double m0 = m[0], m1 = m[1], m2 = m[2];
     double vn = pr[VEL1] * m0 + pr[VEL2] * m1 + pr[VEL3] * m2;
-    double mn = sqrt(m0 * m0 + m1 * m1 + m2 * m2);
+    double mn = ec ? ec->mn[dir] : sqrt(m0 * m0 + m1 * m1 + m2 * m2);
     lam[dir] = sJ * (fabs(vn) + c * mn);
     lamv[dir] = coeff * (sJ * mn) * (sJ * mn);
   }
