@@ -37,8 +37,9 @@ __host__ __device__ constexpr int line_elems_per_block(int n3) {
  * natural and the bank-grouped task orders of lifting_gauss_kernels.cu); the layouts taken:
  *   np = 4: R = 4, P = 19 (planes padded): nodes and the lines of directions 0 and 2
  *           conflict-free, mix 3232 (rows of 5: 4544, grouped 3536);
- *   np = 6, 8: R = np + 1, P = R np (rows padded), with the grouped orders: np = 6 3255 (4194
- *           natural), np = 8 6832 (9088); unpadded: 3508, 13184;
+ *   np = 6, 8: R = np + 1, P = R np (rows padded): np = 6 with the grouped orders 3255 (4194
+ *           natural; unpadded 3508), np = 8 9088 (unpadded 13184; its two-block instance takes
+ *           no grouped orders);
  *   np = 2, 3, 5, 7: unpadded: np = 5 3884 (padded rows 5722), np = 7 5344 (11296: rows of 8 put
  *           the lines of direction 0 into 2 banks). */
 __host__ __device__ constexpr int line_row(int np) {
