@@ -19,7 +19,8 @@
 # HEXDG_GAUSS_LINE_WSLOT (its viscous flux phase from the lifting variables in shared memory),
 # HEXDG_UPDATE_PRELOAD (the fused updates load a node's state and RK register up front),
 # HEXDG_GAUSS_LINE_PERM (the Gauss lifting kernel's bank-grouped task orders),
-# HEXDG_LAMBDA_ELEM_CONST (the time step's metric norms once per element).
+# HEXDG_LAMBDA_ELEM_CONST (the time step's metric norms once per element), HEXDG_WEAK_LINE_4BLOCKS
+# (the weak line update at 64 registers, 4 blocks per SM).
 set -u
 out=${OUT:-.}
 bash tools/device_build.sh || exit 1
@@ -31,8 +32,7 @@ if [ "${1:-}" = tests ] || [ "${1:-}" = all ]; then
 fi
 variants=(new=
   old=HEXDG_CONST_METRICS=F,HEXDG_WEAK_LINE_SURF=F,HEXDG_LIFT_COMPACT=F,HEXDG_WEAK_LINE_VOL=F,HEXDG_GAUSS_LINE_3BLOCKS=F,HEXDG_UFACE_UPDATE=F,HEXDG_GAUSS_LINE_WSLOT=F,HEXDG_UPDATE_PRELOAD=F,HEXDG_GAUSS_LINE_PERM=F,HEXDG_LAMBDA_ELEM_CONST=F
-  natural_order=HEXDG_GAUSS_LINE_PERM=F lambda_nodewise=HEXDG_LAMBDA_ELEM_CONST=F
-  blocks2=HEXDG_GAUSS_LINE_3BLOCKS=F)
+  natural_order=HEXDG_GAUSS_LINE_PERM=F weak_4blocks=HEXDG_WEAK_LINE_4BLOCKS=T)
 if [ "${1:-}" = base ]; then
   [ -d .base-src ] || { echo "device_weak_ab.sh base: no .base-src" >&2; exit 1; }
   (cd .base-src && { [ -f build-gpu/CMakeCache.txt ] || cmake -S . -B build-gpu \
@@ -54,13 +54,16 @@ ab 27 --N 5 --node GAUSS --mu0 6.25e-4 --steps 30 --warmup 5
 ab 23 --N 6 --node GAUSS --mu0 6.25e-4 --steps 30 --warmup 5
 ab 20 --N 7 --split PI --mu0 0.01 --steps 30 --warmup 5
 [ "${NCU:-1}" = 1 ] || exit 0
-# the kernels of one step (N = 3, weak Gauss): durations and registers
+# the kernels of one step (N = 3 and 5, weak Gauss): durations and registers
 command -v ncu >/dev/null || exit 0
-(cd build-gpu && timeout 120 ncu --section SpeedOfLight --section LaunchStats --section Occupancy \
-  --launch-skip 150 --launch-count 14 ./hexdg bench --N 3 --elems 40 --node GAUSS \
-  --mu0 6.25e-4 --steps 4 --backend cuda --graphs F >"$out/ncu_weak3.txt" 2>&1)
-grep -E "^  [a-z_].*\(|Duration|Registers Per|Achieved Occ" "$out/ncu_weak3.txt" |
-  sed -E 's/\(DevData.*//' | paste - - - - | awk '!seen[$0]++' | head -12
+for ne in "3 40" "5 27"; do
+  set -- $ne
+  (cd build-gpu && timeout 120 ncu --section SpeedOfLight --section LaunchStats --section Occupancy \
+    --launch-skip 150 --launch-count 14 ./hexdg bench --N $1 --elems $2 --node GAUSS \
+    --mu0 6.25e-4 --steps 4 --backend cuda --graphs F >"$out/ncu_weak$1.txt" 2>&1)
+  grep -E "^  [a-z_].*\(|Duration|Registers Per|Achieved Occ" "$out/ncu_weak$1.txt" |
+    sed -E 's/\(DevData.*//' | paste - - - - | awk '!seen[$0]++' | head -6
+done
 # shared-memory wavefronts and bank conflicts of the stage's kernels at N = 3 and 5
 for ne in "3 40" "5 27"; do
   set -- $ne

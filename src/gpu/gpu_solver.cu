@@ -380,6 +380,7 @@ static int upload_solver(GpuSolver *g, const Solver *s, const GpuOptions *opt) {
   d->weak_line_surf = gpu_env_flag("HEXDG_WEAK_LINE_SURF", true);
   d->weak_line_vol = gpu_env_flag("HEXDG_WEAK_LINE_VOL", true);
   d->update_preload = gpu_env_flag("HEXDG_UPDATE_PRELOAD", true);
+  d->weak_line_4blocks = gpu_env_flag("HEXDG_WEAK_LINE_4BLOCKS", false);
   d->lambda_elem_const = gpu_env_flag("HEXDG_LAMBDA_ELEM_CONST", true);
   d->node_type = s->disc.node_type;
   d->split = s->disc.split;

@@ -95,32 +95,69 @@ static bool bank_groups(int ntask, const int *bank, const int *cls, int nslots, 
   return true;
 }
 
-/* The two orders of np = NP (false where they do not fit the natural order's passes). */
+/* Wavefronts of one shared access by every task of a block taken in order (nslots, -1 where
+ * idle; the natural order where order is NULL, ntask tasks): per half-warp of 16 slots, the
+ * largest number of its tasks whose address bank(t, step) shares a bank, summed over the steps
+ * (along a line; 1 for nodes). The model of tools/line_banks.py. */
+static int order_wavefronts(const short *order, int ntask, int nslots, int nsteps,
+                            int (*bank)(int t, int step, int np), int np) {
+  int total = 0;
+  for (int step = 0; step < nsteps; step++)
+    for (int h = 0; h < nslots; h += 16) {
+      int count[16] = {0}, most = 0;
+      for (int s = h; s < h + 16; s++) {
+        const int t = order ? order[s] : (s < ntask ? s : -1);
+        if (t < 0) continue;
+        const int c = ++count[bank(t, step, np)];
+        if (c > most) most = c;
+      }
+      total += most;
+    }
+  return total;
+}
+
+static int node_bank(int t, int step, int np) {
+  (void)step; /* the element's slots lie 16 S apart: the same banks */
+  return line_pad_np(np, t % (np * np * np)) % 16;
+}
+
+static int line_bank(int t, int step, int np) {
+  const int n2 = np * np, r = t % (3 * n2);
+  int base, stride;
+  line_start_np(np, r / n2, r % n2, &base, &stride);
+  return (base + step * stride) % 16;
+}
+
+/* The two orders of np = NP: false where they do not fit the natural order's passes, or where by
+ * the model they save no wavefronts in the kernel's mix (63 node and 10 line accesses per node
+ * and step in the phases that take them): np = 4 (its plane-padded slots are conflict-free for
+ * consecutive nodes and lines already) and 7 (the grouped lines do not fit) stay natural, which
+ * ran 1.2 % faster there (N = 3 and 6, H200, docs/performance.md); np = 6 takes them (−0.6 %). */
 template <int NP> static bool gauss_orders(short *node, short *line) {
-  constexpr int N2 = NP * NP, N3 = NP * N2, S = line_slot_size(NP);
+  constexpr int N2 = NP * NP, N3 = NP * N2;
   constexpr int EPB = line_elems_per_block(N3);
   constexpr int NT = EPB * N3, LT = EPB * 3 * N2;
   constexpr int NSLOTS = (NT + LINE_THREADS - 1) / LINE_THREADS * LINE_THREADS;
   constexpr int LSLOTS = (LT + LINE_THREADS - 1) / LINE_THREADS * LINE_THREADS;
   static_assert(NSLOTS <= GAUSS_ORDER_SLOTS && LSLOTS <= GAUSS_ORDER_SLOTS, "order slots");
   static int bank[NT > LT ? NT : LT], cls[NT > LT ? NT : LT];
-  for (int t = 0; t < NT; t++) { /* the element's slots lie 16 S apart: the same banks */
-    bank[t] = line_pad_np(NP, t % N3) % 16;
+  for (int t = 0; t < NT; t++) {
+    bank[t] = node_bank(t, 0, NP);
     cls[t] = 0;
   }
   if (!bank_groups(NT, bank, cls, NSLOTS, node)) return false;
   for (int t = 0; t < LT; t++) { /* a line's first node: its others lie a stride on, alike */
-    const int r = t % (3 * N2), dir = r / N2;
-    int base, stride;
-    line_start_np(NP, dir, r % N2, &base, &stride);
-    bank[t] = base % 16;
-    cls[t] = dir;
+    bank[t] = line_bank(t, 0, NP);
+    cls[t] = t % (3 * N2) / N2;
   }
-  (void)S;
   if (!bank_groups(LT, bank, cls, LSLOTS, line)) /* np = 7: the natural line order */
     for (int s = 0; s < LSLOTS; s++)
       line[s] = (short)(s < LT ? s : -1);
-  return true;
+  const int natural = 63 * order_wavefronts(NULL, NT, NSLOTS, 1, node_bank, NP) +
+                      10 * order_wavefronts(NULL, LT, LSLOTS, NP, line_bank, NP);
+  const int grouped = 63 * order_wavefronts(node, NT, NSLOTS, 1, node_bank, NP) +
+                      10 * order_wavefronts(line, LT, LSLOTS, NP, line_bank, NP);
+  return grouped < natural;
 }
 
 /* Line phase: the lifting face values at both ends of the line into the element's face region

@@ -253,8 +253,10 @@ __device__ static __forceinline__ void weak_line_volume_surface(const DevData &d
   }
 }
 
-template <int NP, bool PRE>
-__global__ static void __launch_bounds__(VOLINT_THREADS, WEAK_UPDATE_MIN_BLOCKS)
+/* MINB blocks per SM: 3 (80 registers), or 4 (64 registers, 32..60 B of spill; more warps to
+ * hide the phases' latency, d.weak_line_4blocks) */
+template <int NP, bool PRE, int MINB = WEAK_UPDATE_MIN_BLOCKS>
+__global__ static void __launch_bounds__(VOLINT_THREADS, MINB)
     weak_update_line_kernel(DevData d, DevPhysics ph, WeakLineMats<NP> M, double a, double b,
                             double c_stage, bool backup, int elems_per_block,
                             int threads_per_elem) {
@@ -425,8 +427,9 @@ static int weak_line_launch(const DevData *d, const DevPhysics *ph, double a, do
   }
   const int blocks = (d->n_elems + c.elems_per_block - 1) / c.elems_per_block;
   CU_CHECK(launch_kernel(dependent,
-                         update_preload(d) ? weak_update_line_kernel<NP, true>
-                                           : weak_update_line_kernel<NP, false>,
+                         !update_preload(d)     ? weak_update_line_kernel<NP, false>
+                         : d->weak_line_4blocks ? weak_update_line_kernel<NP, true, 4>
+                                                : weak_update_line_kernel<NP, true>,
                          dim3(blocks), dim3(c.elems_per_block * c.threads_per_elem),
                          weak_line_shared_bytes(d, c.elems_per_block), s, *d, *ph, M, a, b, c_stage,
                          backup, c.elems_per_block, c.threads_per_elem));
@@ -438,6 +441,9 @@ template <int NP> static int weak_line_configure(const DevData *d, int elems_per
                                 cudaFuncAttributeMaxDynamicSharedMemorySize,
                                 (int)weak_line_shared_bytes(d, elems_per_block)));
   CU_CHECK(cudaFuncSetAttribute(weak_update_line_kernel<NP, true>,
+                                cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                (int)weak_line_shared_bytes(d, elems_per_block)));
+  CU_CHECK(cudaFuncSetAttribute(weak_update_line_kernel<NP, true, 4>,
                                 cudaFuncAttributeMaxDynamicSharedMemorySize,
                                 (int)weak_line_shared_bytes(d, elems_per_block)));
   return HX_OK;

@@ -124,14 +124,15 @@ static void test_gpu_runs_are_bitwise_identical(void **state) {
   free(c);
 }
 
-/* Navier-Stokes with the fused update (KG/PI at N = 7; the weak form on Gauss nodes at N = 3
+/* Navier-Stokes with the fused update (KG/PI at N = 7; the weak form on Gauss nodes at N = 3, 5
  * and 7): the stage as a chain of dependent launches (PDL), twice, with and without graphs,
  * against the two-stream stage (HEXDG_PDL = F): the launches overlap differently, the arithmetic
  * is the same, so a missing wait would show as a difference. And against the face lifting kernel
  * prolonging the face states itself (HEXDG_UFACE_UPDATE = F) instead of reading those the weak
  * line update interpolated from the new states: the same sums, so a stale or misplaced face
  * state would show. And against the Gauss lifting kernel's natural task order instead of the
- * bank-grouped one (HEXDG_GAUSS_LINE_PERM = F): a node or line left out or done twice would show.
+ * bank-grouped one (HEXDG_GAUSS_LINE_PERM = F; N = 5 takes it): a node or line left out or done
+ * twice would show.
  */
 static void chained_stage_bitwise(const char *N, const char *node, const char *split) {
   const char *graph[] = {N, node, split, "mu0 = 0.01", "maxIter = 30", "Backend = cuda",
@@ -196,9 +197,10 @@ static void preload_bitwise(const char *N, const char *node, const char *split) 
 }
 
 /* A straight box (constant metric terms, mesh/constmetrics.h) without a source, the weak form on
- * Gauss nodes at N = 3 (bank-grouped lifting orders, fused update loading up front): the time
+ * Gauss nodes at N = 5 (bank-grouped lifting orders, fused update loading up front): the time
  * step from the element's constant metrics formed once (HEXDG_LAMBDA_ELEM_CONST) against node by
- * node, and the natural lifting order, bitwise; and against the CPU. */
+ * node, the natural lifting order, and the weak line update at 64 registers (4 blocks per SM)
+ * against 80, bitwise; and against the CPU. */
 static void test_straight_box_paths(void **state) {
   (void)state;
   if (!have_gpu()) skip();
@@ -212,19 +214,22 @@ static void test_straight_box_paths(void **state) {
                         "tend = 1e10",
                         "maxIter = 40",
                         "CalcErrorNorms = F",
-                        "N = 3",
+                        "N = 5",
                         "NodeType = GAUSS",
                         "mu0 = 0.01",
                         NULL};
   const char *gpu[] = {"Backend = cuda", NULL}, *cpu[] = {"Backend = cpu", NULL};
-  const char *flags[] = {"HEXDG_LAMBDA_ELEM_CONST", "HEXDG_GAUSS_LINE_PERM"};
+  const char *flags[][2] = {{"HEXDG_LAMBDA_ELEM_CONST", "F"},
+                            {"HEXDG_GAUSS_LINE_PERM", "F"},
+                            {"HEXDG_WEAK_LINE_4BLOCKS", "T"}};
+  const int n_flags = sizeof flags / sizeof flags[0];
   long n0, n;
   double *u0 = harness_run_copy(base, gpu, &n0);
   assert_non_null(u0);
-  for (int f = 0; f < 2; f++) {
-    setenv(flags[f], "F", 1);
+  for (int f = 0; f < n_flags; f++) {
+    setenv(flags[f][0], flags[f][1], 1);
     double *u = harness_run_copy(base, gpu, &n);
-    unsetenv(flags[f]);
+    unsetenv(flags[f][0]);
     assert_non_null(u);
     assert_int_equal(n, n0);
     assert_int_equal(memcmp(u0, u, sizeof(double) * n0), 0);
@@ -234,9 +239,10 @@ static void test_straight_box_paths(void **state) {
   assert_non_null(uc);
   assert_int_equal(n, n0);
   const double diff = harness_rel_l2_diff(u0, uc, n0);
-  printf("  straight box, N = 3 weak Gauss: %s = F and %s = F bitwise identical (%ld values), "
-         "GPU-CPU %.3e\n",
-         flags[0], flags[1], n0, diff);
+  printf("  straight box, N = 5 weak Gauss:");
+  for (int f = 0; f < n_flags; f++)
+    printf(" %s = %s", flags[f][0], flags[f][1]);
+  printf(": bitwise identical (%ld values), GPU-CPU %.3e\n", n0, diff);
   assert_true(diff <= 1e-12);
   free(uc);
   free(u0);
@@ -248,6 +254,7 @@ static void test_chained_stage_is_bitwise_identical(void **state) {
   chained_stage_bitwise("N = 7", "NodeType = GAUSS-LOBATTO", "SplitDG = PI");
   chained_stage_bitwise("N = 7", "NodeType = GAUSS", "SplitDG = none");
   chained_stage_bitwise("N = 3", "NodeType = GAUSS", "SplitDG = none");
+  chained_stage_bitwise("N = 5", "NodeType = GAUSS", "SplitDG = none");
   preload_bitwise("N = 7", "NodeType = GAUSS-LOBATTO", "SplitDG = PI");
   preload_bitwise("N = 3", "NodeType = GAUSS", "SplitDG = none");
 }
