@@ -117,7 +117,7 @@ typedef struct {
   int update_preload;     /* the fused updates (KG/PI, weak line) load a node's state and register
                            * together up front (HEXDG_UPDATE_PRELOAD; F: variable by variable) */
   int weak_line_4blocks;  /* the weak line update, loading up front, at 64 registers: 4 blocks per
-                           * SM instead of 3 (HEXDG_WEAK_LINE_4BLOCKS) */
+                           * SM instead of 3 (HEXDG_WEAK_LINE_4BLOCKS; default at np = 6 only) */
   double *Ut_visc;          /* viscous volume term [elem][var][n3] (the lifting kernel writes it
                              * beside VolInt's Ut; the surface update adds both) */
   double *grad_face; /* [side][master | slave][3][4][n2]: the lifted gradients at the face points

@@ -380,7 +380,10 @@ static int upload_solver(GpuSolver *g, const Solver *s, const GpuOptions *opt) {
   d->weak_line_surf = gpu_env_flag("HEXDG_WEAK_LINE_SURF", true);
   d->weak_line_vol = gpu_env_flag("HEXDG_WEAK_LINE_VOL", true);
   d->update_preload = gpu_env_flag("HEXDG_UPDATE_PRELOAD", true);
-  d->weak_line_4blocks = gpu_env_flag("HEXDG_WEAK_LINE_4BLOCKS", false);
+  /* 4 blocks of 216 threads (np = 6) instead of 3: -1.9 % at N = 5; fewer registers lost at N = 3
+     (+1.6 %, 6 -> 8 blocks of 128) and N = 6 (+8 %, 4 -> 5 blocks of 192) (H200,
+     docs/performance.md) */
+  d->weak_line_4blocks = gpu_env_flag("HEXDG_WEAK_LINE_4BLOCKS", d->np == 6);
   d->lambda_elem_const = gpu_env_flag("HEXDG_LAMBDA_ELEM_CONST", true);
   d->node_type = s->disc.node_type;
   d->split = s->disc.split;

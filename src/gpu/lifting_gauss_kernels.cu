@@ -129,10 +129,11 @@ static int line_bank(int t, int step, int np) {
 }
 
 /* The two orders of np = NP: false where they do not fit the natural order's passes, or where by
- * the model they save no wavefronts in the kernel's mix (63 node and 10 line accesses per node
- * and step in the phases that take them): np = 4 (its plane-padded slots are conflict-free for
- * consecutive nodes and lines already) and 7 (the grouped lines do not fit) stay natural, which
- * ran 1.2 % faster there (N = 3 and 6, H200, docs/performance.md); np = 6 takes them (−0.6 %). */
+ * the model they save less than a quarter of the wavefronts in the kernel's mix (63 node and 10
+ * line accesses per node and step in the phases that take them), which does not pay for reading
+ * the orders: np = 4 (plane-padded slots, conflict-free for consecutive nodes and lines already:
+ * 0 %) and np = 7 (5 %) each ran 1.2 % faster in the natural order (N = 3 and 6, H200,
+ * docs/performance.md); np = 6 (40 %) takes them (−0.6 %), np = 5 (10 %) does not. */
 template <int NP> static bool gauss_orders(short *node, short *line) {
   constexpr int N2 = NP * NP, N3 = NP * N2;
   constexpr int EPB = line_elems_per_block(N3);
@@ -150,14 +151,14 @@ template <int NP> static bool gauss_orders(short *node, short *line) {
     bank[t] = line_bank(t, 0, NP);
     cls[t] = t % (3 * N2) / N2;
   }
-  if (!bank_groups(LT, bank, cls, LSLOTS, line)) /* np = 7: the natural line order */
+  if (!bank_groups(LT, bank, cls, LSLOTS, line)) /* where they do not fit: the natural line order */
     for (int s = 0; s < LSLOTS; s++)
       line[s] = (short)(s < LT ? s : -1);
   const int natural = 63 * order_wavefronts(NULL, NT, NSLOTS, 1, node_bank, NP) +
                       10 * order_wavefronts(NULL, LT, LSLOTS, NP, line_bank, NP);
   const int grouped = 63 * order_wavefronts(node, NT, NSLOTS, 1, node_bank, NP) +
                       10 * order_wavefronts(line, LT, LSLOTS, NP, line_bank, NP);
-  return grouped < natural;
+  return 4 * grouped <= 3 * natural;
 }
 
 /* Line phase: the lifting face values at both ends of the line into the element's face region
