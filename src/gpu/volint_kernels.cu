@@ -413,6 +413,18 @@ static size_t weak_line_shared_bytes(const DevData *d, int elems_per_block) {
 }
 
 template <int NP>
+using WeakLineKernel = void (*)(DevData, DevPhysics, WeakLineMats<NP>, double, double, double, bool,
+                                int, int);
+
+/* The instance of d (its flags are fixed at set-up): loading up front (update_preload) at 3 or
+ * (d.weak_line_4blocks) 4 blocks per SM, or variable by variable. Configured and launched alike. */
+template <int NP> static WeakLineKernel<NP> weak_line_instance(const DevData *d) {
+  if (!update_preload(d)) return weak_update_line_kernel<NP, false>;
+  return d->weak_line_4blocks ? weak_update_line_kernel<NP, true, 4>
+                              : weak_update_line_kernel<NP, true>;
+}
+
+template <int NP>
 static int weak_line_launch(const DevData *d, const DevPhysics *ph, double a, double b,
                             double c_stage, bool backup, VolintConfig c, cudaStream_t s,
                             bool dependent) {
@@ -426,24 +438,15 @@ static int weak_line_launch(const DevData *d, const DevPhysics *ph, double a, do
     for (int l = 0; l < NP; l++) M.Dv[i * NP + l] = h->Dvol[i * NP + l];
   }
   const int blocks = (d->n_elems + c.elems_per_block - 1) / c.elems_per_block;
-  CU_CHECK(launch_kernel(dependent,
-                         !update_preload(d)     ? weak_update_line_kernel<NP, false>
-                         : d->weak_line_4blocks ? weak_update_line_kernel<NP, true, 4>
-                                                : weak_update_line_kernel<NP, true>,
-                         dim3(blocks), dim3(c.elems_per_block * c.threads_per_elem),
+  CU_CHECK(launch_kernel(dependent, weak_line_instance<NP>(d), dim3(blocks),
+                         dim3(c.elems_per_block * c.threads_per_elem),
                          weak_line_shared_bytes(d, c.elems_per_block), s, *d, *ph, M, a, b, c_stage,
                          backup, c.elems_per_block, c.threads_per_elem));
   return HX_OK;
 }
 
 template <int NP> static int weak_line_configure(const DevData *d, int elems_per_block) {
-  CU_CHECK(cudaFuncSetAttribute(weak_update_line_kernel<NP, false>,
-                                cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                (int)weak_line_shared_bytes(d, elems_per_block)));
-  CU_CHECK(cudaFuncSetAttribute(weak_update_line_kernel<NP, true>,
-                                cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                (int)weak_line_shared_bytes(d, elems_per_block)));
-  CU_CHECK(cudaFuncSetAttribute(weak_update_line_kernel<NP, true, 4>,
+  CU_CHECK(cudaFuncSetAttribute(weak_line_instance<NP>(d),
                                 cudaFuncAttributeMaxDynamicSharedMemorySize,
                                 (int)weak_line_shared_bytes(d, elems_per_block)));
   return HX_OK;
