@@ -20,7 +20,9 @@
 # HEXDG_UPDATE_PRELOAD (the fused updates load a node's state and RK register up front),
 # HEXDG_GAUSS_LINE_PERM (the Gauss lifting kernel's bank-grouped task orders),
 # HEXDG_LAMBDA_ELEM_CONST (the time step's metric norms once per element), HEXDG_WEAK_LINE_4BLOCKS
-# (the weak line update at 64 registers, 4 blocks per SM; default at N = 5 only).
+# (the weak line update at 64 registers, 4 blocks per SM; default at N = 5 only), HEXDG_VISC_FACE
+# (the Gauss lifting kernel forms the inner sides' viscous fluxes; F: the face flux kernel from
+# the gradients), HEXDG_FACE_VF_5BLOCKS (that face flux kernel at 5 blocks per SM).
 set -u
 out=${OUT:-.}
 bash tools/device_build.sh || exit 1
@@ -31,9 +33,8 @@ if [ "${1:-}" = tests ] || [ "${1:-}" = all ]; then
   [ "${1:-}" = all ] || exit 0
 fi
 variants=(new=
-  old=HEXDG_CONST_METRICS=F,HEXDG_WEAK_LINE_SURF=F,HEXDG_LIFT_COMPACT=F,HEXDG_WEAK_LINE_VOL=F,HEXDG_GAUSS_LINE_3BLOCKS=F,HEXDG_UFACE_UPDATE=F,HEXDG_GAUSS_LINE_WSLOT=F,HEXDG_UPDATE_PRELOAD=F,HEXDG_GAUSS_LINE_PERM=F,HEXDG_LAMBDA_ELEM_CONST=F
-  natural_order=HEXDG_GAUSS_LINE_PERM=F weak_3blocks=HEXDG_WEAK_LINE_4BLOCKS=F
-  weak_4blocks=HEXDG_WEAK_LINE_4BLOCKS=T)
+  old=HEXDG_CONST_METRICS=F,HEXDG_WEAK_LINE_SURF=F,HEXDG_LIFT_COMPACT=F,HEXDG_WEAK_LINE_VOL=F,HEXDG_GAUSS_LINE_3BLOCKS=F,HEXDG_UFACE_UPDATE=F,HEXDG_GAUSS_LINE_WSLOT=F,HEXDG_UPDATE_PRELOAD=F,HEXDG_GAUSS_LINE_PERM=F,HEXDG_LAMBDA_ELEM_CONST=F,HEXDG_VISC_FACE=F
+  visc_in_face_kernel=HEXDG_VISC_FACE=F face_vf_5blocks=HEXDG_FACE_VF_5BLOCKS=T)
 if [ "${1:-}" = base ]; then
   [ -d .base-src ] || { echo "device_weak_ab.sh base: no .base-src" >&2; exit 1; }
   (cd .base-src && { [ -f build-gpu/CMakeCache.txt ] || cmake -S . -B build-gpu \

@@ -72,11 +72,6 @@ __device__ static void store_face_state(const DevData &d, int side, int slot, in
   for (int v = 0; v < HX_NVAR; v++) o[v * d.n2] = u[v];
 }
 
-__device__ static void load_face_state(const DevData &d, int side, int slot, int f, double *u) {
-  const double *o = d.U_face + ((size_t)side * 2 + slot) * HX_NVAR * d.n2 + f;
-  for (int v = 0; v < HX_NVAR; v++) u[v] = o[v * d.n2];
-}
-
 /* The states at face point f of side prolonged from U, into U_face where it is kept: the master's
  * (uL) and, unless bc, the slave's (uR). */
 __device__ static __forceinline__ void prolong_face_states(const DevData &d, const int *info,
@@ -174,13 +169,37 @@ __global__ static void face_flux_kernel(DevData d, DevPhysics ph, double c_stage
   store_face_flux(d, side, f, F);
 }
 
+/* d.visc_face: the Gauss lifting kernel formed each side's BR1 viscous flux Fv(u, q) . n at the
+ * face points (line_ends_visc: momentum and energy in rows 0..3 of the side's half of grad_face);
+ * their mean subtracted from F in subtract_viscous's order (master, then slave; Fv's density
+ * component is 0), so the same flux to the bit. 8 values read per face point instead of 24. */
+__device__ static __forceinline__ void subtract_side_viscous(const DevData &d, int side, int f,
+                                                             double *F) {
+  const double *m = d.grad_face + (size_t)side * 2 * HX_NGRAD * d.n2 + f;
+  const double *s = m + HX_NGRAD * d.n2;
+  double a[4], b[4];
+#pragma unroll
+  for (int v = 0; v < 4; v++) {
+    a[v] = m[v * d.n2];
+    b[v] = s[v * d.n2];
+  }
+#pragma unroll
+  for (int v = 0; v < 4; v++)
+    F[MOM1 + v] -= 0.5 * a[v];
+#pragma unroll
+  for (int v = 0; v < 4; v++)
+    F[MOM1 + v] -= 0.5 * b[v];
+}
+
 /* Inner and MPI sides without LES: face_flux_kernel without the boundary paths, with the Riemann
  * solver RS and the split flux SPLIT (SPLIT_NONE: the weak form) fixed at compile time. The
  * generic kernel holds the registers of every solver, split flux and boundary condition (164 at
  * sm_90, 3 blocks of 128 per SM); this one 128 (4 blocks; HLLEM and RoeEntropyFix with KG spill
- * 80 and 32 bytes to stay there). The same functions, so the same flux to the last bit. */
-template <int RS, int SPLIT>
-__global__ static void __launch_bounds__(128, 4)
+ * 80 and 32 bytes to stay there). The same functions, so the same flux to the last bit. VF: the
+ * viscous fluxes of the lifting kernel (d.visc_face, subtract_side_viscous); MINB blocks of 128
+ * per SM (5: HEXDG_FACE_VF_5BLOCKS, 96 registers). */
+template <int RS, int SPLIT, bool VF = false, int MINB = 4>
+__global__ static void __launch_bounds__(128, MINB)
     face_flux_inner_kernel(DevData d, DevPhysics ph, int first, int last) {
   pdl_trigger(); /* the fused update may stage its elements meanwhile */
   int gid = blockIdx.x * blockDim.x + threadIdx.x;
@@ -198,7 +217,10 @@ __global__ static void __launch_bounds__(128, 4)
   }
   riemann_flux(RS, SPLIT, &ph.pp, uL, uR, n, t1, t2, F);
   pdl_wait(); /* the gradients of the lifting kernel (dependent launch) */
-  if (d.viscous) subtract_viscous<false, false>(d, ph.pp, info, side, f, uL, uR, n, F);
+  if (VF)
+    subtract_side_viscous(d, side, f, F);
+  else if (d.viscous)
+    subtract_viscous<false, false>(d, ph.pp, info, side, f, uL, uR, n, F);
   store_face_flux(d, side, f, F);
 }
 
@@ -209,10 +231,16 @@ static int bc_sides_end(const DevData *d, int first, int last) {
   return d->n_bc_sides < first ? first : d->n_bc_sides > last ? last : d->n_bc_sides;
 }
 
-/* The inner kernel of a solver with a central part (riemann.h: LF, the Roe family, CH), which
- * the split flux replaces: the weak form and the split forms KG and PI. */
-template <int RS> static FaceInnerKernel face_inner_central(int split) {
-  switch (split) {
+/* The inner kernel of solver RS: the weak form's (SPLIT_NONE) where not central (HLLC, HLL, HLLE
+ * and HLLEM ignore the split flux, so it serves every form) or with d.visc_face, else that of the
+ * split flux, which replaces the central part (riemann.h: LF, the Roe family, CH): the weak form
+ * and the split forms KG and PI. */
+template <int RS> static FaceInnerKernel face_inner_of(const DevData *d, bool central) {
+  if (d->visc_face)
+    return d->face_vf_5blocks ? face_flux_inner_kernel<RS, SPLIT_NONE, true, 5>
+                              : face_flux_inner_kernel<RS, SPLIT_NONE, true, 4>;
+  if (!central) return face_flux_inner_kernel<RS, SPLIT_NONE>;
+  switch (d->split) {
   case SPLIT_NONE: return face_flux_inner_kernel<RS, SPLIT_NONE>;
   case SPLIT_KG: return face_flux_inner_kernel<RS, SPLIT_KG>;
   case SPLIT_PI: return face_flux_inner_kernel<RS, SPLIT_PI>;
@@ -221,22 +249,34 @@ template <int RS> static FaceInnerKernel face_inner_central(int split) {
 }
 
 /* The inner kernel of the case's solver and split flux; NULL where the generic kernel serves
- * (LES, the split forms SD, MO, DU and CH, HEXDG_FACE_INNER_FLUX = F). HLLC, HLL, HLLE and HLLEM
- * ignore the split flux, so their SPLIT_NONE kernel serves every form. */
+ * (LES, the split forms SD, MO, DU and CH, HEXDG_FACE_INNER_FLUX = F). */
 static FaceInnerKernel face_inner_kernel(const DevData *d) {
   if (!(d->face_inner & FACE_INNER_FLUX) || d->sgs_model != SGS_NONE) return NULL;
   switch (d->riemann) {
-  case RIEMANN_LF: return face_inner_central<RIEMANN_LF>(d->split);
-  case RIEMANN_ROE: return face_inner_central<RIEMANN_ROE>(d->split);
-  case RIEMANN_ROEL2: return face_inner_central<RIEMANN_ROEL2>(d->split);
-  case RIEMANN_ROE_ENTROPYFIX: return face_inner_central<RIEMANN_ROE_ENTROPYFIX>(d->split);
-  case RIEMANN_CH: return face_inner_central<RIEMANN_CH>(d->split);
-  case RIEMANN_HLLC: return face_flux_inner_kernel<RIEMANN_HLLC, SPLIT_NONE>;
-  case RIEMANN_HLL: return face_flux_inner_kernel<RIEMANN_HLL, SPLIT_NONE>;
-  case RIEMANN_HLLE: return face_flux_inner_kernel<RIEMANN_HLLE, SPLIT_NONE>;
-  case RIEMANN_HLLEM: return face_flux_inner_kernel<RIEMANN_HLLEM, SPLIT_NONE>;
+  case RIEMANN_LF:
+    return face_inner_of<RIEMANN_LF>(d, true);
+  case RIEMANN_ROE:
+    return face_inner_of<RIEMANN_ROE>(d, true);
+  case RIEMANN_ROEL2:
+    return face_inner_of<RIEMANN_ROEL2>(d, true);
+  case RIEMANN_ROE_ENTROPYFIX:
+    return face_inner_of<RIEMANN_ROE_ENTROPYFIX>(d, true);
+  case RIEMANN_CH:
+    return face_inner_of<RIEMANN_CH>(d, true);
+  case RIEMANN_HLLC:
+    return face_inner_of<RIEMANN_HLLC>(d, false);
+  case RIEMANN_HLL:
+    return face_inner_of<RIEMANN_HLL>(d, false);
+  case RIEMANN_HLLE:
+    return face_inner_of<RIEMANN_HLLE>(d, false);
+  case RIEMANN_HLLEM:
+    return face_inner_of<RIEMANN_HLLEM>(d, false);
   default: return NULL;
   }
+}
+
+bool face_inner_flux_serves(const DevData *d) {
+  return face_inner_kernel(d) != NULL;
 }
 
 /* The boundary sides of [first, last) in the generic kernel, the others in the inner kernel where

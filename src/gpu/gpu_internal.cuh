@@ -118,6 +118,13 @@ typedef struct {
                            * together up front (HEXDG_UPDATE_PRELOAD; F: variable by variable) */
   int weak_line_4blocks;  /* the weak line update, loading up front, at 64 registers: 4 blocks per
                            * SM instead of 3 (HEXDG_WEAK_LINE_4BLOCKS; default at np = 6 only) */
+  int visc_face;          /* the Gauss lifting line kernel forms the inner sides' BR1 viscous
+                           * fluxes Fv(u, q) . n at the face points into grad_face (4 values per
+                           * side and point instead of 12 gradients), the face flux kernel
+                           * subtracts their mean: Gauss nodes, one rank (U_face), the weak form,
+                           * no FV or LES, the inner face flux kernel (HEXDG_VISC_FACE) */
+  int face_vf_5blocks;    /* that face flux kernel at 96 registers, 5 blocks of 128 per SM
+                           * (HEXDG_FACE_VF_5BLOCKS) */
   double *Ut_visc;          /* viscous volume term [elem][var][n3] (the lifting kernel writes it
                              * beside VolInt's Ut; the surface update adds both) */
   double *grad_face; /* [side][master | slave][3][4][n2]: the lifted gradients at the face points
@@ -374,6 +381,13 @@ __device__ static __forceinline__ double face_surf(const DevData &d, int side, i
   return m ? m[CM_SIDE_SURF] : d.face_surf[(size_t)side * d.n2 + f];
 }
 
+/* The state at face point f of side kept in U_face (slot 0: the master's, 1: the slave's). */
+__device__ static __forceinline__ void load_face_state(const DevData &d, int side, int slot, int f,
+                                                       double *u) {
+  const double *o = d.U_face + ((size_t)side * 2 + slot) * HX_NVAR * d.n2 + f;
+  for (int v = 0; v < HX_NVAR; v++)
+    u[v] = o[v * d.n2];
+}
 
 /* Launchers (stream-ordered, capturable). c_stage, a, b: RK coefficients of the stage. The face
  * launchers work on the sides [first, last): all sides on one rank; with MPI the boundary and
@@ -381,6 +395,9 @@ __device__ static __forceinline__ double face_surf(const DevData &d, int side, i
 /* dependent: launched as a dependent of the lifting kernel (PDL, see launch_kernel). */
 int launch_face_flux(const DevData *d, const DevPhysics *ph, double c_stage, int first, int last,
                      cudaStream_t s, bool dependent = false);
+/* Whether the face flux kernel without boundary paths serves d's inner sides (its solver, split
+ * flux and no LES; d.visc_face needs it). */
+bool face_inner_flux_serves(const DevData *d);
 int launch_volume_integral(const DevData *d, const DevPhysics *ph, cudaStream_t s);
 int launch_face_lifting(const DevData *d, const DevPhysics *ph, double c_stage, int first,
                         int last, cudaStream_t s);

@@ -451,6 +451,12 @@ static int upload_solver(GpuSolver *g, const Solver *s, const GpuOptions *opt) {
     HX_CHECK(lifting_configure(d));
   }
   if (s->sgs) HX_CHECK(upload_eddyvisc(g, s));
+  /* the lifting kernel forms the inner sides' viscous fluxes (expected -4 % at N = 5 by the bytes
+     of grad_face: 8 values per face point read and written instead of 24) */
+  d->visc_face = d->grad_face && d->U_face && !s->fv.enabled && d->sgs_model == SGS_NONE &&
+                 d->split == SPLIT_NONE && face_inner_flux_serves(d) &&
+                 gpu_env_flag("HEXDG_VISC_FACE", true);
+  d->face_vf_5blocks = gpu_env_flag("HEXDG_FACE_VF_5BLOCKS", false);
   HX_CHECK(upload_connectivity(g, s));
   if (s->fv.enabled) HX_CHECK(upload_fv(g, s));
   if (s->fv.enabled && opt->alpha_dt && !s->mech) { /* blending: the first step's dt */

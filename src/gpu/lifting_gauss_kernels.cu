@@ -325,13 +325,60 @@ gauss_node_viscous_fluxes_w(const DevData &d, const PhysParams &pp, int e0, int 
   node_store_viscous_fluxes_prim<NP, false>(d, pp, e, n, prim, Ja, q, sl);
 }
 
+/* Line phase with d.visc_face: the gradients of the line's nodes (sl: its first node's slot 0,
+ * row apart, stride along it) interpolated to each end as line_to_face_halves does (the same
+ * sums); at an end on an inner side, that side's BR1 viscous flux Fv(u, q) . n (the state kept
+ * in U_face, the master's normal, as subtract_viscous forms it) into rows 0..3 of its half of
+ * grad_face (momentum and energy; the face flux kernel subtracts the mean of the halves), at a
+ * boundary side's end the 12 gradients as before. One end at a time: 12 gradients in registers.
+ * The empty asm after each sum keeps the compiler from hoisting the next sums' shared loads
+ * (holding all 12 NP in flight spills 1.2 KB at np = 6 in the 80-register instance). */
+template <int NP>
+__device__ static __forceinline__ void
+line_ends_visc(const DevData &d, const PhysParams &pp, int e, int dir, int line, const double *sl,
+               int row, int stride, const double *Lm, const double *Lp) {
+  constexpr int N2 = NP * NP;
+#pragma unroll
+  for (int end = 0; end < 2; end++) {
+    int side, flip, f;
+    line_end_face_point<NP>(d, e, dir, line, end, &side, &flip, &f);
+    const int slot = flip != 0;
+    double *out = d.grad_face + ((size_t)side * 2 + slot) * HX_NGRAD * N2 + f;
+    const double *L = end ? Lp : Lm;
+    double g[HX_NGRAD];
+#pragma unroll
+    for (int v = 0; v < HX_NGRAD; v++) {
+      double acc = 0.0;
+#pragma unroll
+      for (int i = 0; i < NP; i++)
+        acc += L[i] * sl[v * row + i * stride];
+      g[v] = acc;
+      asm volatile("" ::: "memory");
+    }
+    if (side < d.n_bc_sides) { /* boundary sides come first (mesh.h) */
+#pragma unroll
+      for (int v = 0; v < HX_NGRAD; v++)
+        out[v * N2] = g[v];
+      continue;
+    }
+    double u[HX_NVAR], prim[HX_NPRIM], n[3], Fv[HX_NVAR];
+    load_face_state(d, side, slot, f, u);
+    face_frame(d, side, f, n, nullptr, nullptr);
+    cons_to_prim(&pp, u, prim);
+    viscous_flux_normal(&pp, prim, g, g + HX_NLIFT, g + 2 * HX_NLIFT, n, Fv);
+#pragma unroll
+    for (int v = 0; v < 4; v++)
+      out[v * N2] = Fv[MOM1 + v];
+  }
+}
+
 /* MINB blocks of LINE_THREADS per SM. MINB = 2: up to 128 registers, and with one node per
  * thread (N <= 5) its state (phase 0) and metrics (phase 2) stay in registers for phase 4; with
  * two (N = 6, 7) phase 4 loads them again (28 registers less). MINB = 3 (d.gauss_line_3blocks):
  * 80 registers, phase 4 always loads them again (from L2 and, with constant metric terms, one
  * set per element), and 24 warps per SM instead of 16 where the shared memory allows it: the
  * kernel is latency bound (Nsight Compute at N = 3: 20 % DRAM, 60 % L1, 25 % occupancy). */
-template <int NP, bool LES, int MINB, bool WSLOT = false, bool PERM = false>
+template <int NP, bool LES, int MINB, bool WSLOT = false, bool PERM = false, bool VF = false>
 __global__ static void __launch_bounds__(LINE_THREADS, MINB)
     lifting_gauss_line_kernel(DevData d, DevPhysics ph, GaussLineMats<NP> M, int volume_grad) {
   extern __shared__ double smem[];
@@ -342,6 +389,7 @@ __global__ static void __launch_bounds__(LINE_THREADS, MINB)
   constexpr int LPASS = (EPB * 3 * N2 + LINE_THREADS - 1) / LINE_THREADS;
   static_assert(!WSLOT || (MINB == 3 && !LES), "WSLOT: the 80-register instance without LES");
   static_assert(!PERM || WSLOT, "PERM: the instance with w in the slots");
+  static_assert(!VF || !LES, "VF: no LES (d.visc_face)");
   if (d.sc->dt < 0.0) return; /* inadmissible state; dt = 0: analysis before the first step */
   const int e0 = blockIdx.x * EPB;
   const int ne = min(EPB, d.n_elems - e0);
@@ -372,10 +420,15 @@ __global__ static void __launch_bounds__(LINE_THREADS, MINB)
   if (d.grad_face) { /* the same for the whole block */
     for (int t = threadIdx.x; t < ne * 3 * N2; t += blockDim.x) {
       int dir, base, stride, le = line_task<NP>(t, &dir, &base, &stride);
-      /* the gradients of the line's nodes (slots 0..11) at its ends, into grad_face */
-      line_to_face_halves<NP, HX_NGRAD>(d, e0 + le, dir, t - le * 3 * N2 - dir * N2,
-                                        smem + (size_t)le * LINE_SLOTS * S + base, S, stride, M.Lm,
-                                        M.Lp, d.grad_face);
+      /* the gradients of the line's nodes (slots 0..11) at its ends, into grad_face (VF: the
+         inner sides' viscous fluxes from them) */
+      const int line = t - le * 3 * N2 - dir * N2;
+      const double *sl = smem + (size_t)le * LINE_SLOTS * S + base;
+      if (VF)
+        line_ends_visc<NP>(d, ph.pp, e0 + le, dir, line, sl, S, stride, M.Lm, M.Lp);
+      else
+        line_to_face_halves<NP, HX_NGRAD>(d, e0 + le, dir, line, sl, S, stride, M.Lm, M.Lp,
+                                          d.grad_face);
     }
     __syncthreads();
   }
@@ -404,6 +457,23 @@ __global__ static void __launch_bounds__(LINE_THREADS, MINB)
 
 static bool gauss_orders_ok[LINE_NP_MAX + 1];
 
+template <int NP> using GaussLineKernel = void (*)(DevData, DevPhysics, GaussLineMats<NP>, int);
+
+/* The instances without LES: 2 blocks per SM (128 registers), 3 (80), 3 with w in the slots, the
+ * last in the bank-grouped orders where perm; VF: forming the inner sides' viscous fluxes. */
+enum { GAUSS_2BLOCKS, GAUSS_3BLOCKS, GAUSS_3BLOCKS_WSLOT };
+template <int NP, bool VF> static GaussLineKernel<NP> gauss_kernel(int kind, bool perm) {
+  switch (kind) {
+  case GAUSS_3BLOCKS:
+    return lifting_gauss_line_kernel<NP, false, 3, false, false, VF>;
+  case GAUSS_3BLOCKS_WSLOT:
+    return perm ? lifting_gauss_line_kernel<NP, false, 3, true, true, VF>
+                : lifting_gauss_line_kernel<NP, false, 3, true, false, VF>;
+  default:
+    return lifting_gauss_line_kernel<NP, false, 2, false, false, VF>;
+  }
+}
+
 template <int NP> static int gauss_configure(void) {
   int bytes = (int)gauss_line_shared_bytes(NP, 0);
   static short node[GAUSS_ORDER_SLOTS], line[GAUSS_ORDER_SLOTS];
@@ -413,16 +483,17 @@ template <int NP> static int gauss_configure(void) {
     CU_CHECK(cudaMemcpyToSymbol(gauss_node_order, node, sizeof node, off));
     CU_CHECK(cudaMemcpyToSymbol(gauss_line_order, line, sizeof line, off));
   }
-  CU_CHECK(cudaFuncSetAttribute(lifting_gauss_line_kernel<NP, false, 3, true, true>,
-                                cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
-  CU_CHECK(cudaFuncSetAttribute(lifting_gauss_line_kernel<NP, false, 2>,
-                                cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
-  CU_CHECK(cudaFuncSetAttribute(lifting_gauss_line_kernel<NP, false, 3>,
-                                cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
-  CU_CHECK(cudaFuncSetAttribute(lifting_gauss_line_kernel<NP, false, 3, true>,
-                                cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
-  CU_CHECK(cudaFuncSetAttribute(lifting_gauss_line_kernel<NP, true, 2>,
-                                cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
+  const GaussLineKernel<NP> all[] = {gauss_kernel<NP, false>(GAUSS_2BLOCKS, false),
+                                     gauss_kernel<NP, false>(GAUSS_3BLOCKS, false),
+                                     gauss_kernel<NP, false>(GAUSS_3BLOCKS_WSLOT, false),
+                                     gauss_kernel<NP, false>(GAUSS_3BLOCKS_WSLOT, true),
+                                     gauss_kernel<NP, true>(GAUSS_2BLOCKS, false),
+                                     gauss_kernel<NP, true>(GAUSS_3BLOCKS, false),
+                                     gauss_kernel<NP, true>(GAUSS_3BLOCKS_WSLOT, false),
+                                     gauss_kernel<NP, true>(GAUSS_3BLOCKS_WSLOT, true),
+                                     lifting_gauss_line_kernel<NP, true, 2>};
+  for (GaussLineKernel<NP> k : all)
+    CU_CHECK(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
   return HX_OK;
 }
 
@@ -439,8 +510,6 @@ bool gauss_line_three_blocks_fit(const DevData *d) {
     return false;
   return 3 * (bytes + (size_t)reserved) <= (size_t)per_sm;
 }
-
-template <int NP> using GaussLineKernel = void (*)(DevData, DevPhysics, GaussLineMats<NP>, int);
 
 template <int NP>
 static int gauss_launch(const DevData *d, const DevPhysics *ph, int volume_grad, cudaStream_t s,
@@ -461,14 +530,12 @@ static int gauss_launch(const DevData *d, const DevPhysics *ph, int volume_grad,
   /* bank-grouped orders: in the instance that reads velocity and temperature from the slots in
      phase 4 (another order there would scatter the loads of the state) */
   const bool perm = d->gauss_line_perm && gauss_orders_ok[NP];
-  GaussLineKernel<NP> k = lifting_gauss_line_kernel<NP, false, 2>;
-  if (d->sgs_model != SGS_NONE)
-    k = lifting_gauss_line_kernel<NP, true, 2>;
-  else if (d->gauss_line_3blocks && d->gauss_line_wslot)
-    k = perm ? lifting_gauss_line_kernel<NP, false, 3, true, true>
-             : lifting_gauss_line_kernel<NP, false, 3, true>;
-  else if (d->gauss_line_3blocks)
-    k = lifting_gauss_line_kernel<NP, false, 3>;
+  const int kind = !d->gauss_line_3blocks ? GAUSS_2BLOCKS
+                   : d->gauss_line_wslot  ? GAUSS_3BLOCKS_WSLOT
+                                          : GAUSS_3BLOCKS;
+  GaussLineKernel<NP> k =
+      d->visc_face ? gauss_kernel<NP, true>(kind, perm) : gauss_kernel<NP, false>(kind, perm);
+  if (d->sgs_model != SGS_NONE) k = lifting_gauss_line_kernel<NP, true, 2>;
   CU_CHECK(launch_kernel(dependent, k, dim3(blocks), dim3(LINE_THREADS), bytes, s, *d, *ph, M,
                          volume_grad));
   return HX_OK;

@@ -132,37 +132,41 @@ static void test_gpu_runs_are_bitwise_identical(void **state) {
  * line update interpolated from the new states: the same sums, so a stale or misplaced face
  * state would show. And against the Gauss lifting kernel's natural task order instead of the
  * bank-grouped one (HEXDG_GAUSS_LINE_PERM = F; N = 5 takes it): a node or line left out or done
- * twice would show.
+ * twice would show. And against the face flux kernel forming the BR1 viscous fluxes from the face
+ * gradients itself (HEXDG_VISC_FACE = F) instead of subtracting those the Gauss lifting kernel
+ * formed at the line ends: the same functions of the same operands, so a wrong state, normal,
+ * side half or orientation would show.
  */
 static void chained_stage_bitwise(const char *N, const char *node, const char *split) {
   const char *graph[] = {N, node, split, "mu0 = 0.01", "maxIter = 30", "Backend = cuda",
                          "UseCudaGraphs = T", NULL};
   const char *nograph[] = {N, node, split, "mu0 = 0.01", "maxIter = 30", "Backend = cuda",
                            "UseCudaGraphs = F", NULL};
-  long n[6];
-  double *u[6];
+  /* the runs after the first three: each with one switch off */
+  const char *flags[] = {"HEXDG_PDL", "HEXDG_UFACE_UPDATE", "HEXDG_GAUSS_LINE_PERM",
+                         "HEXDG_VISC_FACE"};
+  enum { NF = sizeof flags / sizeof flags[0], NR = 3 + NF };
+  long n[NR];
+  double *u[NR];
   u[0] = harness_run_copy(MMS, graph, &n[0]);
   u[1] = harness_run_copy(MMS, graph, &n[1]);
   u[2] = harness_run_copy(MMS, nograph, &n[2]);
-  setenv("HEXDG_PDL", "F", 1);
-  u[3] = harness_run_copy(MMS, graph, &n[3]);
-  unsetenv("HEXDG_PDL");
-  setenv("HEXDG_UFACE_UPDATE", "F", 1);
-  u[4] = harness_run_copy(MMS, graph, &n[4]);
-  unsetenv("HEXDG_UFACE_UPDATE");
-  setenv("HEXDG_GAUSS_LINE_PERM", "F", 1);
-  u[5] = harness_run_copy(MMS, graph, &n[5]);
-  unsetenv("HEXDG_GAUSS_LINE_PERM");
-  for (int k = 0; k < 6; k++)
+  for (int f = 0; f < NF; f++) {
+    setenv(flags[f], "F", 1);
+    u[3 + f] = harness_run_copy(MMS, graph, &n[3 + f]);
+    unsetenv(flags[f]);
+  }
+  for (int k = 0; k < NR; k++)
     assert_non_null(u[k]);
-  for (int k = 1; k < 6; k++) {
+  for (int k = 1; k < NR; k++) {
     assert_int_equal(n[k], n[0]);
     assert_int_equal(memcmp(u[0], u[k], sizeof(double) * n[0]), 0);
   }
-  printf("  %s %s %s chained stage: two runs, without graphs, the two-stream stage and the face "
-         "lifting prolonging, the natural task order: bitwise identical (%ld values)\n",
+  printf("  %s %s %s chained stage: two runs, without graphs, the two-stream stage, the face "
+         "lifting prolonging, the natural task order, the viscous face fluxes in the face "
+         "kernel: bitwise identical (%ld values)\n",
          N, node, split, n[0]);
-  for (int k = 0; k < 6; k++)
+  for (int k = 0; k < NR; k++)
     free(u[k]);
 }
 
@@ -199,8 +203,9 @@ static void preload_bitwise(const char *N, const char *node, const char *split) 
 /* A straight box (constant metric terms, mesh/constmetrics.h) without a source, the weak form on
  * Gauss nodes at N = 5 (bank-grouped lifting orders, fused update loading up front): the time
  * step from the element's constant metrics formed once (HEXDG_LAMBDA_ELEM_CONST) against node by
- * node, the natural lifting order, and the weak line update at 80 registers (3 blocks per SM)
- * against 64 (its default at N = 5), bitwise; and against the CPU. */
+ * node, the natural lifting order, the weak line update at 80 registers (3 blocks per SM)
+ * against 64 (its default at N = 5), and the viscous face fluxes formed in the face kernel
+ * against the lifting kernel's, bitwise; and against the CPU. */
 static void test_straight_box_paths(void **state) {
   (void)state;
   if (!have_gpu()) skip();
@@ -221,7 +226,8 @@ static void test_straight_box_paths(void **state) {
   const char *gpu[] = {"Backend = cuda", NULL}, *cpu[] = {"Backend = cpu", NULL};
   const char *flags[][2] = {{"HEXDG_LAMBDA_ELEM_CONST", "F"},
                             {"HEXDG_GAUSS_LINE_PERM", "F"},
-                            {"HEXDG_WEAK_LINE_4BLOCKS", "F"}};
+                            {"HEXDG_WEAK_LINE_4BLOCKS", "F"},
+                            {"HEXDG_VISC_FACE", "F"}};
   const int n_flags = sizeof flags / sizeof flags[0];
   long n0, n;
   double *u0 = harness_run_copy(base, gpu, &n0);
