@@ -6,6 +6,8 @@
 #   bash tools/device_weak_ab.sh tests|bench|all|base
 # tests: the build and `ctest -L gpu` (about 190 s to build on a fresh machine, 110-300 s of
 # tests); bench: the A/B runs (about 20 s per variant) and the profile; all: both in one call;
+# TESTS (a ctest regex) limits the tests, CASES (of "3 5 6 7": weak Gauss N = 3, 5, 6, split PI
+# N = 7) the A/B cases, NCU=0 skips the profile.
 # base: also builds the hexdg of .base-src (an exported older tree, carried:
 #   rm -rf .base-src && mkdir .base-src && git archive REV | tar -x -C .base-src
 # about 150 s) and times it as variant `base` beside the others, without the profile: for
@@ -22,19 +24,23 @@
 # HEXDG_LAMBDA_ELEM_CONST (the time step's metric norms once per element), HEXDG_WEAK_LINE_4BLOCKS
 # (the weak line update at 64 registers, 4 blocks per SM; default at N = 5 only), HEXDG_VISC_FACE
 # (the Gauss lifting kernel forms the inner sides' viscous fluxes; F: the face flux kernel from
-# the gradients), HEXDG_FACE_VF_5BLOCKS (that face flux kernel at 5 blocks per SM).
+# the gradients), HEXDG_FACE_WEAK_MINB (the weak form's inner face flux kernel at 4, 5 or 6 blocks
+# per SM).
 set -u
 out=${OUT:-.}
 bash tools/device_build.sh || exit 1
 bin=build-gpu/hexdg
 if [ "${1:-}" = tests ] || [ "${1:-}" = all ]; then
-  (cd build-gpu && timeout 330 ctest -L gpu -j3 --output-on-failure >"$out/ctest_gpu.log" 2>&1)
+  (cd build-gpu && timeout 330 ctest -L gpu ${TESTS:+-R "$TESTS"} -j3 --output-on-failure \
+    >"$out/ctest_gpu.log" 2>&1)
   grep -E "tests passed|\*\*\*Failed|Timeout" "$out/ctest_gpu.log" | tail -8
   [ "${1:-}" = all ] || exit 0
 fi
 variants=(new=
   old=HEXDG_CONST_METRICS=F,HEXDG_WEAK_LINE_SURF=F,HEXDG_LIFT_COMPACT=F,HEXDG_WEAK_LINE_VOL=F,HEXDG_GAUSS_LINE_3BLOCKS=F,HEXDG_UFACE_UPDATE=F,HEXDG_GAUSS_LINE_WSLOT=F,HEXDG_UPDATE_PRELOAD=F,HEXDG_GAUSS_LINE_PERM=F,HEXDG_LAMBDA_ELEM_CONST=F,HEXDG_VISC_FACE=F
-  visc_in_face_kernel=HEXDG_VISC_FACE=F face_vf_5blocks=HEXDG_FACE_VF_5BLOCKS=T)
+  visc_in_face_kernel=HEXDG_VISC_FACE=F face_5blocks=HEXDG_FACE_WEAK_MINB=5
+  face_6blocks=HEXDG_FACE_WEAK_MINB=6 visc_in_face_kernel_5blocks=HEXDG_VISC_FACE=F,HEXDG_FACE_WEAK_MINB=5
+  visc_in_face_kernel_6blocks=HEXDG_VISC_FACE=F,HEXDG_FACE_WEAK_MINB=6)
 if [ "${1:-}" = base ]; then
   [ -d .base-src ] || { echo "device_weak_ab.sh base: no .base-src" >&2; exit 1; }
   (cd .base-src && { [ -f build-gpu/CMakeCache.txt ] || cmake -S . -B build-gpu \
@@ -51,10 +57,14 @@ ab() { # elements, then the bench options
   ELEMS=$e REPS=3 bash tools/bench_ab.sh "$bin" "$@" --backend cuda --graphs T \
     -- "${variants[@]}" | grep median
 }
-ab 40 --N 3 --node GAUSS --mu0 6.25e-4 --steps 30 --warmup 5
-ab 27 --N 5 --node GAUSS --mu0 6.25e-4 --steps 30 --warmup 5
-ab 23 --N 6 --node GAUSS --mu0 6.25e-4 --steps 30 --warmup 5
-ab 20 --N 7 --split PI --mu0 0.01 --steps 30 --warmup 5
+for c in ${CASES:-3 5 6 7}; do
+  case $c in
+  3) ab 40 --N 3 --node GAUSS --mu0 6.25e-4 --steps 30 --warmup 5 ;;
+  5) ab 27 --N 5 --node GAUSS --mu0 6.25e-4 --steps 30 --warmup 5 ;;
+  6) ab 23 --N 6 --node GAUSS --mu0 6.25e-4 --steps 30 --warmup 5 ;;
+  7) ab 20 --N 7 --split PI --mu0 0.01 --steps 30 --warmup 5 ;;
+  esac
+done
 [ "${NCU:-1}" = 1 ] || exit 0
 # the kernels of one step (N = 3 and 5, weak Gauss): durations and registers
 command -v ncu >/dev/null || exit 0

@@ -197,7 +197,7 @@ __device__ static __forceinline__ void subtract_side_viscous(const DevData &d, i
  * sm_90, 3 blocks of 128 per SM); this one 128 (4 blocks; HLLEM and RoeEntropyFix with KG spill
  * 80 and 32 bytes to stay there). The same functions, so the same flux to the last bit. VF: the
  * viscous fluxes of the lifting kernel (d.visc_face, subtract_side_viscous); MINB blocks of 128
- * per SM (5: HEXDG_FACE_VF_5BLOCKS, 96 registers). */
+ * per SM (the weak form's: d.face_weak_minb, 4, 5 or 6: 128, 96 or 80 registers). */
 template <int RS, int SPLIT, bool VF = false, int MINB = 4>
 __global__ static void __launch_bounds__(128, MINB)
     face_flux_inner_kernel(DevData d, DevPhysics ph, int first, int last) {
@@ -235,11 +235,20 @@ static int bc_sides_end(const DevData *d, int first, int last) {
  * and HLLEM ignore the split flux, so it serves every form) or with d.visc_face, else that of the
  * split flux, which replaces the central part (riemann.h: LF, the Roe family, CH): the weak form
  * and the split forms KG and PI. */
+template <int RS, bool VF> static FaceInnerKernel face_inner_weak(int minb) {
+  switch (minb) {
+  case 5:
+    return face_flux_inner_kernel<RS, SPLIT_NONE, VF, 5>;
+  case 6:
+    return face_flux_inner_kernel<RS, SPLIT_NONE, VF, 6>;
+  default:
+    return face_flux_inner_kernel<RS, SPLIT_NONE, VF, 4>;
+  }
+}
+
 template <int RS> static FaceInnerKernel face_inner_of(const DevData *d, bool central) {
-  if (d->visc_face)
-    return d->face_vf_5blocks ? face_flux_inner_kernel<RS, SPLIT_NONE, true, 5>
-                              : face_flux_inner_kernel<RS, SPLIT_NONE, true, 4>;
-  if (!central) return face_flux_inner_kernel<RS, SPLIT_NONE>;
+  if (d->visc_face) return face_inner_weak<RS, true>(d->face_weak_minb);
+  if (!central || d->split == SPLIT_NONE) return face_inner_weak<RS, false>(d->face_weak_minb);
   switch (d->split) {
   case SPLIT_NONE: return face_flux_inner_kernel<RS, SPLIT_NONE>;
   case SPLIT_KG: return face_flux_inner_kernel<RS, SPLIT_KG>;

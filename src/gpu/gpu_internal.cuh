@@ -123,8 +123,8 @@ typedef struct {
                            * side and point instead of 12 gradients), the face flux kernel
                            * subtracts their mean: Gauss nodes, one rank (U_face), the weak form,
                            * no FV or LES, the inner face flux kernel (HEXDG_VISC_FACE) */
-  int face_vf_5blocks;    /* that face flux kernel at 96 registers, 5 blocks of 128 per SM
-                           * (HEXDG_FACE_VF_5BLOCKS) */
+  int face_weak_minb;     /* blocks of 128 per SM of the weak form's inner face flux kernel: 4,
+                           * 5 or 6 (128, 96 or 80 registers; HEXDG_FACE_WEAK_MINB) */
   double *Ut_visc;          /* viscous volume term [elem][var][n3] (the lifting kernel writes it
                              * beside VolInt's Ut; the surface update adds both) */
   double *grad_face; /* [side][master | slave][3][4][n2]: the lifted gradients at the face points

@@ -325,51 +325,77 @@ gauss_node_viscous_fluxes_w(const DevData &d, const PhysParams &pp, int e0, int 
   node_store_viscous_fluxes_prim<NP, false>(d, pp, e, n, prim, Ja, q, sl);
 }
 
+/* The inner side's BR1 viscous flux Fv(u, q) . n at a line end (state u, the master's normal n,
+ * gradients g) into rows 0..3 of its half of grad_face (out): momentum and energy, as
+ * subtract_viscous forms it; the face flux kernel subtracts the mean of the halves. */
+__device__ static __forceinline__ void end_viscous_flux(const PhysParams &pp, const double *u,
+                                                        const double *n, const double *g,
+                                                        double *out, int n2) {
+  double prim[HX_NPRIM], Fv[HX_NVAR];
+  cons_to_prim(&pp, u, prim);
+  viscous_flux_normal(&pp, prim, g, g + HX_NLIFT, g + 2 * HX_NLIFT, n, Fv);
+#pragma unroll
+  for (int v = 0; v < 4; v++)
+    out[v * n2] = Fv[MOM1 + v];
+}
+
 /* Line phase with d.visc_face: the gradients of the line's nodes (sl: its first node's slot 0,
- * row apart, stride along it) interpolated to each end as line_to_face_halves does (the same
- * sums); at an end on an inner side, that side's BR1 viscous flux Fv(u, q) . n (the state kept
- * in U_face, the master's normal, as subtract_viscous forms it) into rows 0..3 of its half of
- * grad_face (momentum and energy; the face flux kernel subtracts the mean of the halves), at a
- * boundary side's end the 12 gradients as before. One end at a time: 12 gradients in registers.
- * The empty asm after each sum keeps the compiler from hoisting the next sums' shared loads
- * (holding all 12 NP in flight spills 1.2 KB at np = 6 in the 80-register instance). */
+ * row apart, stride along it) interpolated to both ends with line_to_face_halves' sums; at an
+ * end on an inner side that side's viscous flux (end_viscous_flux; the state kept in U_face), at
+ * a boundary side's end the 12 gradients as before. The plus end's 12 values wait in the face
+ * region (stash, pitch apart: dead after phase 2) while the minus end's are in registers; each
+ * end's state and normal are loaded before the work that precedes their use. */
 template <int NP>
 __device__ static __forceinline__ void
 line_ends_visc(const DevData &d, const PhysParams &pp, int e, int dir, int line, const double *sl,
-               int row, int stride, const double *Lm, const double *Lp) {
+               int row, int stride, const double *Lm, const double *Lp, double *stash, int pitch) {
   constexpr int N2 = NP * NP;
+  int side[2], flip[2], f[2];
+  double *out[2];
 #pragma unroll
   for (int end = 0; end < 2; end++) {
-    int side, flip, f;
-    line_end_face_point<NP>(d, e, dir, line, end, &side, &flip, &f);
-    const int slot = flip != 0;
-    double *out = d.grad_face + ((size_t)side * 2 + slot) * HX_NGRAD * N2 + f;
-    const double *L = end ? Lp : Lm;
-    double g[HX_NGRAD];
-#pragma unroll
-    for (int v = 0; v < HX_NGRAD; v++) {
-      double acc = 0.0;
-#pragma unroll
-      for (int i = 0; i < NP; i++)
-        acc += L[i] * sl[v * row + i * stride];
-      g[v] = acc;
-      asm volatile("" ::: "memory");
-    }
-    if (side < d.n_bc_sides) { /* boundary sides come first (mesh.h) */
-#pragma unroll
-      for (int v = 0; v < HX_NGRAD; v++)
-        out[v * N2] = g[v];
-      continue;
-    }
-    double u[HX_NVAR], prim[HX_NPRIM], n[3], Fv[HX_NVAR];
-    load_face_state(d, side, slot, f, u);
-    face_frame(d, side, f, n, nullptr, nullptr);
-    cons_to_prim(&pp, u, prim);
-    viscous_flux_normal(&pp, prim, g, g + HX_NLIFT, g + 2 * HX_NLIFT, n, Fv);
-#pragma unroll
-    for (int v = 0; v < 4; v++)
-      out[v * N2] = Fv[MOM1 + v];
+    line_end_face_point<NP>(d, e, dir, line, end, &side[end], &flip[end], &f[end]);
+    out[end] = d.grad_face + ((size_t)side[end] * 2 + (flip[end] != 0)) * HX_NGRAD * N2 + f[end];
   }
+  const bool inner0 = side[0] >= d.n_bc_sides, inner1 = side[1] >= d.n_bc_sides;
+  double u[HX_NVAR], n[3], g[HX_NGRAD];
+  if (inner0) { /* in flight during the sums */
+    load_face_state(d, side[0], flip[0] != 0, f[0], u);
+    face_frame(d, side[0], f[0], n, nullptr, nullptr);
+  }
+#pragma unroll
+  for (int v = 0; v < HX_NGRAD; v++) {
+    double in[NP], m = 0.0, p = 0.0;
+#pragma unroll
+    for (int i = 0; i < NP; i++)
+      in[i] = sl[v * row + i * stride];
+#pragma unroll
+    for (int i = 0; i < NP; i++) {
+      m += Lm[i] * in[i];
+      p += Lp[i] * in[i];
+    }
+    g[v] = m;
+    stash[v * pitch] = p;
+  }
+  if (inner0)
+    end_viscous_flux(pp, u, n, g, out[0], N2);
+  else
+#pragma unroll
+    for (int v = 0; v < HX_NGRAD; v++)
+      out[0][v * N2] = g[v];
+  if (inner1) {
+    load_face_state(d, side[1], flip[1] != 0, f[1], u);
+    face_frame(d, side[1], f[1], n, nullptr, nullptr);
+  }
+#pragma unroll
+  for (int v = 0; v < HX_NGRAD; v++)
+    g[v] = stash[v * pitch];
+  if (inner1)
+    end_viscous_flux(pp, u, n, g, out[1], N2);
+  else
+#pragma unroll
+    for (int v = 0; v < HX_NGRAD; v++)
+      out[1][v * N2] = g[v];
 }
 
 /* MINB blocks of LINE_THREADS per SM. MINB = 2: up to 128 registers, and with one node per
@@ -424,8 +450,9 @@ __global__ static void __launch_bounds__(LINE_THREADS, MINB)
          inner sides' viscous fluxes from them) */
       const int line = t - le * 3 * N2 - dir * N2;
       const double *sl = smem + (size_t)le * LINE_SLOTS * S + base;
-      if (VF)
-        line_ends_visc<NP>(d, ph.pp, e0 + le, dir, line, sl, S, stride, M.Lm, M.Lp);
+      if (VF) /* the face region (6 fv >= 36 values per line) is dead after phase 2 */
+        line_ends_visc<NP>(d, ph.pp, e0 + le, dir, line, sl, S, stride, M.Lm, M.Lp, faces + t,
+                           EPB * 3 * N2);
       else
         line_to_face_halves<NP, HX_NGRAD>(d, e0 + le, dir, line, sl, S, stride, M.Lm, M.Lp,
                                           d.grad_face);
