@@ -7,7 +7,7 @@
 # tests: the build and `ctest -L gpu` (about 190 s to build on a fresh machine, 110-300 s of
 # tests); bench: the A/B runs (about 20 s per variant) and the profile; all: both in one call;
 # TESTS (a ctest regex) limits the tests, CASES (of "3 5 6 7": weak Gauss N = 3, 5, 6, split PI
-# N = 7) the A/B cases, NCU=0 skips the profile.
+# N = 7) the A/B cases, VARIANTS (NAME=ENV[,ENV...] ...) the variants, NCU=0 skips the profile.
 # base: also builds the hexdg of .base-src (an exported older tree, carried:
 #   rm -rf .base-src && mkdir .base-src && git archive REV | tar -x -C .base-src
 # about 150 s) and times it as variant `base` beside the others, without the profile: for
@@ -41,6 +41,7 @@ variants=(new=
   visc_in_face_kernel=HEXDG_VISC_FACE=F face_5blocks=HEXDG_FACE_WEAK_MINB=5
   face_6blocks=HEXDG_FACE_WEAK_MINB=6 visc_in_face_kernel_5blocks=HEXDG_VISC_FACE=F,HEXDG_FACE_WEAK_MINB=5
   visc_in_face_kernel_6blocks=HEXDG_VISC_FACE=F,HEXDG_FACE_WEAK_MINB=6)
+[ -n "${VARIANTS:-}" ] && read -r -a variants <<<"$VARIANTS" # NAME=ENV[,ENV...] ...
 if [ "${1:-}" = base ]; then
   [ -d .base-src ] || { echo "device_weak_ab.sh base: no .base-src" >&2; exit 1; }
   (cd .base-src && { [ -f build-gpu/CMakeCache.txt ] || cmake -S . -B build-gpu \
