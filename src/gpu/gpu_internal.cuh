@@ -108,8 +108,6 @@ typedef struct {
   int gauss_line_3blocks; /* the Gauss lifting line kernel at 80 registers, 3 blocks per SM,
                            * where their shared memory fits (HEXDG_GAUSS_LINE_3BLOCKS = F: 128
                            * registers, 2 blocks) */
-  int gauss_line_4blocks; /* with w in the slots at 64 registers, 4 blocks per SM, where their
-                           * shared memory fits (HEXDG_GAUSS_LINE_4BLOCKS; 300-400 B of spill) */
   int gauss_line_wslot;   /* its viscous flux phase reads the lifting variables from shared
                            * memory instead of loading the state again (HEXDG_GAUSS_LINE_WSLOT) */
   int gauss_line_perm;    /* its node phases 2 and 4 and line phase 5 in bank-grouped task
@@ -120,8 +118,6 @@ typedef struct {
                            * together up front (HEXDG_UPDATE_PRELOAD; F: variable by variable) */
   int weak_line_4blocks;  /* the weak line update, loading up front, at 64 registers: 4 blocks per
                            * SM instead of 3 (HEXDG_WEAK_LINE_4BLOCKS; default at np = 6 only) */
-  int weak_line_layout;   /* the weak line update's slots at np = 6 in rows of 6 and planes of 39
-                           * (volint_kernels.cu; HEXDG_WEAK_LINE_LAYOUT) */
   int visc_face;          /* the Gauss lifting line kernel forms the inner sides' BR1 viscous
                            * fluxes Fv(u, q) . n at the face points into grad_face (4 values per
                            * side and point instead of 12 gradients), the face flux kernel
@@ -426,10 +422,9 @@ bool lifting_face_gradients(const DevData *d, int n_ranks);
 /* Whether the face lifting kernel keeps its prolonged states in U_face for the face flux kernel:
  * Gauss nodes with face gradients. */
 bool lifting_face_states(const DevData *d, int n_ranks);
-/* Whether nblocks blocks of the Gauss lifting line kernel fit on an SM with d's face values (3:
- * the 80-register instances, d.gauss_line_3blocks; 4: the 64-register one, d.gauss_line_4blocks).
- */
-bool gauss_line_blocks_fit(const DevData *d, int nblocks);
+/* Whether three blocks of the Gauss lifting line kernel fit on an SM with d's face values (the
+ * 80-register instance, d.gauss_line_3blocks). */
+bool gauss_line_three_blocks_fit(const DevData *d);
 /* TGV analysis: per-element sums (HX_TGV_NSUMS integrals + max vorticity) and their total. */
 int launch_tgv_sums(const DevData *d, const DevPhysics *ph, double *elem_sums, double *total,
                     cudaStream_t s);

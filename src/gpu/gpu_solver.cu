@@ -385,7 +385,6 @@ static int upload_solver(GpuSolver *g, const Solver *s, const GpuOptions *opt) {
      docs/performance.md) */
   d->weak_line_4blocks = gpu_env_flag("HEXDG_WEAK_LINE_4BLOCKS", d->np == 6);
   d->lambda_elem_const = gpu_env_flag("HEXDG_LAMBDA_ELEM_CONST", true);
-  d->weak_line_layout = gpu_env_flag("HEXDG_WEAK_LINE_LAYOUT", false);
   d->node_type = s->disc.node_type;
   d->split = s->disc.split;
   d->riemann = s->riemann;
@@ -442,9 +441,7 @@ static int upload_solver(GpuSolver *g, const Solver *s, const GpuOptions *opt) {
        and read instead of 12, and the same products */
     d->lift_compact = face_states && !s->fv.enabled && gpu_env_flag("HEXDG_LIFT_COMPACT", true);
     d->gauss_line_3blocks =
-        gpu_env_flag("HEXDG_GAUSS_LINE_3BLOCKS", true) && gauss_line_blocks_fit(d, 3);
-    d->gauss_line_4blocks =
-        gpu_env_flag("HEXDG_GAUSS_LINE_4BLOCKS", false) && gauss_line_blocks_fit(d, 4);
+        gpu_env_flag("HEXDG_GAUSS_LINE_3BLOCKS", true) && gauss_line_three_blocks_fit(d);
     d->gauss_line_wslot = gpu_env_flag("HEXDG_GAUSS_LINE_WSLOT", true);
     d->gauss_line_perm = gpu_env_flag("HEXDG_GAUSS_LINE_PERM", true);
     if (face_states)

@@ -413,7 +413,7 @@ __global__ static void __launch_bounds__(LINE_THREADS, MINB)
   constexpr bool KEEP = MINB == 2 && EPB * N3 <= LINE_THREADS;
   constexpr int NPASS = (EPB * N3 + LINE_THREADS - 1) / LINE_THREADS;
   constexpr int LPASS = (EPB * 3 * N2 + LINE_THREADS - 1) / LINE_THREADS;
-  static_assert(!WSLOT || (MINB >= 3 && !LES), "WSLOT: the 80- or 64-register instances, no LES");
+  static_assert(!WSLOT || (MINB == 3 && !LES), "WSLOT: the 80-register instance without LES");
   static_assert(!PERM || WSLOT, "PERM: the instance with w in the slots");
   static_assert(!VF || !LES, "VF: no LES (d.visc_face)");
   if (d.sc->dt < 0.0) return; /* inadmissible state; dt = 0: analysis before the first step */
@@ -486,15 +486,11 @@ static bool gauss_orders_ok[LINE_NP_MAX + 1];
 
 template <int NP> using GaussLineKernel = void (*)(DevData, DevPhysics, GaussLineMats<NP>, int);
 
-/* The instances without LES: 2 blocks per SM (128 registers), 3 (80), 3 or 4 (64) with w in the
- * slots, these in the bank-grouped orders where perm; VF: forming the inner sides' viscous
- * fluxes. */
-enum { GAUSS_2BLOCKS, GAUSS_3BLOCKS, GAUSS_3BLOCKS_WSLOT, GAUSS_4BLOCKS_WSLOT };
+/* The instances without LES: 2 blocks per SM (128 registers), 3 (80), 3 with w in the slots, the
+ * last in the bank-grouped orders where perm; VF: forming the inner sides' viscous fluxes. */
+enum { GAUSS_2BLOCKS, GAUSS_3BLOCKS, GAUSS_3BLOCKS_WSLOT };
 template <int NP, bool VF> static GaussLineKernel<NP> gauss_kernel(int kind, bool perm) {
   switch (kind) {
-  case GAUSS_4BLOCKS_WSLOT:
-    return perm ? lifting_gauss_line_kernel<NP, false, 4, true, true, VF>
-                : lifting_gauss_line_kernel<NP, false, 4, true, false, VF>;
   case GAUSS_3BLOCKS:
     return lifting_gauss_line_kernel<NP, false, 3, false, false, VF>;
   case GAUSS_3BLOCKS_WSLOT:
@@ -518,10 +514,6 @@ template <int NP> static int gauss_configure(void) {
                                      gauss_kernel<NP, false>(GAUSS_3BLOCKS, false),
                                      gauss_kernel<NP, false>(GAUSS_3BLOCKS_WSLOT, false),
                                      gauss_kernel<NP, false>(GAUSS_3BLOCKS_WSLOT, true),
-                                     gauss_kernel<NP, false>(GAUSS_4BLOCKS_WSLOT, false),
-                                     gauss_kernel<NP, false>(GAUSS_4BLOCKS_WSLOT, true),
-                                     gauss_kernel<NP, true>(GAUSS_4BLOCKS_WSLOT, false),
-                                     gauss_kernel<NP, true>(GAUSS_4BLOCKS_WSLOT, true),
                                      gauss_kernel<NP, true>(GAUSS_2BLOCKS, false),
                                      gauss_kernel<NP, true>(GAUSS_3BLOCKS, false),
                                      gauss_kernel<NP, true>(GAUSS_3BLOCKS_WSLOT, false),
@@ -532,9 +524,9 @@ template <int NP> static int gauss_configure(void) {
   return HX_OK;
 }
 
-/* Whether nblocks blocks of the kernel's shared memory fit on an SM (three not at N = 7 on an H100
- * or H200: there 80 registers would only add spills). */
-bool gauss_line_blocks_fit(const DevData *d, int nblocks) {
+/* Whether three blocks of the kernel's shared memory fit on an SM (not at N = 7 on an H100 or
+ * H200: there 80 registers would only add spills). */
+bool gauss_line_three_blocks_fit(const DevData *d) {
   const size_t bytes = gauss_line_shared_bytes(d->np, d->lift_compact);
   int dev = 0, per_sm = 0, reserved = 0;
   if (cudaGetDevice(&dev) != cudaSuccess ||
@@ -543,7 +535,7 @@ bool gauss_line_blocks_fit(const DevData *d, int nblocks) {
       cudaDeviceGetAttribute(&reserved, cudaDevAttrReservedSharedMemoryPerBlock, dev) !=
           cudaSuccess)
     return false;
-  return (size_t)nblocks * (bytes + (size_t)reserved) <= (size_t)per_sm;
+  return 3 * (bytes + (size_t)reserved) <= (size_t)per_sm;
 }
 
 template <int NP>
@@ -565,10 +557,9 @@ static int gauss_launch(const DevData *d, const DevPhysics *ph, int volume_grad,
   /* bank-grouped orders: in the instance that reads velocity and temperature from the slots in
      phase 4 (another order there would scatter the loads of the state) */
   const bool perm = d->gauss_line_perm && gauss_orders_ok[NP];
-  const int kind = !d->gauss_line_3blocks  ? GAUSS_2BLOCKS
-                   : !d->gauss_line_wslot  ? GAUSS_3BLOCKS
-                   : d->gauss_line_4blocks ? GAUSS_4BLOCKS_WSLOT
-                                           : GAUSS_3BLOCKS_WSLOT;
+  const int kind = !d->gauss_line_3blocks ? GAUSS_2BLOCKS
+                   : d->gauss_line_wslot  ? GAUSS_3BLOCKS_WSLOT
+                                          : GAUSS_3BLOCKS;
   GaussLineKernel<NP> k =
       d->visc_face ? gauss_kernel<NP, true>(kind, perm) : gauss_kernel<NP, false>(kind, perm);
   if (d->sgs_model != SGS_NONE) k = lifting_gauss_line_kernel<NP, true, 2>;

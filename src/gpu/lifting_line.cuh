@@ -52,23 +52,19 @@ __host__ __device__ constexpr int line_slot_size(int np) {
   return line_plane(np) * np;
 }
 
-/* Index of node n (0 .. np^3 - 1) in a slot of rows of r and planes of p values. */
-__host__ __device__ static inline int line_pad_rp(int np, int r, int p, int n) {
-  return n % np + r * (n / np % np) + p * (n / (np * np));
-}
-/* The same in the layout above. */
+/* Index of node n (0 .. np^3 - 1) in a slot. */
 __host__ __device__ static inline int line_pad_np(int np, int n) {
-  return line_pad_rp(np, line_row(np), line_plane(np), n);
+  return n % np + line_row(np) * (n / np % np) + line_plane(np) * (n / (np * np));
 }
 template <int NP> __device__ static inline int line_pad(int n) {
   return line_pad_np(NP, n);
 }
 
-/* First index in a slot (rows of r, planes of p values) and stride of line `line` (0 .. np^2 - 1)
- * along direction dir. */
-__host__ __device__ static inline void line_start_rp(int np, int r, int p, int dir, int line,
-                                                     int *base, int *stride) {
+/* First index in a slot and stride of line `line` (0 .. np^2 - 1) along direction dir. */
+__host__ __device__ static inline void line_start_np(int np, int dir, int line, int *base,
+                                                     int *stride) {
   const int a = line % np, b = line / np; /* the indices across the line */
+  const int r = line_row(np), p = line_plane(np);
   if (dir == 0) {
     *base = r * a + p * b;
     *stride = 1;
@@ -79,11 +75,6 @@ __host__ __device__ static inline void line_start_rp(int np, int r, int p, int d
     *base = a + r * b;
     *stride = p;
   }
-}
-/* The same in the layout above. */
-__host__ __device__ static inline void line_start_np(int np, int dir, int line, int *base,
-                                                     int *stride) {
-  line_start_rp(np, line_row(np), line_plane(np), dir, line, base, stride);
 }
 template <int NP>
 __device__ static inline void line_start(int dir, int line, int *base, int *stride) {

@@ -200,29 +200,21 @@ __global__ static void __launch_bounds__(VOLINT_THREADS, WEAK_UPDATE_MIN_BLOCKS)
  * written, 15 read and written by the lines, 15 read (45), against 15 written and 3 np x 5 + np x 3
  * + 30 + 30 of weak_update_kernel's node-wise sums and line-gathered faces (np = 4: 147). The sums
  * run in another order than the CPU's: equal to round-off. */
-/* Its slot layout: rows of R and planes of P values, lifting_line.cuh's (line_row, line_plane)
- * or at np = 6 with d.weak_line_layout rows of 6 and planes of 39: by tools/line_banks.py's
- * wavefronts per access of a block, nodes 27 -> 18 and lines 66 -> 72, in this kernel's mix
- * (35 node and 15 line accesses per node and step) 1935 -> 1710. */
-#define WEAK_ALT_NP 6
-#define WEAK_ALT_ROW 6
-#define WEAK_ALT_PLANE 39
-
 template <int NP> struct WeakLineMats {
   double Dv[NP * NP];    /* Dvol = Dhat */
   double Lm[NP], Lp[NP]; /* Lhat_minus, Lhat_plus */
   double Im[NP], Ip[NP]; /* l_i(-1), l_i(+1): interpolation to the faces */
 };
 
-template <int NP, int R, int P>
+template <int NP>
 __device__ static __forceinline__ void weak_line_stage_node(const DevData &d, const PhysParams &pp,
                                                             int e, int q, double *cache) {
-  constexpr int N2 = NP * NP, N3 = NP * N2, S = P * NP;
+  constexpr int N2 = NP * NP, N3 = NP * N2, S = line_slot_size(NP);
   double u[HX_NVAR], prim[HX_NPRIM], f[3][HX_NVAR], Ja[9];
   load_node(d, pp, e, q, u, prim);
   euler_fluxes_xyz(u, prim, f[0], f[1], f[2]);
   node_metrics<N3>(d, e, q, Ja);
-  double *c = cache + line_pad_rp(NP, R, P, q);
+  double *c = cache + line_pad<NP>(q);
 #pragma unroll
   for (int dir = 0; dir < 3; dir++)
 #pragma unroll
@@ -232,13 +224,14 @@ __device__ static __forceinline__ void weak_line_stage_node(const DevData &d, co
 }
 
 /* Line t (0 .. 3 np^2 - 1) of element e: Dhat along it and the surface terms of its two ends. */
-template <int NP, int R, int P>
-__device__ static __forceinline__ void
-weak_line_volume_surface(const DevData &d, const WeakLineMats<NP> &M, int e, int t, double *cache) {
-  constexpr int N2 = NP * NP, S = P * NP;
+template <int NP>
+__device__ static __forceinline__ void weak_line_volume_surface(const DevData &d,
+                                                                const WeakLineMats<NP> &M, int e,
+                                                                int t, double *cache) {
+  constexpr int N2 = NP * NP, S = line_slot_size(NP);
   const int dir = t / N2, line = t - dir * N2;
   int base, stride;
-  line_start_rp(NP, R, P, dir, line, &base, &stride);
+  line_start<NP>(dir, line, &base, &stride);
   const double *F[2];
   double sign[2];
 #pragma unroll
@@ -262,13 +255,12 @@ weak_line_volume_surface(const DevData &d, const WeakLineMats<NP> &M, int e, int
 
 /* MINB blocks per SM: 3 (80 registers), or 4 (64 registers, 32..60 B of spill; more warps to
  * hide the phases' latency, d.weak_line_4blocks) */
-template <int NP, bool PRE, int MINB = WEAK_UPDATE_MIN_BLOCKS, int R = line_row(NP),
-          int P = line_plane(NP)>
+template <int NP, bool PRE, int MINB = WEAK_UPDATE_MIN_BLOCKS>
 __global__ static void __launch_bounds__(VOLINT_THREADS, MINB)
     weak_update_line_kernel(DevData d, DevPhysics ph, WeakLineMats<NP> M, double a, double b,
                             double c_stage, bool backup, int elems_per_block,
                             int threads_per_elem) {
-  constexpr int N2 = NP * NP, N3 = NP * N2, S = P * NP;
+  constexpr int N2 = NP * NP, N3 = NP * N2, S = line_slot_size(NP);
   extern __shared__ double smem[];
   const double dt = d.sc->dt;
   if (!(dt > 0.0)) return; /* the whole grid */
@@ -276,21 +268,20 @@ __global__ static void __launch_bounds__(VOLINT_THREADS, MINB)
   const bool active = elem_thread(d, elems_per_block, threads_per_elem, &le, &lt, &e);
   double *cache = smem + (size_t)le * WEAK_CACHE * S;
   if (active)
-    for (int q = lt; q < N3; q += threads_per_elem)
-      weak_line_stage_node<NP, R, P>(d, ph.pp, e, q, cache);
+    for (int q = lt; q < N3; q += threads_per_elem) weak_line_stage_node<NP>(d, ph.pp, e, q, cache);
   __syncthreads();
   pdl_wait(); /* the face fluxes and Ut_visc of the kernels before (dependent launch) */
   if (backup && blockIdx.x == 0 && threadIdx.x == 0) d.sc->t_good = d.sc->t;
   if (active)
     for (int t = lt; t < 3 * N2; t += threads_per_elem)
-      weak_line_volume_surface<NP, R, P>(d, M, e, t, cache);
+      weak_line_volume_surface<NP>(d, M, e, t, cache);
   __syncthreads();
   if (active) {
 #pragma unroll 1
     for (int p = 0; p < FUSED_UPDATE_PASSES; p++) {
       const int q = lt + p * threads_per_elem;
       if (q >= N3) break;
-      double *c = cache + line_pad_rp(NP, R, P, q);
+      double *c = cache + line_pad<NP>(q);
       double acc[HX_NVAR], u_new[HX_NVAR];
 #pragma unroll
       for (int v = 0; v < HX_NVAR; v++)
@@ -311,7 +302,7 @@ __global__ static void __launch_bounds__(VOLINT_THREADS, MINB)
     for (int t = lt; t < 3 * N2; t += threads_per_elem) {
       const int dir = t / N2, line = t - dir * N2;
       int base, stride;
-      line_start_rp(NP, R, P, dir, line, &base, &stride);
+      line_start<NP>(dir, line, &base, &stride);
       line_to_face_halves<NP, HX_NVAR>(d, e, dir, line, cache + base, S, stride, M.Im, M.Ip,
                                        d.U_face);
     }
@@ -417,13 +408,8 @@ bool weak_line_update_face_states(const DevData *d) {
          weak_line_kernel_serves(d) && !d->fvg_sJ && gpu_env_flag("HEXDG_UFACE_UPDATE", true);
 }
 
-static bool weak_alt_layout(const DevData *d) {
-  return d->weak_line_layout && d->np == WEAK_ALT_NP;
-}
-
 static size_t weak_line_shared_bytes(const DevData *d, int elems_per_block) {
-  const int slot = weak_alt_layout(d) ? WEAK_ALT_PLANE * d->np : line_slot_size(d->np);
-  return sizeof(double) * WEAK_CACHE * (size_t)slot * elems_per_block;
+  return sizeof(double) * WEAK_CACHE * (size_t)line_slot_size(d->np) * elems_per_block;
 }
 
 template <int NP>
@@ -431,15 +417,9 @@ using WeakLineKernel = void (*)(DevData, DevPhysics, WeakLineMats<NP>, double, d
                                 int, int);
 
 /* The instance of d (its flags are fixed at set-up): loading up front (update_preload) at 3 or
- * (d.weak_line_4blocks) 4 blocks per SM, in either slot layout, or variable by variable.
- * Configured and launched alike. */
+ * (d.weak_line_4blocks) 4 blocks per SM, or variable by variable. Configured and launched alike. */
 template <int NP> static WeakLineKernel<NP> weak_line_instance(const DevData *d) {
   if (!update_preload(d)) return weak_update_line_kernel<NP, false>;
-  constexpr int R = NP == WEAK_ALT_NP ? WEAK_ALT_ROW : line_row(NP);
-  constexpr int P = NP == WEAK_ALT_NP ? WEAK_ALT_PLANE : line_plane(NP);
-  if (weak_alt_layout(d))
-    return d->weak_line_4blocks ? weak_update_line_kernel<NP, true, 4, R, P>
-                                : weak_update_line_kernel<NP, true, 3, R, P>;
   return d->weak_line_4blocks ? weak_update_line_kernel<NP, true, 4>
                               : weak_update_line_kernel<NP, true>;
 }
