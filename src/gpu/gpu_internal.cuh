@@ -87,6 +87,10 @@ typedef struct {
 
 #define FACE_INNER_FLUX 1 /* the face flux, with the Riemann solver and split flux fixed */
 #define FACE_INNER_LIFT 2 /* the BR1 face lifting */
+/* DevData.visc_face: where the Gauss lifting kernel forms the viscous face fluxes, per line thread
+ * (both ends) or per line end */
+#define VISC_FACE_LINE 1
+#define VISC_FACE_ENDS 2
 
 /* Everything a kernel needs, passed by value (pointers are device pointers). */
 typedef struct {
@@ -122,7 +126,8 @@ typedef struct {
                            * fluxes Fv(u, q) . n at the face points into grad_face (4 values per
                            * side and point instead of 12 gradients), the face flux kernel
                            * subtracts their mean: Gauss nodes, one rank (U_face), the weak form,
-                           * no FV or LES, the inner face flux kernel (HEXDG_VISC_FACE) */
+                           * no FV or LES, the inner face flux kernel (HEXDG_VISC_FACE): 0
+                           * none, VISC_FACE_LINE or (HEXDG_VISC_FACE_ENDS) VISC_FACE_ENDS */
   int face_weak_minb;     /* blocks of 128 per SM of the weak form's inner face flux kernel: 4,
                            * 5 or 6 (128, 96 or 80 registers; HEXDG_FACE_WEAK_MINB) */
   double *Ut_visc;          /* viscous volume term [elem][var][n3] (the lifting kernel writes it

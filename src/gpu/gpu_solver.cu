@@ -456,6 +456,8 @@ static int upload_solver(GpuSolver *g, const Solver *s, const GpuOptions *opt) {
   d->visc_face = d->grad_face && d->U_face && !s->fv.enabled && d->sgs_model == SGS_NONE &&
                  d->split == SPLIT_NONE && face_inner_flux_serves(d) &&
                  gpu_env_flag("HEXDG_VISC_FACE", true);
+  if (d->visc_face)
+    d->visc_face = gpu_env_flag("HEXDG_VISC_FACE_ENDS", false) ? VISC_FACE_ENDS : VISC_FACE_LINE;
   const char *minb = getenv("HEXDG_FACE_WEAK_MINB");
   d->face_weak_minb = minb && (atoi(minb) == 5 || atoi(minb) == 6) ? atoi(minb) : 4;
   HX_CHECK(upload_connectivity(g, s));

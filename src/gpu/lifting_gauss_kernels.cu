@@ -398,13 +398,48 @@ line_ends_visc(const DevData &d, const PhysParams &pp, int e, int dir, int line,
       out[1][v * N2] = g[v];
 }
 
+/* The same with one thread per line end (VISC_FACE_ENDS: twice the threads of a line phase, where
+ * they fit into one pass at np = 6; each reads the line's gradients, L: l_i at its end): end `end`
+ * of the line. The empty asm after each sum keeps the compiler from hoisting the next sums'
+ * shared loads; the state and normal are loaded first, in flight during the sums. */
+template <int NP>
+__device__ static __forceinline__ void line_end_visc(const DevData &d, const PhysParams &pp, int e,
+                                                     int dir, int line, int end, const double *sl,
+                                                     int row, int stride, const double *L) {
+  constexpr int N2 = NP * NP;
+  int side, flip, f;
+  line_end_face_point<NP>(d, e, dir, line, end, &side, &flip, &f);
+  double *out = d.grad_face + ((size_t)side * 2 + (flip != 0)) * HX_NGRAD * N2 + f;
+  const bool inner = side >= d.n_bc_sides;
+  double u[HX_NVAR], n[3], g[HX_NGRAD];
+  if (inner) {
+    load_face_state(d, side, flip != 0, f, u);
+    face_frame(d, side, f, n, nullptr, nullptr);
+  }
+#pragma unroll
+  for (int v = 0; v < HX_NGRAD; v++) {
+    double acc = 0.0;
+#pragma unroll
+    for (int i = 0; i < NP; i++)
+      acc += L[i] * sl[v * row + i * stride];
+    g[v] = acc;
+    asm volatile("" ::: "memory");
+  }
+  if (inner)
+    end_viscous_flux(pp, u, n, g, out, N2);
+  else
+#pragma unroll
+    for (int v = 0; v < HX_NGRAD; v++)
+      out[v * N2] = g[v];
+}
+
 /* MINB blocks of LINE_THREADS per SM. MINB = 2: up to 128 registers, and with one node per
  * thread (N <= 5) its state (phase 0) and metrics (phase 2) stay in registers for phase 4; with
  * two (N = 6, 7) phase 4 loads them again (28 registers less). MINB = 3 (d.gauss_line_3blocks):
  * 80 registers, phase 4 always loads them again (from L2 and, with constant metric terms, one
  * set per element), and 24 warps per SM instead of 16 where the shared memory allows it: the
  * kernel is latency bound (Nsight Compute at N = 3: 20 % DRAM, 60 % L1, 25 % occupancy). */
-template <int NP, bool LES, int MINB, bool WSLOT = false, bool PERM = false, bool VF = false>
+template <int NP, bool LES, int MINB, bool WSLOT = false, bool PERM = false, int VF = 0>
 __global__ static void __launch_bounds__(LINE_THREADS, MINB)
     lifting_gauss_line_kernel(DevData d, DevPhysics ph, GaussLineMats<NP> M, int volume_grad) {
   extern __shared__ double smem[];
@@ -443,14 +478,27 @@ __global__ static void __launch_bounds__(LINE_THREADS, MINB)
       gauss_node_gradient<NP, WSLOT>(d, e0, t, smem, faces, Lhat, volume_grad, Ja);
   }
   __syncthreads();
-  if (d.grad_face) { /* the same for the whole block */
+  if (VF == VISC_FACE_ENDS) {
+    for (int t = threadIdx.x; t < ne * 6 * N2; t += blockDim.x) {
+      const int end = t >= ne * 3 * N2, tl = t - end * ne * 3 * N2; /* minus ends, plus ends */
+      int dir, base, stride, le = line_task<NP>(tl, &dir, &base, &stride);
+      double L[NP];
+#pragma unroll
+      for (int i = 0; i < NP; i++)
+        L[i] = end ? M.Lp[i] : M.Lm[i];
+      line_end_visc<NP>(d, ph.pp, e0 + le, dir, tl - le * 3 * N2 - dir * N2, end,
+                        smem + (size_t)le * LINE_SLOTS * S + base, S, stride, L);
+    }
+    __syncthreads();
+  } else if (d.grad_face) { /* the same for the whole block */
     for (int t = threadIdx.x; t < ne * 3 * N2; t += blockDim.x) {
       int dir, base, stride, le = line_task<NP>(t, &dir, &base, &stride);
       /* the gradients of the line's nodes (slots 0..11) at its ends, into grad_face (VF: the
          inner sides' viscous fluxes from them) */
       const int line = t - le * 3 * N2 - dir * N2;
       const double *sl = smem + (size_t)le * LINE_SLOTS * S + base;
-      if (VF) /* the face region (6 fv >= 36 values per line) is dead after phase 2 */
+      if (VF == VISC_FACE_LINE) /* the face region (6 fv >= 36 values per line) is dead
+                                   after phase 2 */
         line_ends_visc<NP>(d, ph.pp, e0 + le, dir, line, sl, S, stride, M.Lm, M.Lp, faces + t,
                            EPB * 3 * N2);
       else
@@ -489,7 +537,7 @@ template <int NP> using GaussLineKernel = void (*)(DevData, DevPhysics, GaussLin
 /* The instances without LES: 2 blocks per SM (128 registers), 3 (80), 3 with w in the slots, the
  * last in the bank-grouped orders where perm; VF: forming the inner sides' viscous fluxes. */
 enum { GAUSS_2BLOCKS, GAUSS_3BLOCKS, GAUSS_3BLOCKS_WSLOT };
-template <int NP, bool VF> static GaussLineKernel<NP> gauss_kernel(int kind, bool perm) {
+template <int NP, int VF> static GaussLineKernel<NP> gauss_kernel(int kind, bool perm) {
   switch (kind) {
   case GAUSS_3BLOCKS:
     return lifting_gauss_line_kernel<NP, false, 3, false, false, VF>;
@@ -510,14 +558,18 @@ template <int NP> static int gauss_configure(void) {
     CU_CHECK(cudaMemcpyToSymbol(gauss_node_order, node, sizeof node, off));
     CU_CHECK(cudaMemcpyToSymbol(gauss_line_order, line, sizeof line, off));
   }
-  const GaussLineKernel<NP> all[] = {gauss_kernel<NP, false>(GAUSS_2BLOCKS, false),
-                                     gauss_kernel<NP, false>(GAUSS_3BLOCKS, false),
-                                     gauss_kernel<NP, false>(GAUSS_3BLOCKS_WSLOT, false),
-                                     gauss_kernel<NP, false>(GAUSS_3BLOCKS_WSLOT, true),
-                                     gauss_kernel<NP, true>(GAUSS_2BLOCKS, false),
-                                     gauss_kernel<NP, true>(GAUSS_3BLOCKS, false),
-                                     gauss_kernel<NP, true>(GAUSS_3BLOCKS_WSLOT, false),
-                                     gauss_kernel<NP, true>(GAUSS_3BLOCKS_WSLOT, true),
+  const GaussLineKernel<NP> all[] = {gauss_kernel<NP, 0>(GAUSS_2BLOCKS, false),
+                                     gauss_kernel<NP, 0>(GAUSS_3BLOCKS, false),
+                                     gauss_kernel<NP, 0>(GAUSS_3BLOCKS_WSLOT, false),
+                                     gauss_kernel<NP, 0>(GAUSS_3BLOCKS_WSLOT, true),
+                                     gauss_kernel<NP, VISC_FACE_LINE>(GAUSS_2BLOCKS, false),
+                                     gauss_kernel<NP, VISC_FACE_LINE>(GAUSS_3BLOCKS, false),
+                                     gauss_kernel<NP, VISC_FACE_LINE>(GAUSS_3BLOCKS_WSLOT, false),
+                                     gauss_kernel<NP, VISC_FACE_LINE>(GAUSS_3BLOCKS_WSLOT, true),
+                                     gauss_kernel<NP, VISC_FACE_ENDS>(GAUSS_2BLOCKS, false),
+                                     gauss_kernel<NP, VISC_FACE_ENDS>(GAUSS_3BLOCKS, false),
+                                     gauss_kernel<NP, VISC_FACE_ENDS>(GAUSS_3BLOCKS_WSLOT, false),
+                                     gauss_kernel<NP, VISC_FACE_ENDS>(GAUSS_3BLOCKS_WSLOT, true),
                                      lifting_gauss_line_kernel<NP, true, 2>};
   for (GaussLineKernel<NP> k : all)
     CU_CHECK(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
@@ -561,7 +613,9 @@ static int gauss_launch(const DevData *d, const DevPhysics *ph, int volume_grad,
                    : d->gauss_line_wslot  ? GAUSS_3BLOCKS_WSLOT
                                           : GAUSS_3BLOCKS;
   GaussLineKernel<NP> k =
-      d->visc_face ? gauss_kernel<NP, true>(kind, perm) : gauss_kernel<NP, false>(kind, perm);
+      d->visc_face == VISC_FACE_ENDS   ? gauss_kernel<NP, VISC_FACE_ENDS>(kind, perm)
+      : d->visc_face == VISC_FACE_LINE ? gauss_kernel<NP, VISC_FACE_LINE>(kind, perm)
+                                       : gauss_kernel<NP, 0>(kind, perm);
   if (d->sgs_model != SGS_NONE) k = lifting_gauss_line_kernel<NP, true, 2>;
   CU_CHECK(launch_kernel(dependent, k, dim3(blocks), dim3(LINE_THREADS), bytes, s, *d, *ph, M,
                          volume_grad));

@@ -204,8 +204,9 @@ static void preload_bitwise(const char *N, const char *node, const char *split) 
  * Gauss nodes at N = 5 (bank-grouped lifting orders, fused update loading up front): the time
  * step from the element's constant metrics formed once (HEXDG_LAMBDA_ELEM_CONST) against node by
  * node, the natural lifting order, the weak line update at 80 registers (3 blocks per SM)
- * against 64 (its default at N = 5), and the viscous face fluxes formed in the face kernel
- * against the lifting kernel's, bitwise; and against the CPU. */
+ * against 64 (its default at N = 5), the viscous face fluxes formed in the face kernel against
+ * the lifting kernel's, and formed by one thread per line end against one per line, bitwise; and
+ * against the CPU. */
 static void test_straight_box_paths(void **state) {
   (void)state;
   if (!have_gpu()) skip();
@@ -227,7 +228,8 @@ static void test_straight_box_paths(void **state) {
   const char *flags[][2] = {{"HEXDG_LAMBDA_ELEM_CONST", "F"},
                             {"HEXDG_GAUSS_LINE_PERM", "F"},
                             {"HEXDG_WEAK_LINE_4BLOCKS", "F"},
-                            {"HEXDG_VISC_FACE", "F"}};
+                            {"HEXDG_VISC_FACE", "F"},
+                            {"HEXDG_VISC_FACE_ENDS", "T"}};
   const int n_flags = sizeof flags / sizeof flags[0];
   long n0, n;
   double *u0 = harness_run_copy(base, gpu, &n0);
