@@ -197,7 +197,7 @@ __device__ static __forceinline__ void subtract_side_viscous(const DevData &d, i
  * sm_90, 3 blocks of 128 per SM); this one 128 (4 blocks; HLLEM and RoeEntropyFix with KG spill
  * 80 and 32 bytes to stay there). The same functions, so the same flux to the last bit. VF: the
  * viscous fluxes of the lifting kernel (d.visc_face, subtract_side_viscous); MINB blocks of 128
- * per SM (the weak form's: d.face_weak_minb, 4, 5 or 6: 128, 96 or 80 registers). */
+ * per SM (the weak form's: d.face_weak_minb, 4 or 5: 128 or 96 registers). */
 template <int RS, int SPLIT, bool VF = false, int MINB = 4>
 __global__ static void __launch_bounds__(128, MINB)
     face_flux_inner_kernel(DevData d, DevPhysics ph, int first, int last) {
@@ -236,14 +236,8 @@ static int bc_sides_end(const DevData *d, int first, int last) {
  * split flux, which replaces the central part (riemann.h: LF, the Roe family, CH): the weak form
  * and the split forms KG and PI. */
 template <int RS, bool VF> static FaceInnerKernel face_inner_weak(int minb) {
-  switch (minb) {
-  case 5:
-    return face_flux_inner_kernel<RS, SPLIT_NONE, VF, 5>;
-  case 6:
-    return face_flux_inner_kernel<RS, SPLIT_NONE, VF, 6>;
-  default:
-    return face_flux_inner_kernel<RS, SPLIT_NONE, VF, 4>;
-  }
+  return minb == 5 ? face_flux_inner_kernel<RS, SPLIT_NONE, VF, 5>
+                   : face_flux_inner_kernel<RS, SPLIT_NONE, VF, 4>;
 }
 
 template <int RS> static FaceInnerKernel face_inner_of(const DevData *d, bool central) {

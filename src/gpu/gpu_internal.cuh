@@ -128,8 +128,9 @@ typedef struct {
                            * subtracts their mean: Gauss nodes, one rank (U_face), the weak form,
                            * no FV or LES, the inner face flux kernel (HEXDG_VISC_FACE): 0
                            * none, VISC_FACE_LINE or (HEXDG_VISC_FACE_ENDS) VISC_FACE_ENDS */
-  int face_weak_minb;     /* blocks of 128 per SM of the weak form's inner face flux kernel: 4,
-                           * 5 or 6 (128, 96 or 80 registers; HEXDG_FACE_WEAK_MINB) */
+  int face_weak_minb;     /* blocks of 128 per SM of the weak form's inner face flux kernel: 4
+                           * or 5 (128 or 96 registers; HEXDG_FACE_WEAK_MINB; 5 with
+                           * visc_face) */
   double *Ut_visc;          /* viscous volume term [elem][var][n3] (the lifting kernel writes it
                              * beside VolInt's Ut; the surface update adds both) */
   double *grad_face; /* [side][master | slave][3][4][n2]: the lifted gradients at the face points

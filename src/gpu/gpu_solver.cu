@@ -451,15 +451,21 @@ static int upload_solver(GpuSolver *g, const Solver *s, const GpuOptions *opt) {
     HX_CHECK(lifting_configure(d));
   }
   if (s->sgs) HX_CHECK(upload_eddyvisc(g, s));
-  /* the lifting kernel forms the inner sides' viscous fluxes (expected -4 % at N = 5 by the bytes
-     of grad_face: 8 values per face point read and written instead of 24) */
+  /* the lifting kernel forms the inner sides' viscous fluxes (8 values per face point of grad_face
+     read and written instead of 24, the flux's arithmetic moved into the lifting kernel), with
+     the face flux kernel at 5 blocks per SM: by default where that ran faster (H200, A/B in one
+     call, docs/performance.md): N = 3 -3.7 %, N = 5 -0.9 % (one thread per line end; per line
+     +0.4 %), N = 6 -1.7 %; not measured at N = 1, 2, 4, 7 */
+  const bool vf_default = d->np == 4 || d->np == 6 || d->np == 7;
   d->visc_face = d->grad_face && d->U_face && !s->fv.enabled && d->sgs_model == SGS_NONE &&
                  d->split == SPLIT_NONE && face_inner_flux_serves(d) &&
-                 gpu_env_flag("HEXDG_VISC_FACE", true);
+                 gpu_env_flag("HEXDG_VISC_FACE", vf_default);
   if (d->visc_face)
-    d->visc_face = gpu_env_flag("HEXDG_VISC_FACE_ENDS", false) ? VISC_FACE_ENDS : VISC_FACE_LINE;
+    d->visc_face =
+        gpu_env_flag("HEXDG_VISC_FACE_ENDS", d->np == 6) ? VISC_FACE_ENDS : VISC_FACE_LINE;
   const char *minb = getenv("HEXDG_FACE_WEAK_MINB");
-  d->face_weak_minb = minb && (atoi(minb) == 5 || atoi(minb) == 6) ? atoi(minb) : 4;
+  const int minb_env = minb ? atoi(minb) : 0;
+  d->face_weak_minb = minb_env == 4 || minb_env == 5 ? minb_env : d->visc_face ? 5 : 4;
   HX_CHECK(upload_connectivity(g, s));
   if (s->fv.enabled) HX_CHECK(upload_fv(g, s));
   if (s->fv.enabled && opt->alpha_dt && !s->mech) { /* blending: the first step's dt */

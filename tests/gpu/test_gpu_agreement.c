@@ -205,7 +205,8 @@ static void preload_bitwise(const char *N, const char *node, const char *split) 
  * step from the element's constant metrics formed once (HEXDG_LAMBDA_ELEM_CONST) against node by
  * node, the natural lifting order, the weak line update at 80 registers (3 blocks per SM)
  * against 64 (its default at N = 5), the viscous face fluxes formed in the face kernel against
- * the lifting kernel's, and formed by one thread per line end against one per line, bitwise; and
+ * the lifting kernel's, formed by one thread per line (VISC_FACE_LINE) against one per line end
+ * (its default at N = 5), and the face flux kernel at 4 blocks per SM against 5, bitwise; and
  * against the CPU. */
 static void test_straight_box_paths(void **state) {
   (void)state;
@@ -225,11 +226,9 @@ static void test_straight_box_paths(void **state) {
                         "mu0 = 0.01",
                         NULL};
   const char *gpu[] = {"Backend = cuda", NULL}, *cpu[] = {"Backend = cpu", NULL};
-  const char *flags[][2] = {{"HEXDG_LAMBDA_ELEM_CONST", "F"},
-                            {"HEXDG_GAUSS_LINE_PERM", "F"},
-                            {"HEXDG_WEAK_LINE_4BLOCKS", "F"},
-                            {"HEXDG_VISC_FACE", "F"},
-                            {"HEXDG_VISC_FACE_ENDS", "T"}};
+  const char *flags[][2] = {{"HEXDG_LAMBDA_ELEM_CONST", "F"}, {"HEXDG_GAUSS_LINE_PERM", "F"},
+                            {"HEXDG_WEAK_LINE_4BLOCKS", "F"}, {"HEXDG_VISC_FACE", "F"},
+                            {"HEXDG_VISC_FACE_ENDS", "F"},    {"HEXDG_FACE_WEAK_MINB", "4"}};
   const int n_flags = sizeof flags / sizeof flags[0];
   long n0, n;
   double *u0 = harness_run_copy(base, gpu, &n0);
