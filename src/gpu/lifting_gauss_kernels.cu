@@ -325,12 +325,19 @@ gauss_node_viscous_fluxes_w(const DevData &d, const PhysParams &pp, int e0, int 
   node_store_viscous_fluxes_prim<NP, false>(d, pp, e, n, prim, Ja, q, sl);
 }
 
-/* The inner side's BR1 viscous flux Fv(u, q) . n at a line end (state u, the master's normal n,
- * gradients g) into rows 0..3 of its half of grad_face (out): momentum and energy, as
- * subtract_viscous forms it; the face flux kernel subtracts the mean of the halves. */
-__device__ static __forceinline__ void end_viscous_flux(const PhysParams &pp, const double *u,
-                                                        const double *n, const double *g,
-                                                        double *out, int n2) {
+/* What a line end writes into its side's half of grad_face (out): on an inner side the BR1 viscous
+ * flux Fv(u, q) . n (state u, the master's normal n, gradients g) in rows 0..3, momentum and
+ * energy, as subtract_viscous forms it (the face flux kernel subtracts the mean of the halves);
+ * on a boundary side the 12 gradients. */
+__device__ static __forceinline__ void end_store(const PhysParams &pp, bool inner, const double *u,
+                                                 const double *n, const double *g, double *out,
+                                                 int n2) {
+  if (!inner) {
+#pragma unroll
+    for (int v = 0; v < HX_NGRAD; v++)
+      out[v * n2] = g[v];
+    return;
+  }
   double prim[HX_NPRIM], Fv[HX_NVAR];
   cons_to_prim(&pp, u, prim);
   viscous_flux_normal(&pp, prim, g, g + HX_NLIFT, g + 2 * HX_NLIFT, n, Fv);
@@ -341,7 +348,7 @@ __device__ static __forceinline__ void end_viscous_flux(const PhysParams &pp, co
 
 /* Line phase with d.visc_face: the gradients of the line's nodes (sl: its first node's slot 0,
  * row apart, stride along it) interpolated to both ends with line_to_face_halves' sums; at an
- * end on an inner side that side's viscous flux (end_viscous_flux; the state kept in U_face), at
+ * end on an inner side that side's viscous flux (end_store; the state kept in U_face), at
  * a boundary side's end the 12 gradients as before. The plus end's 12 values wait in the face
  * region (stash, pitch apart: dead after phase 2) while the minus end's are in registers; each
  * end's state and normal are loaded before the work that precedes their use. */
@@ -365,24 +372,12 @@ line_ends_visc(const DevData &d, const PhysParams &pp, int e, int dir, int line,
   }
 #pragma unroll
   for (int v = 0; v < HX_NGRAD; v++) {
-    double in[NP], m = 0.0, p = 0.0;
-#pragma unroll
-    for (int i = 0; i < NP; i++)
-      in[i] = sl[v * row + i * stride];
-#pragma unroll
-    for (int i = 0; i < NP; i++) {
-      m += Lm[i] * in[i];
-      p += Lp[i] * in[i];
-    }
+    double m, p;
+    line_end_values<NP>(sl + v * row, stride, Lm, Lp, &m, &p);
     g[v] = m;
     stash[v * pitch] = p;
   }
-  if (inner0)
-    end_viscous_flux(pp, u, n, g, out[0], N2);
-  else
-#pragma unroll
-    for (int v = 0; v < HX_NGRAD; v++)
-      out[0][v * N2] = g[v];
+  end_store(pp, inner0, u, n, g, out[0], N2);
   if (inner1) {
     load_face_state(d, side[1], flip[1] != 0, f[1], u);
     face_frame(d, side[1], f[1], n, nullptr, nullptr);
@@ -390,12 +385,7 @@ line_ends_visc(const DevData &d, const PhysParams &pp, int e, int dir, int line,
 #pragma unroll
   for (int v = 0; v < HX_NGRAD; v++)
     g[v] = stash[v * pitch];
-  if (inner1)
-    end_viscous_flux(pp, u, n, g, out[1], N2);
-  else
-#pragma unroll
-    for (int v = 0; v < HX_NGRAD; v++)
-      out[1][v * N2] = g[v];
+  end_store(pp, inner1, u, n, g, out[1], N2);
 }
 
 /* The same with one thread per line end (VISC_FACE_ENDS: twice the threads of a line phase, where
@@ -425,12 +415,7 @@ __device__ static __forceinline__ void line_end_visc(const DevData &d, const Phy
     g[v] = acc;
     asm volatile("" ::: "memory");
   }
-  if (inner)
-    end_viscous_flux(pp, u, n, g, out, N2);
-  else
-#pragma unroll
-    for (int v = 0; v < HX_NGRAD; v++)
-      out[v * N2] = g[v];
+  end_store(pp, inner, u, n, g, out, N2);
 }
 
 /* MINB blocks of LINE_THREADS per SM. MINB = 2: up to 128 registers, and with one node per

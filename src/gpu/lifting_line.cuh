@@ -92,6 +92,25 @@ __device__ static inline int line_task(int t, int *dir, int *base, int *stride) 
   return le;
 }
 
+/* The NP values of a line (src[i stride]) interpolated to its two ends: *m = sum_i Lm[i] src_i,
+ * *p = sum_i Lp[i] src_i, summed in the order of i. */
+template <int NP>
+__device__ static __forceinline__ void line_end_values(const double *src, int stride,
+                                                       const double *Lm, const double *Lp,
+                                                       double *m, double *p) {
+  double in[NP], a = 0.0, b = 0.0;
+#pragma unroll
+  for (int i = 0; i < NP; i++)
+    in[i] = src[i * stride];
+#pragma unroll
+  for (int i = 0; i < NP; i++) {
+    a += Lm[i] * in[i];
+    b += Lp[i] * in[i];
+  }
+  *m = a;
+  *p = b;
+}
+
 /* Gauss nodes: NV rows of a line's values (row v at sl[v * row], node i at i * stride)
  * interpolated to both of its ends, l_i(-1) (Lm) and l_i(+1) (Lp), in prolong_to_face_point's
  * order, into the element's half of a face array arr[side][master | slave][NV][NP^2] in the
@@ -110,15 +129,8 @@ line_to_face_halves(const DevData &d, int e, int dir, int line, const double *sl
   }
 #pragma unroll
   for (int v = 0; v < NV; v++) {
-    double in[NP], m = 0.0, p = 0.0;
-#pragma unroll
-    for (int i = 0; i < NP; i++)
-      in[i] = sl[v * row + i * stride];
-#pragma unroll
-    for (int i = 0; i < NP; i++) {
-      m += Lm[i] * in[i];
-      p += Lp[i] * in[i];
-    }
+    double m, p;
+    line_end_values<NP>(sl + v * row, stride, Lm, Lp, &m, &p);
     out[0][v * N2] = m;
     out[1][v * N2] = p;
   }
