@@ -170,7 +170,7 @@ __global__ static void face_flux_kernel(DevData d, DevPhysics ph, double c_stage
 }
 
 /* d.visc_face: the Gauss lifting kernel formed each side's BR1 viscous flux Fv(u, q) . n at the
- * face points (line_ends_visc: momentum and energy in rows 0..3 of the side's half of grad_face);
+ * face points (end_store: momentum and energy in rows 0..3 of the side's half of grad_face);
  * their mean subtracted from F in subtract_viscous's order (master, then slave; Fv's density
  * component is 0), so the same flux to the bit. 8 values read per face point instead of 24. */
 __device__ static __forceinline__ void subtract_side_viscous(const DevData &d, int side, int f,

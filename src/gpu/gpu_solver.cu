@@ -454,8 +454,8 @@ static int upload_solver(GpuSolver *g, const Solver *s, const GpuOptions *opt) {
   /* the lifting kernel forms the inner sides' viscous fluxes (8 values per face point of grad_face
      read and written instead of 24, the flux's arithmetic moved into the lifting kernel), with
      the face flux kernel at 5 blocks per SM: by default where that ran faster (H200, A/B in one
-     call, docs/performance.md): N = 3 -3.7 %, N = 5 -0.9 % (one thread per line end; per line
-     +0.4 %), N = 6 -1.7 %; not measured at N = 1, 2, 4, 7 */
+     call, docs/performance.md): N = 3 -3.8 %, N = 5 -0.8 % (one thread per line end; one per
+     line +0.4 %), N = 6 -1.9 %; not measured at N = 1, 2, 4, 7 */
   const bool vf_default = d->np == 4 || d->np == 6 || d->np == 7;
   d->visc_face = d->grad_face && d->U_face && !s->fv.enabled && d->sgs_model == SGS_NONE &&
                  d->split == SPLIT_NONE && face_inner_flux_serves(d) &&
