@@ -231,20 +231,21 @@ static int bc_sides_end(const DevData *d, int first, int last) {
   return d->n_bc_sides < first ? first : d->n_bc_sides > last ? last : d->n_bc_sides;
 }
 
-/* The inner kernel of solver RS: the weak form's (SPLIT_NONE) where not central (HLLC, HLL, HLLE
- * and HLLEM ignore the split flux, so it serves every form) or with d.visc_face, else that of the
- * split flux, which replaces the central part (riemann.h: LF, the Roe family, CH): the weak form
- * and the split forms KG and PI. */
+/* The weak form's (SPLIT_NONE) inner kernel of solver RS at minb blocks per SM; VF: with the
+ * lifting kernel's viscous fluxes. */
 template <int RS, bool VF> static FaceInnerKernel face_inner_weak(int minb) {
   return minb == 5 ? face_flux_inner_kernel<RS, SPLIT_NONE, VF, 5>
                    : face_flux_inner_kernel<RS, SPLIT_NONE, VF, 4>;
 }
 
+/* The inner kernel of solver RS: the weak form's where not central (HLLC, HLL, HLLE and HLLEM
+ * ignore the split flux, so it serves every form), in the weak form or with d.visc_face; else that
+ * of the split flux, which replaces the central part (riemann.h: LF, the Roe family, CH): KG and
+ * PI. */
 template <int RS> static FaceInnerKernel face_inner_of(const DevData *d, bool central) {
   if (d->visc_face) return face_inner_weak<RS, true>(d->face_weak_minb);
   if (!central || d->split == SPLIT_NONE) return face_inner_weak<RS, false>(d->face_weak_minb);
   switch (d->split) {
-  case SPLIT_NONE: return face_flux_inner_kernel<RS, SPLIT_NONE>;
   case SPLIT_KG: return face_flux_inner_kernel<RS, SPLIT_KG>;
   case SPLIT_PI: return face_flux_inner_kernel<RS, SPLIT_PI>;
   default: return NULL;

@@ -360,10 +360,9 @@ line_ends_visc(const DevData &d, const PhysParams &pp, int e, int dir, int line,
   int side[2], flip[2], f[2];
   double *out[2];
 #pragma unroll
-  for (int end = 0; end < 2; end++) {
-    line_end_face_point<NP>(d, e, dir, line, end, &side[end], &flip[end], &f[end]);
-    out[end] = d.grad_face + ((size_t)side[end] * 2 + (flip[end] != 0)) * HX_NGRAD * N2 + f[end];
-  }
+  for (int end = 0; end < 2; end++)
+    out[end] = line_end_half<NP, HX_NGRAD>(d, e, dir, line, end, d.grad_face, &side[end],
+                                           &flip[end], &f[end]);
   const bool inner0 = side[0] >= d.n_bc_sides, inner1 = side[1] >= d.n_bc_sides;
   double u[HX_NVAR], n[3], g[HX_NGRAD];
   if (inner0) { /* in flight during the sums */
@@ -398,8 +397,7 @@ __device__ static __forceinline__ void line_end_visc(const DevData &d, const Phy
                                                      int row, int stride, const double *L) {
   constexpr int N2 = NP * NP;
   int side, flip, f;
-  line_end_face_point<NP>(d, e, dir, line, end, &side, &flip, &f);
-  double *out = d.grad_face + ((size_t)side * 2 + (flip != 0)) * HX_NGRAD * N2 + f;
+  double *out = line_end_half<NP, HX_NGRAD>(d, e, dir, line, end, d.grad_face, &side, &flip, &f);
   const bool inner = side >= d.n_bc_sides;
   double u[HX_NVAR], n[3], g[HX_NGRAD];
   if (inner) {

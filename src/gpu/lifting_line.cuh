@@ -111,6 +111,17 @@ __device__ static __forceinline__ void line_end_values(const double *src, int st
   *p = b;
 }
 
+/* End `end` of line `line` of element e along dir: its side, flip and face point f
+ * (line_end_face_point), and there the element's half of a face array arr[side][master |
+ * slave][NV][NP^2] (master: flip 0). */
+template <int NP, int NV>
+__device__ static __forceinline__ double *line_end_half(const DevData &d, int e, int dir, int line,
+                                                        int end, double *arr, int *side, int *flip,
+                                                        int *f) {
+  line_end_face_point<NP>(d, e, dir, line, end, side, flip, f);
+  return arr + ((size_t)*side * 2 + (*flip != 0)) * NV * NP * NP + *f;
+}
+
 /* Gauss nodes: NV rows of a line's values (row v at sl[v * row], node i at i * stride)
  * interpolated to both of its ends, l_i(-1) (Lm) and l_i(+1) (Lp), in prolong_to_face_point's
  * order, into the element's half of a face array arr[side][master | slave][NV][NP^2] in the
@@ -124,8 +135,7 @@ line_to_face_halves(const DevData &d, int e, int dir, int line, const double *sl
 #pragma unroll
   for (int end = 0; end < 2; end++) {
     int side, flip, f;
-    line_end_face_point<NP>(d, e, dir, line, end, &side, &flip, &f);
-    out[end] = arr + ((size_t)side * 2 + (flip != 0)) * NV * N2 + f;
+    out[end] = line_end_half<NP, NV>(d, e, dir, line, end, arr, &side, &flip, &f);
   }
 #pragma unroll
   for (int v = 0; v < NV; v++) {
