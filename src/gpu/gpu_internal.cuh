@@ -143,6 +143,11 @@ typedef struct {
                       * new state to its element's face points (and gpu_upload_state after a
                       * host write of U): the face lifting kernel reads it instead of prolonging
                       * (weak_line_update_face_states; HEXDG_UFACE_UPDATE = F: it prolongs) */
+  int lift_volume;   /* the Gauss lifting line kernel forms the weak form's whole volume term,
+                      * Dhat applied once per direction to the advective minus the viscous
+                      * contravariant fluxes, into Ut_visc; the weak line update then adds only
+                      * the surface terms (weak_lift_volume_possible; HEXDG_LIFT_VOLUME) */
+  int weak_surf_3blocks; /* that update at 3 blocks per SM instead of 4 (HEXDG_WEAK_SURF_3BLOCKS) */
   const double *metrics, *sJ, *elem_x;
   const double *face_nvec, *face_t1, *face_t2, *face_surf, *face_x;
   /* Constant metric terms (mesh/constmetrics.h; NULL: none, or HEXDG_CONST_METRICS = F): per
@@ -466,6 +471,9 @@ bool weak_update_possible(const DevData *d);
 /* Whether every stage's update is weak_update_line_kernel with U_face set, so that it can keep
  * U_face current (d.u_face_update). */
 bool weak_line_update_face_states(const DevData *d);
+/* Whether the lifting kernel can form the weak form's whole volume term (d.lift_volume) on one
+ * GPU. */
+bool weak_lift_volume_possible(const DevData *d);
 int launch_weak_update(const DevData *d, const DevPhysics *ph, double a, double b,
                        double c_stage, bool first_stage, cudaStream_t s, bool dependent);
 int volint_update_configure(const DevData *d, int shared_bytes);

@@ -849,6 +849,12 @@ extern "C" int gpu_solver_create(const Solver *s, const GpuOptions *opt, double 
                                                                : "one GPU, two streams",
                             &g->trace);
   if (rc == HX_OK) g->d.u_face_update = weak_line_update_face_states(&g->d);
+  if (rc == HX_OK && !g->mpi &&
+      weak_lift_volume_possible(&g->d)) { /* its update kernel's shared memory */
+    g->d.lift_volume = 1;
+    g->d.weak_surf_3blocks = gpu_env_flag("HEXDG_WEAK_SURF_3BLOCKS", false);
+    rc = volume_integral_configure(&g->d);
+  }
   if (rc == HX_OK) rc = gpu_upload_state(g, s->U, t);
   if (rc == HX_OK && g->use_graphs) rc = capture_step_graph(g);
   if (rc != HX_OK) {

@@ -16,9 +16,11 @@
  *      order of the sides as in src/dg/surfint.c; into slots 0..11 (and grad: volume_grad, or
  *      no grad_face);
  *   3. line (grad_face set): q interpolated to both ends of the line, into grad_face;
- *   4. node: the contravariant viscous fluxes from q, the state and the metrics into slots 0..14;
+ *   4. node: the contravariant viscous fluxes from q, the state and the metrics into slots 0..14
+ *      (d.lift_volume: minus the advective ones, F(u) . Ja^dir);
  *   5. line: the 1-D viscous volume integral (Dvol = Dhat), in place;
- *   6. node: Ut_visc = -(sum of the three directions).
+ *   6. node: Ut_visc = -(sum of the three directions) (d.lift_volume: the weak form's whole volume
+ *      term, Dhat being linear; the weak line update then adds the surface terms only).
  * Same arithmetic as src/dg/lifting.c up to round-off (FMA contraction, order of the sums). */
 #include "gpu/lifting_line.cuh"
 
@@ -416,13 +418,37 @@ __device__ static __forceinline__ void line_end_visc(const DevData &d, const Phy
   end_store(pp, inner, u, n, g, out, N2);
 }
 
+/* The same with the advective fluxes subtracted (d.lift_volume): the state loaded again (from L2:
+ * phase 0 read it), its primitive variables complete for the Euler fluxes. */
+template <int NP>
+__device__ static __forceinline__ void
+gauss_node_volume_fluxes(const DevData &d, const PhysParams &pp, int e0, int t, double *slots) {
+  constexpr int N2 = NP * NP, N3 = NP * N2, S = line_slot_size(NP);
+  const int le = t / N3, n = t - le * N3, e = e0 + le;
+  double *sl = slots + (size_t)le * LINE_SLOTS * S + line_pad<NP>(n);
+  const double *Ue = d.U + (size_t)e * d.nvar * N3 + n;
+  double u[HX_NVAR], q[3][HX_NLIFT], prim[HX_NPRIM], Ja[9];
+#pragma unroll
+  for (int v = 0; v < HX_NVAR; v++)
+    u[v] = Ue[v * N3];
+  node_metrics<N3>(d, e, n, Ja);
+#pragma unroll
+  for (int c = 0; c < 3; c++)
+#pragma unroll
+    for (int v = 0; v < HX_NLIFT; v++)
+      q[c][v] = sl[(c * HX_NLIFT + v) * S];
+  cons_to_prim(&pp, u, prim);
+  node_store_viscous_fluxes_prim<NP, false, true>(d, pp, e, n, prim, Ja, q, sl, u);
+}
+
 /* MINB blocks of LINE_THREADS per SM. MINB = 2: up to 128 registers, and with one node per
  * thread (N <= 5) its state (phase 0) and metrics (phase 2) stay in registers for phase 4; with
  * two (N = 6, 7) phase 4 loads them again (28 registers less). MINB = 3 (d.gauss_line_3blocks):
  * 80 registers, phase 4 always loads them again (from L2 and, with constant metric terms, one
  * set per element), and 24 warps per SM instead of 16 where the shared memory allows it: the
  * kernel is latency bound (Nsight Compute at N = 3: 20 % DRAM, 60 % L1, 25 % occupancy). */
-template <int NP, bool LES, int MINB, bool WSLOT = false, bool PERM = false, int VF = 0>
+template <int NP, bool LES, int MINB, bool WSLOT = false, bool PERM = false, int VF = 0,
+          bool ADV = false>
 __global__ static void __launch_bounds__(LINE_THREADS, MINB)
     lifting_gauss_line_kernel(DevData d, DevPhysics ph, GaussLineMats<NP> M, int volume_grad) {
   extern __shared__ double smem[];
@@ -434,6 +460,7 @@ __global__ static void __launch_bounds__(LINE_THREADS, MINB)
   static_assert(!WSLOT || (MINB == 3 && !LES), "WSLOT: the 80-register instance without LES");
   static_assert(!PERM || WSLOT, "PERM: the instance with w in the slots");
   static_assert(!VF || !LES, "VF: no LES (d.visc_face)");
+  static_assert(!ADV || WSLOT, "ADV: the instance with w in the slots (d.lift_volume)");
   if (d.sc->dt < 0.0) return; /* inadmissible state; dt = 0: analysis before the first step */
   const int e0 = blockIdx.x * EPB;
   const int ne = min(EPB, d.n_elems - e0);
@@ -458,7 +485,7 @@ __global__ static void __launch_bounds__(LINE_THREADS, MINB)
   for (int p = 0; p < NPASS; p++) {
     const int t = phase_task<PERM>(gauss_node_order[NP], p);
     if (t >= 0 && t < ne * N3)
-      gauss_node_gradient<NP, WSLOT>(d, e0, t, smem, faces, Lhat, volume_grad, Ja);
+      gauss_node_gradient<NP, WSLOT && !ADV>(d, e0, t, smem, faces, Lhat, volume_grad, Ja);
   }
   __syncthreads();
   if (VF == VISC_FACE_ENDS) {
@@ -494,7 +521,9 @@ __global__ static void __launch_bounds__(LINE_THREADS, MINB)
   for (int p = 0; p < NPASS; p++) {
     const int t = phase_task<PERM>(gauss_node_order[NP], p);
     if (t < 0 || t >= ne * N3) continue;
-    if (WSLOT) /* phase 4 from w in the slots */
+    if (ADV) /* phase 4 with the advective fluxes */
+      gauss_node_volume_fluxes<NP>(d, ph.pp, e0, t, smem);
+    else if (WSLOT) /* phase 4 from w in the slots */
       gauss_node_viscous_fluxes_w<NP>(d, ph.pp, e0, t, smem);
     else
       gauss_node_viscous_fluxes<NP, LES, !KEEP>(d, ph.pp, e0, t, smem, u, Ja);
@@ -518,13 +547,18 @@ static bool gauss_orders_ok[LINE_NP_MAX + 1];
 template <int NP> using GaussLineKernel = void (*)(DevData, DevPhysics, GaussLineMats<NP>, int);
 
 /* The instances without LES: 2 blocks per SM (128 registers), 3 (80), 3 with w in the slots, the
- * last in the bank-grouped orders where perm; VF: forming the inner sides' viscous fluxes. */
+ * last in the bank-grouped orders where perm, and there with the advective volume term where adv
+ * (d.lift_volume); VF: forming the inner sides' viscous fluxes. */
 enum { GAUSS_2BLOCKS, GAUSS_3BLOCKS, GAUSS_3BLOCKS_WSLOT };
-template <int NP, int VF> static GaussLineKernel<NP> gauss_kernel(int kind, bool perm) {
+template <int NP, int VF>
+static GaussLineKernel<NP> gauss_kernel(int kind, bool perm, bool adv = false) {
   switch (kind) {
   case GAUSS_3BLOCKS:
     return lifting_gauss_line_kernel<NP, false, 3, false, false, VF>;
   case GAUSS_3BLOCKS_WSLOT:
+    if (adv)
+      return perm ? lifting_gauss_line_kernel<NP, false, 3, true, true, VF, true>
+                  : lifting_gauss_line_kernel<NP, false, 3, true, false, VF, true>;
     return perm ? lifting_gauss_line_kernel<NP, false, 3, true, true, VF>
                 : lifting_gauss_line_kernel<NP, false, 3, true, false, VF>;
   default:
@@ -541,19 +575,26 @@ template <int NP> static int gauss_configure(void) {
     CU_CHECK(cudaMemcpyToSymbol(gauss_node_order, node, sizeof node, off));
     CU_CHECK(cudaMemcpyToSymbol(gauss_line_order, line, sizeof line, off));
   }
-  const GaussLineKernel<NP> all[] = {gauss_kernel<NP, 0>(GAUSS_2BLOCKS, false),
-                                     gauss_kernel<NP, 0>(GAUSS_3BLOCKS, false),
-                                     gauss_kernel<NP, 0>(GAUSS_3BLOCKS_WSLOT, false),
-                                     gauss_kernel<NP, 0>(GAUSS_3BLOCKS_WSLOT, true),
-                                     gauss_kernel<NP, VISC_FACE_LINE>(GAUSS_2BLOCKS, false),
-                                     gauss_kernel<NP, VISC_FACE_LINE>(GAUSS_3BLOCKS, false),
-                                     gauss_kernel<NP, VISC_FACE_LINE>(GAUSS_3BLOCKS_WSLOT, false),
-                                     gauss_kernel<NP, VISC_FACE_LINE>(GAUSS_3BLOCKS_WSLOT, true),
-                                     gauss_kernel<NP, VISC_FACE_ENDS>(GAUSS_2BLOCKS, false),
-                                     gauss_kernel<NP, VISC_FACE_ENDS>(GAUSS_3BLOCKS, false),
-                                     gauss_kernel<NP, VISC_FACE_ENDS>(GAUSS_3BLOCKS_WSLOT, false),
-                                     gauss_kernel<NP, VISC_FACE_ENDS>(GAUSS_3BLOCKS_WSLOT, true),
-                                     lifting_gauss_line_kernel<NP, true, 2>};
+  const GaussLineKernel<NP> all[] = {
+      gauss_kernel<NP, 0>(GAUSS_2BLOCKS, false),
+      gauss_kernel<NP, 0>(GAUSS_3BLOCKS, false),
+      gauss_kernel<NP, 0>(GAUSS_3BLOCKS_WSLOT, false),
+      gauss_kernel<NP, 0>(GAUSS_3BLOCKS_WSLOT, true),
+      gauss_kernel<NP, VISC_FACE_LINE>(GAUSS_2BLOCKS, false),
+      gauss_kernel<NP, VISC_FACE_LINE>(GAUSS_3BLOCKS, false),
+      gauss_kernel<NP, VISC_FACE_LINE>(GAUSS_3BLOCKS_WSLOT, false),
+      gauss_kernel<NP, VISC_FACE_LINE>(GAUSS_3BLOCKS_WSLOT, true),
+      gauss_kernel<NP, VISC_FACE_ENDS>(GAUSS_2BLOCKS, false),
+      gauss_kernel<NP, VISC_FACE_ENDS>(GAUSS_3BLOCKS, false),
+      gauss_kernel<NP, VISC_FACE_ENDS>(GAUSS_3BLOCKS_WSLOT, false),
+      gauss_kernel<NP, VISC_FACE_ENDS>(GAUSS_3BLOCKS_WSLOT, true),
+      gauss_kernel<NP, 0>(GAUSS_3BLOCKS_WSLOT, false, true),
+      gauss_kernel<NP, 0>(GAUSS_3BLOCKS_WSLOT, true, true),
+      gauss_kernel<NP, VISC_FACE_LINE>(GAUSS_3BLOCKS_WSLOT, false, true),
+      gauss_kernel<NP, VISC_FACE_LINE>(GAUSS_3BLOCKS_WSLOT, true, true),
+      gauss_kernel<NP, VISC_FACE_ENDS>(GAUSS_3BLOCKS_WSLOT, false, true),
+      gauss_kernel<NP, VISC_FACE_ENDS>(GAUSS_3BLOCKS_WSLOT, true, true),
+      lifting_gauss_line_kernel<NP, true, 2>};
   for (GaussLineKernel<NP> k : all)
     CU_CHECK(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
   return HX_OK;
@@ -595,10 +636,11 @@ static int gauss_launch(const DevData *d, const DevPhysics *ph, int volume_grad,
   const int kind = !d->gauss_line_3blocks ? GAUSS_2BLOCKS
                    : d->gauss_line_wslot  ? GAUSS_3BLOCKS_WSLOT
                                           : GAUSS_3BLOCKS;
+  const bool adv = d->lift_volume != 0; /* set only with the WSLOT kind */
   GaussLineKernel<NP> k =
-      d->visc_face == VISC_FACE_ENDS   ? gauss_kernel<NP, VISC_FACE_ENDS>(kind, perm)
-      : d->visc_face == VISC_FACE_LINE ? gauss_kernel<NP, VISC_FACE_LINE>(kind, perm)
-                                       : gauss_kernel<NP, 0>(kind, perm);
+      d->visc_face == VISC_FACE_ENDS   ? gauss_kernel<NP, VISC_FACE_ENDS>(kind, perm, adv)
+      : d->visc_face == VISC_FACE_LINE ? gauss_kernel<NP, VISC_FACE_LINE>(kind, perm, adv)
+                                       : gauss_kernel<NP, 0>(kind, perm, adv);
   if (d->sgs_model != SGS_NONE) k = lifting_gauss_line_kernel<NP, true, 2>;
   CU_CHECK(launch_kernel(dependent, k, dim3(blocks), dim3(LINE_THREADS), bytes, s, *d, *ph, M,
                          volume_grad));

@@ -14,6 +14,7 @@
 
 extern "C" {
 #include "physics/eos.h"
+#include "physics/euler.h"
 #include "physics/navierstokes.h"
 }
 
@@ -235,21 +236,25 @@ __device__ static __forceinline__ void node_gradient_from_slots(const double *Ja
 /* Node phase: the contravariant viscous fluxes g[dir][var] = Fv . Ja^dir of node n of element e
  * (primitive state prim, metrics Ja, gradients q) into its slots 0..14 (sl: the node's first
  * slot; only its owner reads and writes them in this phase). Without LES only prim's velocity and
- * temperature are read. */
-template <int NP, bool LES>
+ * temperature are read. ADV (d.lift_volume): g minus the advective flux F(u) . Ja^dir of the
+ * conservative state u (prim then complete), so that the volume integral of the slots is the
+ * weak form's whole volume term. */
+template <int NP, bool LES, bool ADV = false>
 __device__ static __forceinline__ void
 node_store_viscous_fluxes_prim(const DevData &d, const PhysParams &pp, int e, int n,
                                const double *prim, const double *Ja, const double q[3][HX_NLIFT],
-                               double *sl) {
+                               double *sl, const double *u = nullptr) {
   constexpr int S = line_slot_size(NP);
   double tau[9], cond[3];
   sgs_node_stress<LES>(d, pp, e, n, prim, q, tau, cond);
 #pragma unroll
   for (int dir = 0; dir < 3; dir++) {
-    double F[HX_NVAR];
+    double F[HX_NVAR], Fa[HX_NVAR];
     viscous_flux_from_stress(prim, tau, cond, &Ja[3 * dir], F);
+    if (ADV) euler_flux_normal(u, prim, &Ja[3 * dir], Fa);
 #pragma unroll
-    for (int v = 0; v < HX_NVAR; v++) sl[(dir * HX_NVAR + v) * S] = F[v];
+    for (int v = 0; v < HX_NVAR; v++)
+      sl[(dir * HX_NVAR + v) * S] = ADV ? F[v] - Fa[v] : F[v];
   }
 }
 

@@ -308,6 +308,75 @@ __global__ static void __launch_bounds__(VOLINT_THREADS, MINB)
     }
 }
 
+/* Shared doubles per element of weak_surface_update_line_kernel: the face fluxes of its lines
+ * [dir][end][var][np^2], then the new states in HX_NVAR slots. */
+__host__ __device__ constexpr int weak_surf_cache(int np) {
+  return 6 * HX_NVAR * np * np + HX_NVAR * line_slot_size(np);
+}
+
+/* The weak line update where the lifting kernel formed the whole volume term (d.lift_volume; in
+ * Ut_visc): one thread per element line gathers the face fluxes of its two ends (with the
+ * master-to-slave sign), each node sums the surface terms Lhat_minus(i) F- + Lhat_plus(i) F+ of
+ * its three lines from there, adds Ut_visc and updates, and the new states go to U_face as in
+ * weak_update_line_kernel. No metrics, no fluxes, no Dhat here: they moved into the lifting
+ * kernel's volume integral, which had them at hand. Lhat sits in shared memory (node-indexed). */
+template <int NP, bool PRE, int MINB>
+__global__ static void __launch_bounds__(VOLINT_THREADS, MINB)
+    weak_surface_update_line_kernel(DevData d, DevPhysics ph, WeakLineMats<NP> M, double a,
+                                    double b, double c_stage, bool backup, int elems_per_block,
+                                    int threads_per_elem) {
+  constexpr int N2 = NP * NP, N3 = NP * N2, S = line_slot_size(NP);
+  extern __shared__ double smem[];
+  const double dt = d.sc->dt;
+  if (!(dt > 0.0)) return; /* the whole grid */
+  int le, lt, e;
+  const bool active = elem_thread(d, elems_per_block, threads_per_elem, &le, &lt, &e);
+  double *Lhat = smem, *faces = smem + 2 * NP + (size_t)le * weak_surf_cache(NP);
+  double *slots = faces + 6 * HX_NVAR * N2;
+  if (threadIdx.x < 2 * NP)
+    Lhat[threadIdx.x] = threadIdx.x < NP ? M.Lm[threadIdx.x] : M.Lp[threadIdx.x - NP];
+  pdl_wait(); /* the face fluxes and the volume term of the kernels before (dependent launch) */
+  if (backup && blockIdx.x == 0 && threadIdx.x == 0) d.sc->t_good = d.sc->t;
+  if (active)
+    for (int t = lt; t < 3 * N2; t += threads_per_elem)
+      gather_line_face_fluxes(d, e, t, faces);
+  __syncthreads();
+  if (active) {
+#pragma unroll 1
+    for (int p = 0; p < FUSED_UPDATE_PASSES; p++) {
+      const int q = lt + p * threads_per_elem;
+      if (q >= N3) break;
+      const int idx[3] = {q % NP, q / NP % NP, q / N2};
+      const int line[3] = {idx[1] + NP * idx[2], idx[0] + NP * idx[2], idx[0] + NP * idx[1]};
+      double acc[HX_NVAR] = {0.0, 0.0, 0.0, 0.0, 0.0}, u_new[HX_NVAR];
+#pragma unroll
+      for (int dir = 0; dir < 3; dir++) {
+        const double wm = Lhat[idx[dir]], wp = Lhat[NP + idx[dir]];
+        const double *Fm = faces + dir * 2 * HX_NVAR * N2 + line[dir], *Fp = Fm + HX_NVAR * N2;
+#pragma unroll
+        for (int v = 0; v < HX_NVAR; v++)
+          acc[v] += wm * Fm[v * N2] + wp * Fp[v * N2];
+      }
+      update_node_from<HX_NVAR, false, false, PRE>(d, ph, a, b, c_stage, dt, backup,
+                                                   (size_t)e * N3 + q, e, acc, u_new);
+      if (d.u_face_update)
+#pragma unroll
+        for (int v = 0; v < HX_NVAR; v++)
+          slots[v * S + line_pad<NP>(q)] = u_new[v];
+    }
+  }
+  if (!d.u_face_update) return; /* the same for the whole grid */
+  __syncthreads();
+  if (active)
+    for (int t = lt; t < 3 * N2; t += threads_per_elem) {
+      const int dir = t / N2, line = t - dir * N2;
+      int base, stride;
+      line_start<NP>(dir, line, &base, &stride);
+      line_to_face_halves<NP, HX_NVAR>(d, e, dir, line, slots + base, S, stride, M.Im, M.Ip,
+                                       d.U_face);
+    }
+}
+
 template <int NP, bool PI>
 __global__ static void __launch_bounds__(VOLINT_THREADS, VOLINT_MIN_BLOCKS)
     volint_kep_kernel(DevData d, DevPhysics ph, int elems_per_block, int threads_per_elem) {
@@ -409,7 +478,20 @@ bool weak_line_update_face_states(const DevData *d) {
 }
 
 static size_t weak_line_shared_bytes(const DevData *d, int elems_per_block) {
+  if (d->lift_volume)
+    return sizeof(double) * (2 * d->np + (size_t)weak_surf_cache(d->np) * elems_per_block);
   return sizeof(double) * WEAK_CACHE * (size_t)line_slot_size(d->np) * elems_per_block;
+}
+
+/* The lifting kernel forms the whole volume term (d.lift_volume) where every stage's update is the
+ * weak line update (one GPU: the caller's; Gauss nodes, the fused stage, no FV, air: no other
+ * path adds a volume term) and the Gauss lifting line kernel serves with its instance with w in the
+ * slots (three blocks, no LES), the one with that phase. */
+bool weak_lift_volume_possible(const DevData *d) {
+  return d->viscous && !d->mech && d->split == SPLIT_NONE && volint_update_fused(d) &&
+         weak_line_kernel_serves(d) && !d->fvg_sJ && lifting_face_gradients(d, 1) &&
+         d->gauss_line_3blocks && d->gauss_line_wslot && d->sgs_model == SGS_NONE &&
+         gpu_env_flag("HEXDG_LIFT_VOLUME", true);
 }
 
 template <int NP>
@@ -417,8 +499,15 @@ using WeakLineKernel = void (*)(DevData, DevPhysics, WeakLineMats<NP>, double, d
                                 int, int);
 
 /* The instance of d (its flags are fixed at set-up): loading up front (update_preload) at 3 or
- * (d.weak_line_4blocks) 4 blocks per SM, or variable by variable. Configured and launched alike. */
+ * (d.weak_line_4blocks) 4 blocks per SM, or variable by variable; with d.lift_volume the surface
+ * kernel (4 blocks, 64 registers; HEXDG_WEAK_SURF_3BLOCKS: 3, 80). Configured and launched alike.
+ */
 template <int NP> static WeakLineKernel<NP> weak_line_instance(const DevData *d) {
+  if (d->lift_volume) {
+    if (!update_preload(d)) return weak_surface_update_line_kernel<NP, false, 4>;
+    return d->weak_surf_3blocks ? weak_surface_update_line_kernel<NP, true, 3>
+                                : weak_surface_update_line_kernel<NP, true, 4>;
+  }
   if (!update_preload(d)) return weak_update_line_kernel<NP, false>;
   return d->weak_line_4blocks ? weak_update_line_kernel<NP, true, 4>
                               : weak_update_line_kernel<NP, true>;
