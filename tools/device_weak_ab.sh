@@ -25,7 +25,10 @@
 # (the weak line update at 64 registers, 4 blocks per SM; default at N = 5 only), HEXDG_VISC_FACE
 # (the Gauss lifting kernel forms the inner sides' viscous fluxes; F: the face flux kernel from
 # the gradients; default at N = 3, 5, 6), HEXDG_VISC_FACE_ENDS (one thread per line end), and
-# HEXDG_FACE_WEAK_MINB (the weak form's inner face flux kernel at 4 or 5 blocks per SM).
+# HEXDG_FACE_WEAK_MINB (the weak form's inner face flux kernel at 4 or 5 blocks per SM),
+# HEXDG_LIFT_VOLUME (the Gauss lifting kernel forms the whole volume term; F: the weak update
+# adds the advective one) and HEXDG_WEAK_SURF_3BLOCKS (the update that then adds only the surface
+# terms at 3 blocks per SM instead of 4).
 set -u
 out=${OUT:-.}
 bash tools/device_build.sh || exit 1
@@ -37,7 +40,7 @@ if [ "${1:-}" = tests ] || [ "${1:-}" = all ]; then
   [ "${1:-}" = all ] || exit 0
 fi
 variants=(new=
-  old=HEXDG_CONST_METRICS=F,HEXDG_WEAK_LINE_SURF=F,HEXDG_LIFT_COMPACT=F,HEXDG_WEAK_LINE_VOL=F,HEXDG_GAUSS_LINE_3BLOCKS=F,HEXDG_UFACE_UPDATE=F,HEXDG_GAUSS_LINE_WSLOT=F,HEXDG_UPDATE_PRELOAD=F,HEXDG_GAUSS_LINE_PERM=F,HEXDG_LAMBDA_ELEM_CONST=F,HEXDG_VISC_FACE=F,HEXDG_FACE_WEAK_MINB=4
+  old=HEXDG_CONST_METRICS=F,HEXDG_WEAK_LINE_SURF=F,HEXDG_LIFT_COMPACT=F,HEXDG_WEAK_LINE_VOL=F,HEXDG_GAUSS_LINE_3BLOCKS=F,HEXDG_UFACE_UPDATE=F,HEXDG_GAUSS_LINE_WSLOT=F,HEXDG_UPDATE_PRELOAD=F,HEXDG_GAUSS_LINE_PERM=F,HEXDG_LAMBDA_ELEM_CONST=F,HEXDG_VISC_FACE=F,HEXDG_FACE_WEAK_MINB=4,HEXDG_LIFT_VOLUME=F
   visc_in_face_kernel=HEXDG_VISC_FACE=F,HEXDG_FACE_WEAK_MINB=4 visc_face_on=HEXDG_VISC_FACE=T
   visc_face_line=HEXDG_VISC_FACE_ENDS=F visc_face_ends=HEXDG_VISC_FACE=T,HEXDG_VISC_FACE_ENDS=T)
 [ -n "${VARIANTS:-}" ] && read -r -a variants <<<"$VARIANTS" # NAME=ENV[,ENV...] ...
