@@ -277,6 +277,17 @@ gauss_node_gradient(const DevData &d, int e0, int t, double *slots, const double
       sl[(3 * HX_NLIFT + v) * S] = w[v];
 }
 
+/* A node's gradients q[c][v] from its slots 0..11 (sl: its first slot). */
+template <int NP>
+__device__ static __forceinline__ void slot_gradients(const double *sl, double q[3][HX_NLIFT]) {
+  constexpr int S = line_slot_size(NP);
+#pragma unroll
+  for (int c = 0; c < 3; c++)
+#pragma unroll
+    for (int v = 0; v < HX_NLIFT; v++)
+      q[c][v] = sl[(c * HX_NLIFT + v) * S];
+}
+
 /* Node phase: the contravariant viscous fluxes of node task t from its gradients (slots 0..11),
  * state u and metrics Ja (LOAD: loaded here; else kept from the earlier phases), into its slots
  * 0..14. */
@@ -295,11 +306,7 @@ gauss_node_viscous_fluxes(const DevData &d, const PhysParams &pp, int e0, int t,
     for (int v = 0; v < HX_NVAR; v++)
       u[v] = Ue[v * N3];
   }
-#pragma unroll
-  for (int c = 0; c < 3; c++)
-#pragma unroll
-    for (int v = 0; v < HX_NLIFT; v++)
-      q[c][v] = sl[(c * HX_NLIFT + v) * S];
+  slot_gradients<NP>(sl, q);
   node_store_viscous_fluxes<NP, LES>(d, pp, e, n, u, Ja, q, sl);
 }
 
@@ -314,17 +321,33 @@ gauss_node_viscous_fluxes_w(const DevData &d, const PhysParams &pp, int e0, int 
   double *sl = slots + (size_t)le * LINE_SLOTS * S + line_pad<NP>(n);
   double q[3][HX_NLIFT], prim[HX_NPRIM], Ja[9];
   node_metrics<N3>(d, e, n, Ja);
-#pragma unroll
-  for (int c = 0; c < 3; c++)
-#pragma unroll
-    for (int v = 0; v < HX_NLIFT; v++)
-      q[c][v] = sl[(c * HX_NLIFT + v) * S];
+  slot_gradients<NP>(sl, q);
   prim[DENS] = prim[PRES] = 0.0; /* not read */
   prim[VEL1] = sl[(3 * HX_NLIFT + LIFT_VEL1) * S];
   prim[VEL2] = sl[(3 * HX_NLIFT + LIFT_VEL2) * S];
   prim[VEL3] = sl[(3 * HX_NLIFT + LIFT_VEL3) * S];
   prim[TEMP] = sl[(3 * HX_NLIFT + LIFT_TEMP) * S];
   node_store_viscous_fluxes_prim<NP, false>(d, pp, e, n, prim, Ja, q, sl);
+}
+
+/* Phase 4 with d.lift_volume: the viscous minus the advective contravariant fluxes of node task t
+ * into its slots 0..14, from its gradients (slots 0..11) and its state, loaded again (from L2:
+ * phase 0 read it) for the complete primitive variables of the Euler fluxes. */
+template <int NP>
+__device__ static __forceinline__ void
+gauss_node_volume_fluxes(const DevData &d, const PhysParams &pp, int e0, int t, double *slots) {
+  constexpr int N2 = NP * NP, N3 = NP * N2, S = line_slot_size(NP);
+  const int le = t / N3, n = t - le * N3, e = e0 + le;
+  double *sl = slots + (size_t)le * LINE_SLOTS * S + line_pad<NP>(n);
+  const double *Ue = d.U + (size_t)e * d.nvar * N3 + n;
+  double u[HX_NVAR], q[3][HX_NLIFT], prim[HX_NPRIM], Ja[9];
+#pragma unroll
+  for (int v = 0; v < HX_NVAR; v++)
+    u[v] = Ue[v * N3];
+  node_metrics<N3>(d, e, n, Ja);
+  slot_gradients<NP>(sl, q);
+  cons_to_prim(&pp, u, prim);
+  node_store_viscous_fluxes_prim<NP, false, true>(d, pp, e, n, prim, Ja, q, sl, u);
 }
 
 /* What a line end writes into its side's half of grad_face (out): on an inner side the BR1 viscous
@@ -416,29 +439,6 @@ __device__ static __forceinline__ void line_end_visc(const DevData &d, const Phy
     asm volatile("" ::: "memory");
   }
   end_store(pp, inner, u, n, g, out, N2);
-}
-
-/* The same with the advective fluxes subtracted (d.lift_volume): the state loaded again (from L2:
- * phase 0 read it), its primitive variables complete for the Euler fluxes. */
-template <int NP>
-__device__ static __forceinline__ void
-gauss_node_volume_fluxes(const DevData &d, const PhysParams &pp, int e0, int t, double *slots) {
-  constexpr int N2 = NP * NP, N3 = NP * N2, S = line_slot_size(NP);
-  const int le = t / N3, n = t - le * N3, e = e0 + le;
-  double *sl = slots + (size_t)le * LINE_SLOTS * S + line_pad<NP>(n);
-  const double *Ue = d.U + (size_t)e * d.nvar * N3 + n;
-  double u[HX_NVAR], q[3][HX_NLIFT], prim[HX_NPRIM], Ja[9];
-#pragma unroll
-  for (int v = 0; v < HX_NVAR; v++)
-    u[v] = Ue[v * N3];
-  node_metrics<N3>(d, e, n, Ja);
-#pragma unroll
-  for (int c = 0; c < 3; c++)
-#pragma unroll
-    for (int v = 0; v < HX_NLIFT; v++)
-      q[c][v] = sl[(c * HX_NLIFT + v) * S];
-  cons_to_prim(&pp, u, prim);
-  node_store_viscous_fluxes_prim<NP, false, true>(d, pp, e, n, prim, Ja, q, sl, u);
 }
 
 /* MINB blocks of LINE_THREADS per SM. MINB = 2: up to 128 registers, and with one node per

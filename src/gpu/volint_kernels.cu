@@ -253,6 +253,21 @@ __device__ static __forceinline__ void weak_line_volume_surface(const DevData &d
   }
 }
 
+/* The new states of element e (slots 0..4 of its slot region sl) interpolated to its face
+ * points, into U_face, one thread per line (lt: the thread's place in the element). */
+template <int NP>
+__device__ static __forceinline__ void new_states_to_faces(const DevData &d,
+                                                           const WeakLineMats<NP> &M, int e, int lt,
+                                                           int threads_per_elem, const double *sl) {
+  constexpr int N2 = NP * NP, S = line_slot_size(NP);
+  for (int t = lt; t < 3 * N2; t += threads_per_elem) {
+    const int dir = t / N2, line = t - dir * N2;
+    int base, stride;
+    line_start<NP>(dir, line, &base, &stride);
+    line_to_face_halves<NP, HX_NVAR>(d, e, dir, line, sl + base, S, stride, M.Im, M.Ip, d.U_face);
+  }
+}
+
 /* MINB blocks per SM: 3 (80 registers), or 4 (64 registers, 32..60 B of spill; more warps to
  * hide the phases' latency, d.weak_line_4blocks) */
 template <int NP, bool PRE, int MINB = WEAK_UPDATE_MIN_BLOCKS>
@@ -296,16 +311,9 @@ __global__ static void __launch_bounds__(VOLINT_THREADS, MINB)
   }
   if (!d.u_face_update) return; /* the same for the whole grid */
   __syncthreads();
-  if (active) /* the new states interpolated to the element's face points, into U_face: the
-                 face lifting and face flux kernels of the next stage read what they would have
-                 prolonged */
-    for (int t = lt; t < 3 * N2; t += threads_per_elem) {
-      const int dir = t / N2, line = t - dir * N2;
-      int base, stride;
-      line_start<NP>(dir, line, &base, &stride);
-      line_to_face_halves<NP, HX_NVAR>(d, e, dir, line, cache + base, S, stride, M.Im, M.Ip,
-                                       d.U_face);
-    }
+  if (active) /* the face lifting and face flux kernels of the next stage read what they would
+                 have prolonged */
+    new_states_to_faces<NP>(d, M, e, lt, threads_per_elem, cache);
 }
 
 /* Shared doubles per element of weak_surface_update_line_kernel: the face fluxes of its lines
@@ -367,14 +375,7 @@ __global__ static void __launch_bounds__(VOLINT_THREADS, MINB)
   }
   if (!d.u_face_update) return; /* the same for the whole grid */
   __syncthreads();
-  if (active)
-    for (int t = lt; t < 3 * N2; t += threads_per_elem) {
-      const int dir = t / N2, line = t - dir * N2;
-      int base, stride;
-      line_start<NP>(dir, line, &base, &stride);
-      line_to_face_halves<NP, HX_NVAR>(d, e, dir, line, slots + base, S, stride, M.Im, M.Ip,
-                                       d.U_face);
-    }
+  if (active) new_states_to_faces<NP>(d, M, e, lt, threads_per_elem, slots);
 }
 
 template <int NP, bool PI>
