@@ -852,7 +852,7 @@ extern "C" int gpu_solver_create(const Solver *s, const GpuOptions *opt, double 
   if (rc == HX_OK && !g->mpi &&
       weak_lift_volume_possible(&g->d)) { /* its update kernel's shared memory */
     g->d.lift_volume = 1;
-    g->d.weak_surf_3blocks = gpu_env_flag("HEXDG_WEAK_SURF_3BLOCKS", false);
+    g->d.weak_surf_3blocks = gpu_env_flag("HEXDG_WEAK_SURF_3BLOCKS", true);
     rc = volume_integral_configure(&g->d);
   }
   if (rc == HX_OK) rc = gpu_upload_state(g, s->U, t);
