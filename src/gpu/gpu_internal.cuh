@@ -131,8 +131,9 @@ typedef struct {
   int face_weak_minb;     /* blocks of 128 per SM of the weak form's inner face flux kernel: 4
                            * or 5 (128 or 96 registers; HEXDG_FACE_WEAK_MINB; 5 with
                            * visc_face) */
-  double *Ut_visc;          /* viscous volume term [elem][var][n3] (the lifting kernel writes it
-                             * beside VolInt's Ut; the surface update adds both) */
+  double *Ut_visc;        /* viscous volume term [elem][var][n3] (the lifting kernel writes it
+                           * beside VolInt's Ut; the surface update adds both); with lift_volume
+                           * the weak form's whole volume term */
   double *grad_face; /* [side][master | slave][3][4][n2]: the lifted gradients at the face points
                       * in the master's orientation, written by the lifting kernel for the face
                       * kernel (lifting_face_gradients); NULL: the face kernel prolongs grad */

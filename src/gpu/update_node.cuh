@@ -117,7 +117,7 @@ __device__ static __forceinline__ void gather_line_face_fluxes(const DevData &d,
 
 /* The update of one node from its advective volume term acc (overwritten). faces: its element's
  * face fluxes from gather_line_face_fluxes (air only); NULL: each node gathers its own. SURF =
- * false: acc holds the surface terms already (weak_update_line_kernel). PRE (NV > 0, no source
+ * false: acc holds the surface terms already (the weak line updates). PRE (NV > 0, no source
  * term; update_preload): the node's state and RK register are loaded together before the update
  * loop, so that their latencies overlap; loaded in the update loop, each load follows the stores
  * of the variable before (U and k may alias for the compiler) and waits for them. (With the
