@@ -148,7 +148,8 @@ typedef struct {
                       * Dhat applied once per direction to the advective minus the viscous
                       * contravariant fluxes, into Ut_visc; the weak line update then adds only
                       * the surface terms (weak_lift_volume_possible; HEXDG_LIFT_VOLUME) */
-  int weak_surf_3blocks; /* that update at 3 blocks per SM instead of 4 (HEXDG_WEAK_SURF_3BLOCKS) */
+  int weak_surf_3blocks; /* that update, loading up front, at 3 blocks per SM instead of 4
+                          * (HEXDG_WEAK_SURF_3BLOCKS, default) */
   const double *metrics, *sJ, *elem_x;
   const double *face_nvec, *face_t1, *face_t2, *face_surf, *face_x;
   /* Constant metric terms (mesh/constmetrics.h; NULL: none, or HEXDG_CONST_METRICS = F): per

@@ -290,8 +290,8 @@ __device__ static __forceinline__ void slot_gradients(const double *sl, double q
 
 /* Node phase: the contravariant viscous fluxes of node task t from its gradients (slots 0..11),
  * state u and metrics Ja (LOAD: loaded here; else kept from the earlier phases), into its slots
- * 0..14. */
-template <int NP, bool LES, bool LOAD>
+ * 0..14. ADV (d.lift_volume): minus the advective fluxes (node_store_viscous_fluxes_prim). */
+template <int NP, bool LES, bool LOAD, bool ADV = false>
 __device__ static __forceinline__ void
 gauss_node_viscous_fluxes(const DevData &d, const PhysParams &pp, int e0, int t, double *slots,
                           double u[HX_NVAR], double Ja[9]) {
@@ -307,7 +307,7 @@ gauss_node_viscous_fluxes(const DevData &d, const PhysParams &pp, int e0, int t,
       u[v] = Ue[v * N3];
   }
   slot_gradients<NP>(sl, q);
-  node_store_viscous_fluxes<NP, LES>(d, pp, e, n, u, Ja, q, sl);
+  node_store_viscous_fluxes<NP, LES, ADV>(d, pp, e, n, u, Ja, q, sl);
 }
 
 /* The same without LES from the lifting variables that gauss_node_gradient<NP, true> left in
@@ -328,26 +328,6 @@ gauss_node_viscous_fluxes_w(const DevData &d, const PhysParams &pp, int e0, int 
   prim[VEL3] = sl[(3 * HX_NLIFT + LIFT_VEL3) * S];
   prim[TEMP] = sl[(3 * HX_NLIFT + LIFT_TEMP) * S];
   node_store_viscous_fluxes_prim<NP, false>(d, pp, e, n, prim, Ja, q, sl);
-}
-
-/* Phase 4 with d.lift_volume: the viscous minus the advective contravariant fluxes of node task t
- * into its slots 0..14, from its gradients (slots 0..11) and its state, loaded again (from L2:
- * phase 0 read it) for the complete primitive variables of the Euler fluxes. */
-template <int NP>
-__device__ static __forceinline__ void
-gauss_node_volume_fluxes(const DevData &d, const PhysParams &pp, int e0, int t, double *slots) {
-  constexpr int N2 = NP * NP, N3 = NP * N2, S = line_slot_size(NP);
-  const int le = t / N3, n = t - le * N3, e = e0 + le;
-  double *sl = slots + (size_t)le * LINE_SLOTS * S + line_pad<NP>(n);
-  const double *Ue = d.U + (size_t)e * d.nvar * N3 + n;
-  double u[HX_NVAR], q[3][HX_NLIFT], prim[HX_NPRIM], Ja[9];
-#pragma unroll
-  for (int v = 0; v < HX_NVAR; v++)
-    u[v] = Ue[v * N3];
-  node_metrics<N3>(d, e, n, Ja);
-  slot_gradients<NP>(sl, q);
-  cons_to_prim(&pp, u, prim);
-  node_store_viscous_fluxes_prim<NP, false, true>(d, pp, e, n, prim, Ja, q, sl, u);
 }
 
 /* What a line end writes into its side's half of grad_face (out): on an inner side the BR1 viscous
@@ -521,8 +501,9 @@ __global__ static void __launch_bounds__(LINE_THREADS, MINB)
   for (int p = 0; p < NPASS; p++) {
     const int t = phase_task<PERM>(gauss_node_order[NP], p);
     if (t < 0 || t >= ne * N3) continue;
-    if (ADV) /* phase 4 with the advective fluxes */
-      gauss_node_volume_fluxes<NP>(d, ph.pp, e0, t, smem);
+    if (ADV) /* phase 4 with the advective fluxes, the state loaded again (from L2: phase 0
+                read it) */
+      gauss_node_viscous_fluxes<NP, false, true, true>(d, ph.pp, e0, t, smem, u, Ja);
     else if (WSLOT) /* phase 4 from w in the slots */
       gauss_node_viscous_fluxes_w<NP>(d, ph.pp, e0, t, smem);
     else

@@ -259,13 +259,13 @@ node_store_viscous_fluxes_prim(const DevData &d, const PhysParams &pp, int e, in
 }
 
 /* The same from the conservative state u. */
-template <int NP, bool LES>
+template <int NP, bool LES, bool ADV = false>
 __device__ static __forceinline__ void
 node_store_viscous_fluxes(const DevData &d, const PhysParams &pp, int e, int n, const double *u,
                           const double *Ja, const double q[3][HX_NLIFT], double *sl) {
   double prim[HX_NPRIM];
   cons_to_prim(&pp, u, prim);
-  node_store_viscous_fluxes_prim<NP, LES>(d, pp, e, n, prim, Ja, q, sl);
+  node_store_viscous_fluxes_prim<NP, LES, ADV>(d, pp, e, n, prim, Ja, q, sl, u);
 }
 
 /* Line phase: the 1-D viscous volume integral of g[dir] along one dir-line, in place (sl: the

@@ -501,7 +501,8 @@ using WeakLineKernel = void (*)(DevData, DevPhysics, WeakLineMats<NP>, double, d
 
 /* The instance of d (its flags are fixed at set-up): loading up front (update_preload) at 3 or
  * (d.weak_line_4blocks) 4 blocks per SM, or variable by variable; with d.lift_volume the surface
- * kernel (4 blocks, 64 registers; HEXDG_WEAK_SURF_3BLOCKS: 3, 80). Configured and launched alike.
+ * kernel, loading up front at 3 blocks per SM (80 registers; HEXDG_WEAK_SURF_3BLOCKS = F: 4, 64
+ * registers and 80 B of spill, 4-9 % slower on the H200), else at 4. Configured and launched alike.
  */
 template <int NP> static WeakLineKernel<NP> weak_line_instance(const DevData *d) {
   if (d->lift_volume) {
