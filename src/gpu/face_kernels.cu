@@ -310,6 +310,7 @@ int launch_face_flux(const DevData *d, const DevPhysics *ph, double c_stage, int
 template <bool MAY_BC>
 __global__ static void face_lifting_kernel(DevData d, DevPhysics ph, double c_stage, int first,
                                            int last) {
+  pdl_wait(); /* U of the update before (dependent launch) */
   int gid = blockIdx.x * blockDim.x + threadIdx.x;
   if (gid >= (last - first) * d.n2 || d.sc->dt < 0.0) return;
   int side = first + gid / d.n2, f = gid % d.n2;
@@ -353,19 +354,18 @@ __global__ static void face_lifting_kernel(DevData d, DevPhysics ph, double c_st
 
 /* The boundary sides of [first, last) in face_lifting_kernel<true>, the others without the
  * boundary path (56 registers instead of 96 at sm_90) unless HEXDG_FACE_INNER_LIFT = F. */
-int launch_face_lifting(const DevData *d, const DevPhysics *ph, double c_stage, int first,
-                        int last, cudaStream_t s) {
+int launch_face_lifting(const DevData *d, const DevPhysics *ph, double c_stage, int first, int last,
+                        cudaStream_t s, bool dependent) {
   const int threads = 128;
   int split_at = d->face_inner & FACE_INNER_LIFT ? bc_sides_end(d, first, last) : last;
   int n = (split_at - first) * d->n2;
   if (n > 0)
-    face_lifting_kernel<true><<<(n + threads - 1) / threads, threads, 0, s>>>(*d, *ph, c_stage,
-                                                                               first, split_at);
+    CU_CHECK(launch_kernel(dependent, face_lifting_kernel<true>, dim3((n + threads - 1) / threads),
+                           dim3(threads), 0, s, *d, *ph, c_stage, first, split_at));
   n = (last - split_at) * d->n2;
   if (n > 0)
-    face_lifting_kernel<false><<<(n + threads - 1) / threads, threads, 0, s>>>(*d, *ph, c_stage,
-                                                                                split_at, last);
-  CU_CHECK(cudaGetLastError());
+    CU_CHECK(launch_kernel(dependent, face_lifting_kernel<false>, dim3((n + threads - 1) / threads),
+                           dim3(threads), 0, s, *d, *ph, c_stage, split_at, last));
   return HX_OK;
 }
 

@@ -412,8 +412,10 @@ int launch_face_flux(const DevData *d, const DevPhysics *ph, double c_stage, int
  * flux and no LES; d.visc_face needs it). */
 bool face_inner_flux_serves(const DevData *d);
 int launch_volume_integral(const DevData *d, const DevPhysics *ph, cudaStream_t s);
-int launch_face_lifting(const DevData *d, const DevPhysics *ph, double c_stage, int first,
-                        int last, cudaStream_t s);
+/* dependent: launched as a dependent of the previous stage's update kernel (PDL; the kernel
+ * waits for it before it reads anything). */
+int launch_face_lifting(const DevData *d, const DevPhysics *ph, double c_stage, int first, int last,
+                        cudaStream_t s, bool dependent = false);
 /* U_face of every side prolonged from U (d.u_face_update: after a host write of U). */
 int launch_face_states(const DevData *d, cudaStream_t s);
 /* Slave-side face values of the sides [first, last) ("yours" sides), prolonged from the volume
@@ -489,7 +491,11 @@ int launch_timestep(const DevData *d, const DevPhysics *ph, cudaStream_t s);
 /* The two halves of launch_timestep, for a reduction of the maxima over the ranks in between. */
 int launch_lambda_max(const DevData *d, const DevPhysics *ph, cudaStream_t s);
 int launch_dt_finalize(const DevData *d, cudaStream_t s);
-int launch_time_advance(const DevData *d, cudaStream_t s);
+/* t += dt (or t = t_analyze where the step landed); mirror != NULL: also the scalars the host
+ * reads after a step (t, dt, landed, bad, bad_elem) into that mapped pinned mirror, instead of a
+ * copy after the kernel. dependent: a dependent launch of the last update (PDL). */
+int launch_time_advance(const DevData *d, cudaStream_t s, StepScalars *mirror = nullptr,
+                        bool dependent = false);
 /* 3S* RK schemes: the registers S2, S3 before stage st's fused update (timestep_kernels.cu). */
 int launch_rk3s_prepare(const DevData *d, const LowStorageRK *rk, int st, double *s2, double *s3,
                         cudaStream_t s);

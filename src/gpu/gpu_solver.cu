@@ -28,6 +28,10 @@ struct GpuSolver {
   double *rk_s2, *rk_s3; /* 3S* schemes only: registers S2, S3 (k is then the update's scratch) */
   int use_graphs;
   int chain_stage; /* one GPU, fused update: the stage as a chain of dependent launches */
+  /* the chain also across stages: each stage's face lifting and the time advance launched as
+   * dependents of the update before them (HEXDG_PDL_LINK=F: full kernel boundaries there) */
+  int link_stages;
+  StepScalars *sc_mirror; /* sc_host's device address where the time advance writes it, or NULL */
   cudaStream_t s_elem, s_side, s_mpi;
   cudaStream_t s_dt; /* one GPU: the step's dt beside its first stage (lowest priority) */
   cudaEvent_t ev_stage[64], ev_faces[64], ev_t0, ev_t1;
@@ -622,7 +626,9 @@ static int enqueue_chained_stage(GpuSolver *g, int st, double a, double b) {
   const double c = g->rk->c[st];
   const bool visc = g->d.viscous;
   if (visc) {
-    HX_CHECK(launch_face_lifting(&g->d, &g->ph, c, 0, g->d.n_sides, g->s_elem));
+    /* the first stage's face lifting starts the step's graph: no kernel before it to depend on */
+    HX_CHECK(launch_face_lifting(&g->d, &g->ph, c, 0, g->d.n_sides, g->s_elem,
+                                 st > 0 && g->link_stages));
     HX_CHECK(launch_lifting(&g->d, &g->ph, 0, g->s_elem, true));
   }
   HX_CHECK(launch_face_flux(&g->d, &g->ph, c, 0, g->d.n_sides, g->s_elem, visc));
@@ -684,9 +690,12 @@ static int enqueue_stages(GpuSolver *g) {
     HX_CHECK(launch_surface_update(&g->d, &g->ph, a, b, rk->c[st], st == 0, g->s_elem));
     HX_CHECK(stage_trace_mark(g->trace, T1_END, g->s_elem));
   }
-  HX_CHECK(launch_time_advance(&g->d, g->s_elem));
-  CU_CHECK(cudaMemcpyAsync(g->sc_host, g->d.sc, sizeof(StepScalars), cudaMemcpyDeviceToHost,
-                           g->s_elem));
+  /* the host's scalars written by the time advance itself: the copy node after it cost 4 % at
+     1.1e5 DOF (NS N = 7, docs/performance.md); HEXDG_SC_MAPPED=F: the copy */
+  HX_CHECK(launch_time_advance(&g->d, g->s_elem, g->sc_mirror, g->link_stages));
+  if (!g->sc_mirror)
+    CU_CHECK(cudaMemcpyAsync(g->sc_host, g->d.sc, sizeof(StepScalars), cudaMemcpyDeviceToHost,
+                             g->s_elem));
   return HX_OK;
 }
 
@@ -844,6 +853,12 @@ extern "C" int gpu_solver_create(const Solver *s, const GpuOptions *opt, double 
   /* several ranks: the stages in a graph where no host call orders their exchanges */
   if (rc == HX_OK && g->mpi && !gpu_mpi_capturable(g->mpi, &g->d)) g->use_graphs = 0;
   if (rc == HX_OK) g->chain_stage = stage_chain_possible(g);
+  /* (Euler's stage starts with the face flux, which reads U before its wait: a full boundary) */
+  g->link_stages = g->chain_stage && gpu_env_flag("HEXDG_PDL_LINK", true);
+  if (rc == HX_OK && gpu_env_flag("HEXDG_SC_MAPPED", true))
+    rc = cudaHostGetDevicePointer((void **)&g->sc_mirror, g->sc_host, 0) == cudaSuccess
+             ? HX_OK
+             : HX_ERROR(HX_ERR_DEVICE, "no device address for the pinned step scalars");
   if (rc == HX_OK && !g->mpi && !s->mech)
     rc = stage_trace_create(T1_COUNT, T1_NAMES, g->chain_stage ? "one GPU, chained stage"
                                                                : "one GPU, two streams",

@@ -162,9 +162,16 @@ __global__ static void dt_finalize_kernel(DevData d) {
   sc->landed = land;
 }
 
-__global__ static void time_advance_kernel(DevData d) {
+__global__ static void time_advance_kernel(DevData d, StepScalars *mirror) {
+  pdl_wait(); /* the last update (dependent launch) */
   StepScalars *sc = d.sc;
   if (sc->dt > 0.0) sc->t = sc->landed ? sc->t_analyze : __dadd_rn(sc->t, sc->dt);
+  if (!mirror) return;
+  mirror->t = sc->t; /* the host reads them after the step's stream synchronizes */
+  mirror->dt = sc->dt;
+  mirror->landed = sc->landed;
+  mirror->bad = sc->bad;
+  mirror->bad_elem = sc->bad_elem;
 }
 
 int launch_lambda_max(const DevData *d, const DevPhysics *ph, cudaStream_t s) {
@@ -186,9 +193,8 @@ int launch_timestep(const DevData *d, const DevPhysics *ph, cudaStream_t s) {
   return launch_dt_finalize(d, s);
 }
 
-int launch_time_advance(const DevData *d, cudaStream_t s) {
-  time_advance_kernel<<<1, 1, 0, s>>>(*d);
-  CU_CHECK(cudaGetLastError());
+int launch_time_advance(const DevData *d, cudaStream_t s, StepScalars *mirror, bool dependent) {
+  CU_CHECK(launch_kernel(dependent, time_advance_kernel, dim3(1), dim3(1), 0, s, *d, mirror));
   return HX_OK;
 }
 
