@@ -135,7 +135,13 @@ static void test_gpu_runs_are_bitwise_identical(void **state) {
  * twice would show. And against the face flux kernel forming the BR1 viscous fluxes from the face
  * gradients itself (HEXDG_VISC_FACE = F) instead of subtracting those the Gauss lifting kernel
  * formed at the line ends: the same functions of the same operands, so a wrong state, normal,
- * side half or orientation would show.
+ * side half or orientation would show. And against full kernel boundaries between the stages
+ * (HEXDG_PDL_LINK = F: the next stage's face lifting and the time advance not dependent launches
+ * of the update): a face lifting that read U before the update ended would show. And against
+ * the step scalars copied to the host after the step instead of written by the time advance into
+ * the mapped mirror (HEXDG_SC_MAPPED = F); the host loop's use of the mirror's t and dt is
+ * checked by the runs that land on Analyze_dt against the CPU (test_gpu_fv_gauss,
+ * test_gpu_fv_blend_dt).
  */
 static void chained_stage_bitwise(const char *N, const char *node, const char *split) {
   const char *graph[] = {N, node, split, "mu0 = 0.01", "maxIter = 30", "Backend = cuda",
@@ -143,8 +149,8 @@ static void chained_stage_bitwise(const char *N, const char *node, const char *s
   const char *nograph[] = {N, node, split, "mu0 = 0.01", "maxIter = 30", "Backend = cuda",
                            "UseCudaGraphs = F", NULL};
   /* the runs after the first three: each with one switch off */
-  const char *flags[] = {"HEXDG_PDL", "HEXDG_UFACE_UPDATE", "HEXDG_GAUSS_LINE_PERM",
-                         "HEXDG_VISC_FACE"};
+  const char *flags[] = {"HEXDG_PDL",       "HEXDG_UFACE_UPDATE", "HEXDG_GAUSS_LINE_PERM",
+                         "HEXDG_VISC_FACE", "HEXDG_PDL_LINK",     "HEXDG_SC_MAPPED"};
   enum { NF = sizeof flags / sizeof flags[0], NR = 3 + NF };
   long n[NR];
   double *u[NR];
@@ -164,7 +170,8 @@ static void chained_stage_bitwise(const char *N, const char *node, const char *s
   }
   printf("  %s %s %s chained stage: two runs, without graphs, the two-stream stage, the face "
          "lifting prolonging, the natural task order, the viscous face fluxes in the face "
-         "kernel: bitwise identical (%ld values)\n",
+         "kernel, full boundaries between stages, the scalars copied: bitwise identical (%ld "
+         "values)\n",
          N, node, split, n[0]);
   for (int k = 0; k < NR; k++)
     free(u[k]);
